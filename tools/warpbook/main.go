@@ -1,0 +1,69 @@
+// Command warpbook builds, checks and explores the warpbook executable book.
+//
+// Usage:
+//
+//	warpbook <command> [flags] [arguments]
+//
+// Run "warpbook help" for the list of commands and "warpbook <command> -h"
+// for the flags of one.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one warpbook subcommand. run receives the arguments after the
+// command name and returns the process exit code: 0 success, 1 a failure the
+// command reports (a failing snippet, a wrong number), 2 a usage error.
+type command struct {
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands lists every subcommand. Each lives in its own file.
+func commands() map[string]command {
+	return map[string]command{
+		"occupancy": {"compute occupancy for a kernel on a GPU", runOccupancy},
+	}
+}
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "warpbook: unknown command %q\n", args[0])
+		usage(stderr, cmds)
+		return 2
+	}
+	return c.run(args[1:], stdin, stdout, stderr)
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: warpbook <command> [flags] [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `run "warpbook <command> -h" for the flags of a command`)
+}
