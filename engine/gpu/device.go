@@ -1,0 +1,148 @@
+package gpu
+
+import "fmt"
+
+// Device describes one GPU as the occupancy calculator sees it: the limits
+// of one streaming multiprocessor (SM) and of one thread block, and the
+// allocation rules of its architecture.
+//
+// The presets fill in every field. A Device built by hand must set every
+// numeric field to a positive value (SMs included); SharedMemCapacities,
+// BarriersPerSM and PartitionedGlobalCaching may be left at their zero
+// values. Copying a Device copies the SharedMemCapacities slice header only;
+// use [Device.Clone] before changing that slice.
+type Device struct {
+	// Name is the product name, such as "A100 SXM4".
+	Name string
+	// Architecture is the architecture's marketing name, such as "Ampere".
+	Architecture string
+	// CC is the compute capability.
+	CC CC
+	// SMs is the number of streaming multiprocessors on the part. Only
+	// whole-GPU figures (a suggested grid size, waves) depend on it.
+	SMs int
+
+	// WarpSize is the number of threads in a warp (32 on every NVIDIA GPU).
+	WarpSize int
+	// MaxThreadsPerBlock is the largest block size, in threads.
+	MaxThreadsPerBlock int
+	// MaxThreadsPerSM is the number of threads that can be resident on one
+	// SM at once. MaxThreadsPerSM / WarpSize is the SM's warp slots.
+	MaxThreadsPerSM int
+	// MaxBlocksPerSM is the number of thread blocks that can be resident on
+	// one SM at once, however small they are.
+	MaxBlocksPerSM int
+
+	// RegistersPerSM is the size of one SM's register file, in 32-bit
+	// registers.
+	RegistersPerSM int
+	// RegistersPerBlock is the most registers one block may be allocated.
+	RegistersPerBlock int
+	// MaxRegistersPerThread is the most registers one thread may use.
+	MaxRegistersPerThread int
+	// RegisterAllocUnit is the allocation granularity of registers, per
+	// warp: a warp's registers (registers per thread × WarpSize) are
+	// rounded up to a multiple of it.
+	RegisterAllocUnit int
+	// SubPartitions is the number of warp-scheduler sub-partitions (SM
+	// sub-partitions, "SMSPs") per SM. The register file is split evenly
+	// between them, and a warp's registers must fit inside one of them.
+	SubPartitions int
+
+	// SharedMemPerSM is the largest shared memory one SM can hold, in bytes.
+	SharedMemPerSM int
+	// SharedMemPerBlock is the per-block shared-memory limit a kernel gets
+	// without opting in, in bytes (48 KiB on every preset).
+	SharedMemPerBlock int
+	// SharedMemPerBlockOptIn is the per-block limit for a kernel that opts
+	// in to more (cudaFuncAttributeMaxDynamicSharedMemorySize), in bytes.
+	// Before Volta it equals SharedMemPerBlock.
+	SharedMemPerBlockOptIn int
+	// ReservedSharedMemPerBlock is the shared memory the CUDA driver
+	// reserves for its own use in every block, in bytes (1 KiB from Ampere
+	// on, 0 before).
+	ReservedSharedMemPerBlock int
+	// SharedMemAllocUnit is the allocation granularity of shared memory per
+	// block, in bytes.
+	SharedMemAllocUnit int
+	// SharedMemCapacities lists, in ascending order and in bytes, the
+	// shared-memory sizes an SM can be configured with when shared memory
+	// and L1 cache share one array (Volta onwards). A carveout preference
+	// is rounded up to one of them. Nil means the shared memory is fixed at
+	// SharedMemPerSM and carveout and cache preferences are ignored.
+	SharedMemCapacities []int
+	// BarriersPerSM is the number of named block barriers one SM provides,
+	// shared by its resident blocks. Zero means barriers never limit
+	// occupancy (true before Hopper, as far as the reference calculator
+	// models).
+	BarriersPerSM int
+	// PartitionedGlobalCaching reports whether the SM honours a request for
+	// partitioned global caching, which confines a block to half the SM
+	// (compute capabilities 5.2, 5.3, 6.1 and 6.2).
+	PartitionedGlobalCaching bool
+}
+
+// MaxWarpsPerSM returns the SM's warp slots, MaxThreadsPerSM / WarpSize.
+func (d Device) MaxWarpsPerSM() int {
+	if d.WarpSize <= 0 {
+		return 0
+	}
+	return d.MaxThreadsPerSM / d.WarpSize
+}
+
+// Clone returns a copy of d that shares no memory with it.
+func (d Device) Clone() Device {
+	if d.SharedMemCapacities != nil {
+		d.SharedMemCapacities = append([]int(nil), d.SharedMemCapacities...)
+	}
+	return d
+}
+
+// String returns the name and capability, "A100 SXM4 (sm_80, 108 SMs)".
+func (d Device) String() string {
+	return fmt.Sprintf("%s (%s, %d SMs)", d.Name, d.CC.SM(), d.SMs)
+}
+
+// Validate reports the first field that makes d unusable for the occupancy
+// calculator, or nil.
+func (d Device) Validate() error {
+	checks := []struct {
+		name  string
+		value int
+	}{
+		{"SMs", d.SMs},
+		{"WarpSize", d.WarpSize},
+		{"MaxThreadsPerBlock", d.MaxThreadsPerBlock},
+		{"MaxThreadsPerSM", d.MaxThreadsPerSM},
+		{"MaxBlocksPerSM", d.MaxBlocksPerSM},
+		{"RegistersPerSM", d.RegistersPerSM},
+		{"RegistersPerBlock", d.RegistersPerBlock},
+		{"MaxRegistersPerThread", d.MaxRegistersPerThread},
+		{"RegisterAllocUnit", d.RegisterAllocUnit},
+		{"SubPartitions", d.SubPartitions},
+		{"SharedMemPerSM", d.SharedMemPerSM},
+		{"SharedMemPerBlock", d.SharedMemPerBlock},
+		{"SharedMemPerBlockOptIn", d.SharedMemPerBlockOptIn},
+		{"SharedMemAllocUnit", d.SharedMemAllocUnit},
+	}
+	for _, c := range checks {
+		if c.value <= 0 {
+			return fmt.Errorf("gpu: device %q: %s must be positive, got %d", d.Name, c.name, c.value)
+		}
+	}
+	if d.MaxThreadsPerSM < d.WarpSize {
+		return fmt.Errorf("gpu: device %q: MaxThreadsPerSM (%d) is less than one warp (%d)", d.Name, d.MaxThreadsPerSM, d.WarpSize)
+	}
+	if d.ReservedSharedMemPerBlock < 0 {
+		return fmt.Errorf("gpu: device %q: ReservedSharedMemPerBlock must not be negative, got %d", d.Name, d.ReservedSharedMemPerBlock)
+	}
+	if d.BarriersPerSM < 0 {
+		return fmt.Errorf("gpu: device %q: BarriersPerSM must not be negative, got %d", d.Name, d.BarriersPerSM)
+	}
+	for i, c := range d.SharedMemCapacities {
+		if c < 0 || (i > 0 && c <= d.SharedMemCapacities[i-1]) {
+			return fmt.Errorf("gpu: device %q: SharedMemCapacities must be ascending and not negative, got %v", d.Name, d.SharedMemCapacities)
+		}
+	}
+	return nil
+}

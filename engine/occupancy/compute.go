@@ -1,0 +1,290 @@
+package occupancy
+
+import (
+	"fmt"
+
+	"github.com/warpbook/warpbook/engine/gpu"
+)
+
+// Compute returns the occupancy of kernel k on device d: how many of its
+// blocks fit on one SM at once, what each resource allows, and what is
+// allocated. It agrees with NVIDIA's cudaOccMaxActiveBlocksPerMultiprocessor
+// on every input; the package documentation describes the model.
+//
+// An invalid device or kernel is an error; a kernel that is valid but
+// cannot run (too many registers, too much shared memory) is not: its
+// Result has ActiveBlocks 0 and says why in Obstacles.
+func Compute(d gpu.Device, k Kernel) (Result, error) {
+	if err := d.Validate(); err != nil {
+		return Result{}, fmt.Errorf("occupancy: %w", err)
+	}
+	if err := k.validate(); err != nil {
+		return Result{}, err
+	}
+	var r Result
+	r.WarpsPerBlock = ceilDiv(k.BlockSize, d.WarpSize)
+	r.MaxWarps = d.MaxWarpsPerSM()
+
+	// Partitioned global caching only exists where the device honours it.
+	gc := k.PartitionedGC
+	if !d.PartitionedGlobalCaching {
+		gc = PartitionedGCOff
+	}
+
+	// Registers. This may turn partitioned global caching off.
+	regs := registerLimit(d, k, r.WarpsPerBlock, d.SubPartitions, gc)
+	r.RegistersPerWarp = regs.perWarp
+	r.RegistersPerBlock = regs.perBlock
+	r.Limits.Registers = regs.limit
+	r.Obstacles |= regs.obstacles
+	gc = regs.gc
+	// GP100 (6.0) has two sub-partitions, the other Pascal chips four. A
+	// kernel that fits a GP100 SM but no GP10x SM is refused on GP100 too,
+	// so that a Pascal binary runs on every Pascal part or on none.
+	if d.CC == (gpu.CC{Major: 6, Minor: 0}) && regs.limit != Blocks(0) {
+		if check := registerLimit(d, k, r.WarpsPerBlock, 4, gc); check.limit == Blocks(0) {
+			r.Limits.Registers = Blocks(0)
+			r.Obstacles |= GP10xCrossCheck
+		}
+	}
+	r.PartitionedGC = gc
+
+	// Warp slots.
+	switch {
+	case k.BlockSize > d.MaxThreadsPerBlock:
+		r.Limits.Warps = Blocks(0)
+		r.Obstacles |= BlockTooLarge
+	case gc != PartitionedGCOff:
+		// A block is confined to half the SM and its warp slots.
+		r.Limits.Warps = Blocks(r.MaxWarps / 2 / r.WarpsPerBlock * 2)
+	default:
+		r.Limits.Warps = Blocks(r.MaxWarps / r.WarpsPerBlock)
+	}
+
+	// Resident blocks.
+	r.Limits.Blocks = Blocks(d.MaxBlocksPerSM)
+
+	// Shared memory.
+	smem, err := sharedMemLimit(d, k)
+	if err != nil {
+		return Result{}, err
+	}
+	r.SharedMemPerBlock = smem.perBlock
+	r.SharedMemPreference = smem.preference
+	r.SharedMemConfig = smem.config
+	r.Limits.SharedMem = smem.limit
+	r.Obstacles |= smem.obstacles
+
+	// The answer is the smallest limit; every limit equal to it is a
+	// limiter.
+	answer := r.Limits.Warps
+	for _, l := range []Limit{r.Limits.Registers, r.Limits.SharedMem, r.Limits.Blocks} {
+		if l.less(answer) {
+			answer = l
+		}
+	}
+	flags := []struct {
+		limit Limit
+		bit   Limiter
+	}{
+		{r.Limits.Warps, LimitWarps},
+		{r.Limits.Registers, LimitRegisters},
+		{r.Limits.SharedMem, LimitSharedMem},
+		{r.Limits.Blocks, LimitBlocks},
+	}
+	for _, f := range flags {
+		if f.limit == answer {
+			r.Limiters |= f.bit
+		}
+	}
+
+	// Barriers come last and may lower the answer without clearing the
+	// flags already set (the reference does the same).
+	r.Limits.Barriers = Unlimited()
+	if d.BarriersPerSM > 0 && k.Barriers > 0 {
+		r.Limits.Barriers = Blocks(d.BarriersPerSM / k.Barriers)
+		if r.Limits.Barriers.less(answer) {
+			answer = r.Limits.Barriers
+		}
+		if r.Limits.Barriers == answer {
+			r.Limiters |= LimitBarriers
+		}
+		if r.Limits.Barriers == Blocks(0) {
+			r.Obstacles |= NotEnoughBarriers
+		}
+	}
+
+	// The warp and block limits are always finite, so the answer is too.
+	r.ActiveBlocks = answer.Blocks
+	r.ActiveWarps = r.ActiveBlocks * r.WarpsPerBlock
+	if r.MaxWarps > 0 {
+		r.Occupancy = float64(r.ActiveWarps) / float64(r.MaxWarps)
+	}
+	if r.ActiveBlocks > 0 {
+		r.Obstacles = 0
+	}
+	return r, nil
+}
+
+type registerOutcome struct {
+	perWarp, perBlock int
+	limit             Limit
+	obstacles         Obstacle
+	gc                PartitionedGC
+}
+
+// registerLimit applies the register rules with subParts sub-partitions
+// per SM.
+func registerLimit(d gpu.Device, k Kernel, warps, subParts int, gc PartitionedGC) registerOutcome {
+	var o registerOutcome
+	o.gc = gc
+	o.perWarp = roundUp(k.Registers*d.WarpSize, d.RegisterAllocUnit)
+	o.perBlock = o.perWarp * warps
+	// The hardware checks the per-block limit as if every sub-partition
+	// received the same number of the block's warps.
+	perBlockAsChecked := o.perWarp * roundUp(warps, subParts)
+
+	if k.Registers > d.MaxRegistersPerThread {
+		o.obstacles |= TooManyRegistersPerThread
+	}
+	if o.perBlock > d.RegistersPerBlock {
+		o.obstacles |= TooManyRegistersPerBlock
+	} else if perBlockAsChecked > d.RegistersPerBlock {
+		o.obstacles |= SubPartitionRounding
+	}
+	if o.obstacles != 0 {
+		o.limit = Blocks(0)
+		return o
+	}
+	if o.perWarp == 0 {
+		o.limit = Unlimited()
+		return o
+	}
+	// A warp's registers live in one sub-partition's share of the file.
+	warpsPerSubPart := d.RegistersPerSM / subParts / o.perWarp
+	blocks := 0
+	if gc != PartitionedGCOff {
+		// A block is confined to half the SM's sub-partitions.
+		blocks = warpsPerSubPart * (subParts / 2) / warps * 2
+		if blocks == 0 && gc == PartitionedGCOnStrict {
+			o.obstacles |= PartitionedGCHalfSM
+		}
+	}
+	if blocks == 0 && gc != PartitionedGCOnStrict {
+		o.gc = PartitionedGCOff
+		blocks = warpsPerSubPart * subParts / warps
+	}
+	o.limit = Blocks(blocks)
+	return o
+}
+
+type sharedMemOutcome struct {
+	perBlock, preference, config int
+	limit                        Limit
+	obstacles                    Obstacle
+}
+
+// sharedMemLimit applies the shared-memory rules.
+func sharedMemLimit(d gpu.Device, k Kernel) (sharedMemOutcome, error) {
+	var o sharedMemOutcome
+	pref, err := preference(d, k)
+	if err != nil {
+		return o, err
+	}
+	o.preference = pref
+
+	static := k.StaticSharedMem + d.ReservedSharedMemPerBlock
+	o.perBlock = roundUp(static+k.DynamicSharedMem, d.SharedMemAllocUnit)
+
+	// The per-block limit: the opt-in limit once the kernel could need
+	// more than the default one, plus the driver's reserve.
+	limit := d.SharedMemPerBlock
+	if k.SharedMemLimit == OptInLimit {
+		if static+k.maxDynamic() > d.SharedMemPerBlock {
+			limit = d.SharedMemPerBlockOptIn
+		}
+		if k.DynamicSharedMem > k.maxDynamic() {
+			o.obstacles |= DynamicSharedMemOverAttribute
+		}
+	}
+	limit += d.ReservedSharedMemPerBlock
+	// A launch over its own attribute is refused for that reason alone,
+	// even when the block also exceeds the per-block limit (a limit the
+	// attribute itself chose).
+	if o.perBlock > limit && o.obstacles == 0 {
+		o.obstacles |= SharedMemPerBlockExceeded
+	}
+	if o.obstacles != 0 {
+		o.limit = Blocks(0)
+		return o, nil
+	}
+
+	// The SM runs with the preferred size when one block fits in it;
+	// otherwise with the smallest size that holds one block.
+	o.config = pref
+	if pref < o.perBlock {
+		if d.SharedMemCapacities != nil {
+			c, ok := capacityFor(d, o.perBlock)
+			if !ok {
+				return o, fmt.Errorf("occupancy: %s cannot be configured with %d bytes of shared memory per SM (largest is %d)",
+					d.Name, o.perBlock, d.SharedMemCapacities[len(d.SharedMemCapacities)-1])
+			}
+			o.config = c
+		} else {
+			o.config = d.SharedMemPerSM
+		}
+	}
+	if o.perBlock == 0 {
+		o.limit = Unlimited()
+		return o, nil
+	}
+	o.limit = Blocks(o.config / o.perBlock)
+	return o, nil
+}
+
+// preference returns the SM shared-memory size the kernel's carveout or
+// cache preference asks for, rounded up to a size the SM supports.
+func preference(d gpu.Device, k Kernel) (int, error) {
+	if d.SharedMemCapacities == nil {
+		// Shared memory is a fixed array: nothing to configure.
+		return d.SharedMemPerSM, nil
+	}
+	percent, set := k.Carveout.Percent()
+	if set && (percent < 0 || percent > 100) {
+		return 0, fmt.Errorf("occupancy: carveout %d%% is out of range (0 to 100)", percent)
+	}
+	if !set {
+		switch k.CachePreference {
+		case PreferL1:
+			percent, set = 0, true
+		case PreferShared:
+			percent, set = 100, true
+		case PreferEqual:
+			percent, set = 50, true
+		}
+	}
+	size := d.SharedMemPerSM
+	if set {
+		size = percent * d.SharedMemPerSM / 100
+	}
+	c, ok := capacityFor(d, size)
+	if !ok {
+		return 0, fmt.Errorf("occupancy: %s cannot be configured with %d bytes of shared memory per SM", d.Name, size)
+	}
+	return c, nil
+}
+
+// capacityFor returns the smallest shared-memory capacity of d that holds
+// size bytes.
+func capacityFor(d gpu.Device, size int) (int, bool) {
+	for _, c := range d.SharedMemCapacities {
+		if size <= c {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+func ceilDiv(x, y int) int { return (x + y - 1) / y }
+
+func roundUp(x, y int) int { return ceilDiv(x, y) * y }
