@@ -1,0 +1,316 @@
+package snippets
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// Cell is one runnable snippet: a fenced block whose info string starts with
+// "go run", and the output block right after it.
+type Cell struct {
+	// Index is the cell's place among the page's cells, from 0.
+	Index int
+	// ID is the id= attribute, or "snippet-N" (N = Index+1) without one. It
+	// is the anchor the site uses and what -run filters on.
+	ID string
+	// Pos is the position of the opening fence.
+	Pos Pos
+	// Code is the snippet's fenced block.
+	Code *ast.FencedCodeBlock
+	// Output is the output block that follows it, nil if there is none.
+	Output *ast.FencedCodeBlock
+	// OutputPos is the position of the output block's opening fence.
+	OutputPos Pos
+	// Info is the info string as written ("go run id=x hide=1-2").
+	Info string
+	// Attrs are the parsed attributes.
+	Attrs Attrs
+	// Lines are the snippet's lines, hidden ones included.
+	Lines []Line
+	// Expected is the body of the output block ("" without one).
+	Expected string
+}
+
+// Line is one line of a snippet.
+type Line struct {
+	// Text is the line without its newline.
+	Text string
+	// Pos is where the line starts in the Markdown file.
+	Pos Pos
+	// Hidden marks setup lines (hide=): rendered collapsed, still run.
+	Hidden bool
+}
+
+// Source returns the snippet's code, hidden lines included: what runs.
+func (c *Cell) Source() string {
+	var b strings.Builder
+	for _, l := range c.Lines {
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Visible returns the snippet's code without its hidden lines.
+func (c *Cell) Visible() string {
+	var b strings.Builder
+	for _, l := range c.Lines {
+		if !l.Hidden {
+			b.WriteString(l.Text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// Attrs are a cell's attributes, written after "go run" in the info string
+// as key=value (value bare or a double-quoted Go string) or bare flags.
+type Attrs struct {
+	// ID is id=NAME: a stable anchor and -run target ([A-Za-z0-9_-]+).
+	ID string
+	// Hide is hide=LINES, e.g. "1-3,7": the snippet's hidden setup lines,
+	// numbered from 1 within the block.
+	Hide string
+	// Panics is panics="text": the snippet must panic with a message
+	// containing text.
+	Panics string
+	// Error is error="text": the snippet must fail to compile with an error
+	// containing text. It is type-checked, never run.
+	Error string
+	// Unordered compares output lines as a multiset.
+	Unordered bool
+	// Skip is skip="reason": the snippet is not run (reason required).
+	Skip string
+	// Timeout is timeout=DURATION, overriding the kernel's per-snippet limit.
+	Timeout time.Duration
+	// Fresh runs the snippet in its own interpreter instead of the page's
+	// session. A snippet that starts with "package main" is always fresh.
+	Fresh bool
+}
+
+// MaxTimeout is the largest timeout= a snippet may ask for.
+const MaxTimeout = 5 * time.Minute
+
+var idRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// infoToken is one word of an info string; col is its 1-based byte column
+// within the info string.
+type infoToken struct {
+	text  string // the whole token as written
+	key   string // before '=' (the whole token for a flag)
+	value string // after '=', unquoted
+	isKV  bool
+	col   int
+}
+
+type infoError struct {
+	col int
+	msg string
+}
+
+// splitInfo splits an info string into space-separated tokens; values may be
+// double-quoted Go strings containing spaces.
+func splitInfo(info string) ([]infoToken, *infoError) {
+	var toks []infoToken
+	i := 0
+	for i < len(info) {
+		if info[i] == ' ' || info[i] == '\t' {
+			i++
+			continue
+		}
+		start := i
+		t := infoToken{col: start + 1}
+		for i < len(info) && info[i] != ' ' && info[i] != '\t' && info[i] != '=' && info[i] != '"' {
+			i++
+		}
+		t.key = info[start:i]
+		if i < len(info) && info[i] == '"' {
+			return nil, &infoError{i + 1, "unexpected quote: write key=\"value\""}
+		}
+		if i < len(info) && info[i] == '=' {
+			t.isKV = true
+			i++
+			if i < len(info) && info[i] == '"' {
+				j := i + 1
+				for j < len(info) && info[j] != '"' {
+					if info[j] == '\\' {
+						j++
+					}
+					j++
+				}
+				if j >= len(info) {
+					return nil, &infoError{i + 1, "unterminated quoted value"}
+				}
+				v, err := strconv.Unquote(info[i : j+1])
+				if err != nil {
+					return nil, &infoError{i + 1, fmt.Sprintf("bad quoted value %s: %v", info[i:j+1], err)}
+				}
+				t.value = v
+				i = j + 1
+				if i < len(info) && info[i] != ' ' && info[i] != '\t' {
+					return nil, &infoError{i + 1, "missing space after quoted value"}
+				}
+			} else {
+				vs := i
+				for i < len(info) && info[i] != ' ' && info[i] != '\t' {
+					if info[i] == '"' {
+						return nil, &infoError{i + 1, "quote inside a bare value: quote the whole value"}
+					}
+					i++
+				}
+				t.value = info[vs:i]
+			}
+		}
+		t.text = info[start:i]
+		toks = append(toks, t)
+	}
+	return toks, nil
+}
+
+// newCell builds a cell from a "go run" block; attrs are the tokens after
+// "go run".
+func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs []infoToken, diags *Diagnostics) *Cell {
+	c := &Cell{
+		Index: len(pg.Cells),
+		Pos:   pg.Pos(n.Pos()),
+		Code:  n,
+		Info:  info,
+	}
+	bad := func(t infoToken, format string, args ...any) {
+		*diags = append(*diags, &Diagnostic{Pos: shift(infoPos, t.col), ID: c.Attrs.ID, Msg: fmt.Sprintf(format, args...)})
+	}
+	seen := map[string]bool{}
+	for _, t := range attrs {
+		if seen[t.key] {
+			bad(t, "attribute %s given twice", t.key)
+			continue
+		}
+		seen[t.key] = true
+		needValue := func() bool {
+			if !t.isKV || t.value == "" {
+				bad(t, "%s needs a value: %s", t.key, attrUsage[t.key])
+				return false
+			}
+			return true
+		}
+		isFlag := func() bool {
+			if t.isKV {
+				bad(t, "%s is a flag and takes no value", t.key)
+				return false
+			}
+			return true
+		}
+		switch t.key {
+		case "id":
+			if needValue() {
+				if !idRE.MatchString(t.value) {
+					bad(t, "id %q: use letters, digits, '-' and '_'", t.value)
+				} else {
+					c.Attrs.ID = t.value
+				}
+			}
+		case "hide":
+			if needValue() {
+				c.Attrs.Hide = t.value
+			}
+		case "panics":
+			if needValue() {
+				c.Attrs.Panics = t.value
+			}
+		case "error":
+			if needValue() {
+				c.Attrs.Error = t.value
+			}
+		case "skip":
+			if needValue() {
+				c.Attrs.Skip = t.value
+			}
+		case "timeout":
+			if needValue() {
+				d, err := time.ParseDuration(t.value)
+				switch {
+				case err != nil:
+					bad(t, "timeout %q is not a duration such as 2s or 500ms", t.value)
+				case d <= 0 || d > MaxTimeout:
+					bad(t, "timeout %s must be above 0 and at most %s", d, MaxTimeout)
+				default:
+					c.Attrs.Timeout = d
+				}
+			}
+		case "unordered":
+			if isFlag() {
+				c.Attrs.Unordered = true
+			}
+		case "fresh":
+			if isFlag() {
+				c.Attrs.Fresh = true
+			}
+		default:
+			bad(t, "unknown attribute %q (known: id, hide, panics, error, unordered, skip, timeout, fresh)", t.key)
+		}
+	}
+	c.ID = c.Attrs.ID
+	if c.ID == "" {
+		c.ID = fmt.Sprintf("snippet-%d", c.Index+1)
+	}
+	if c.Attrs.Panics != "" && c.Attrs.Error != "" {
+		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID, Msg: "a snippet cannot both panic (panics=) and fail to compile (error=)"})
+	}
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		txt := strings.TrimRight(string(seg.Value(pg.Source)), "\r\n")
+		c.Lines = append(c.Lines, Line{Text: txt, Pos: pg.Pos(seg.Start)})
+	}
+	if c.Attrs.Hide != "" {
+		hidden, msg := parseLineSet(c.Attrs.Hide, len(c.Lines))
+		if msg != "" {
+			*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID, Msg: "hide=" + c.Attrs.Hide + ": " + msg})
+		}
+		for l := range hidden {
+			c.Lines[l-1].Hidden = true
+		}
+	}
+	if !pg.closed(n) {
+		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID, Msg: "snippet is never closed (its fence runs to the end of the page)"})
+	}
+	return c
+}
+
+var attrUsage = map[string]string{
+	"id":      "id=NAME",
+	"hide":    "hide=1-3,7 (line numbers within the snippet)",
+	"panics":  `panics="part of the panic message"`,
+	"error":   `error="part of the compile error"`,
+	"skip":    `skip="why it does not run"`,
+	"timeout": "timeout=2s",
+}
+
+// parseLineSet parses "1-3,7" into a set of line numbers within 1..n.
+func parseLineSet(s string, n int) (map[int]bool, string) {
+	set := map[int]bool{}
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err1 := strconv.Atoi(lo)
+		b := a
+		var err2 error
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 1 || b < a {
+			return nil, fmt.Sprintf("%q is not a line number or range such as 1-3", part)
+		}
+		if b > n {
+			return nil, fmt.Sprintf("line %d is past the end of the snippet (%d lines)", b, n)
+		}
+		for l := a; l <= b; l++ {
+			set[l] = true
+		}
+	}
+	return set, ""
+}

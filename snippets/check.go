@@ -1,0 +1,98 @@
+package snippets
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// Check is a checked prose value: a Markdown link whose destination is "="
+// and whose title is a Go expression,
+//
+//	the reference gives [24](= "r.ActiveBlocks") blocks
+//
+// The expression is evaluated in the page's session after the cells above
+// it; fmt.Sprint of its value must equal the link text, trimmed. The site
+// renders the link as its plain text.
+type Check struct {
+	// Index is the check's place among the page's checks, from 0.
+	Index int
+	// ID is "value-N" (N = Index+1).
+	ID string
+	// Pos is the position of the link's "[".
+	Pos Pos
+	// ExprPos is the position of the expression's first byte.
+	ExprPos Pos
+	// Link is the link node.
+	Link *ast.Link
+	// Text is the link text, trimmed: the value the prose states.
+	Text string
+	// Expr is the Go expression (the link title).
+	Expr string
+	// After is the number of cells above the link: Cells[:After] run first.
+	After int
+}
+
+func (pg *Page) check(n *ast.Link, after int, diags *Diagnostics) *Check {
+	c := &Check{
+		Pos:   pg.Pos(n.Pos()),
+		Link:  n,
+		Text:  strings.TrimSpace(plainText(n, pg.Source)),
+		Expr:  strings.TrimSpace(string(n.Title)),
+		After: after,
+	}
+	c.ExprPos = pg.Pos(pg.exprOffset(n))
+	switch {
+	case c.Expr == "":
+		*diags = append(*diags, &Diagnostic{Pos: c.Pos,
+			Msg: fmt.Sprintf(`checked value [%s](=) has no expression: write [%s](= "expression")`, c.Text, c.Text)})
+		return nil
+	case c.Text == "":
+		*diags = append(*diags, &Diagnostic{Pos: c.Pos,
+			Msg: fmt.Sprintf(`checked value with expression %q has no text: write [value](= %q)`, c.Expr, c.Expr)})
+		return nil
+	}
+	return c
+}
+
+// exprOffset finds the byte offset of the title of a "(= title)" link, or
+// the link's own offset if the source does not look as expected.
+func (pg *Page) exprOffset(n *ast.Link) int {
+	start := n.Pos()
+	if start < 0 {
+		return start
+	}
+	end := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering && t.Segment.Stop > end {
+			end = t.Segment.Stop
+		}
+		return ast.WalkContinue, nil
+	})
+	src := pg.Source
+	i := end
+	if i < 0 || i+1 >= len(src) || src[i] != ']' || src[i+1] != '(' {
+		return start
+	}
+	i += 2
+	skip := func() {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+			i++
+		}
+	}
+	skip()
+	if i >= len(src) || src[i] != '=' {
+		return start
+	}
+	i++
+	skip()
+	if i >= len(src) || (src[i] != '"' && src[i] != '\'' && src[i] != '(') {
+		return start
+	}
+	i++
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,121 @@
+package snippets
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a position in a Markdown file. Line and Col are 1-based; Col counts
+// bytes, as Go's own positions do. File is the path as the caller gave it, so
+// that editors can jump to it.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// String formats p as "file:line:col", leaving out what is unknown.
+func (p Pos) String() string {
+	switch {
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Sentinel errors wrapped by diagnostics; callers branch on them with
+// [errors.Is].
+var (
+	// ErrTimeout: a snippet ran past its time limit.
+	ErrTimeout = errors.New("time limit exceeded")
+	// ErrUnexpectedSuccess: a snippet marked panics= or error= did not
+	// panic or did not fail to compile.
+	ErrUnexpectedSuccess = errors.New("unexpected success")
+	// ErrForbidden: a snippet imports or uses something the sandbox does
+	// not allow.
+	ErrForbidden = errors.New("not allowed in snippets")
+	// ErrOutput: what a snippet printed differs from its output block.
+	ErrOutput = errors.New("output differs")
+)
+
+// Diagnostic is one problem found in a page, at a Markdown position. Its
+// Error method prints "file.md:LINE:COL: ID: what"; Diff and Hint are extra
+// lines a report prints under it.
+type Diagnostic struct {
+	Pos Pos
+	// ID names the snippet (or checked value) the problem belongs to; empty
+	// for page-level problems such as a malformed attribute.
+	ID string
+	// Msg says what is wrong, in one line.
+	Msg string
+	// Diff is a unified diff (expected → actual) when outputs differ.
+	Diff string
+	// Hint is what to do about it, e.g. the command that updates an output.
+	Hint string
+	// Err is the cause, if any (one of the sentinels above, a type error...).
+	Err error
+}
+
+// Error formats d as "file:line:col: id: msg".
+func (d *Diagnostic) Error() string {
+	var b strings.Builder
+	b.WriteString(d.Pos.String())
+	b.WriteString(": ")
+	if d.ID != "" {
+		b.WriteString(d.ID)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Msg)
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (d *Diagnostic) Unwrap() error { return d.Err }
+
+// Diagnostics is a list of problems; as an error it prints one per line.
+type Diagnostics []*Diagnostic
+
+// Error prints each diagnostic on its own line.
+func (ds Diagnostics) Error() string {
+	lines := make([]string, len(ds))
+	for i, d := range ds {
+		lines[i] = d.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns the diagnostics as errors, for [errors.Is] and [errors.As].
+func (ds Diagnostics) Unwrap() []error {
+	errs := make([]error, len(ds))
+	for i, d := range ds {
+		errs[i] = d
+	}
+	return errs
+}
+
+// Err returns ds as an error, or nil when it is empty.
+func (ds Diagnostics) Err() error {
+	if len(ds) == 0 {
+		return nil
+	}
+	return ds
+}
+
+// sortDiagnostics orders ds by file, line and column, keeping the order of
+// diagnostics at the same position.
+func sortDiagnostics(ds Diagnostics) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Pos, ds[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}

@@ -1,0 +1,350 @@
+package snippets
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/goccy/go-yaml"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"go.abhg.dev/goldmark/frontmatter"
+)
+
+// Parser parses pages. It holds one goldmark configuration: the kernel's
+// own (front matter) plus whatever extensions the caller adds, so that the
+// one parse of a page serves both the kernel and the site. A Parser is safe
+// for concurrent use.
+type Parser struct {
+	md goldmark.Markdown
+}
+
+// NewParser returns a Parser whose goldmark configuration is the default
+// CommonMark parser with front matter recognised, plus opts. Pass the site's
+// own extensions and options here, for example
+//
+//	snippets.NewParser(
+//		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+//		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+//	)
+//
+// Extensions that also bring renderers configure [Parser.Markdown]'s
+// renderer, so the site can render a [Page.Doc] with the same value.
+func NewParser(opts ...goldmark.Option) *Parser {
+	all := make([]goldmark.Option, 0, len(opts)+1)
+	all = append(all, goldmark.WithExtensions(&frontmatter.Extender{
+		Formats: []frontmatter.Format{frontMatterYAML},
+	}))
+	all = append(all, opts...)
+	return &Parser{md: goldmark.New(all...)}
+}
+
+// Markdown returns the goldmark value behind p: its Parser made every
+// [Page.Doc], and its Renderer can render them.
+func (p *Parser) Markdown() goldmark.Markdown { return p.md }
+
+// defaultParser has no extensions beyond front matter.
+var defaultParser = NewParser()
+
+// Parse parses one page with the default parser (CommonMark and front
+// matter). See [Parser.Parse].
+func Parse(path string, src []byte) (*Page, error) {
+	return defaultParser.Parse(path, src)
+}
+
+// Page is one parsed Markdown page: its AST, front matter, runnable cells
+// and checked prose values. Pages are read-only once parsed.
+type Page struct {
+	// Path is the file name as the caller gave it; every Pos carries it.
+	Path string
+	// Source is the page's bytes; the AST's segments index into it.
+	Source []byte
+	// Doc is the goldmark document node.
+	Doc ast.Node
+	// Context is the goldmark parser context of the parse (heading ids,
+	// footnotes and other extension state live there).
+	Context parser.Context
+	// FrontMatter is the YAML block at the top of the page, nil if none.
+	FrontMatter *FrontMatter
+	// Cells are the page's runnable snippets (fenced blocks whose info
+	// string starts with "go run"), in document order.
+	Cells []*Cell
+	// Checks are the page's checked prose values, in document order.
+	Checks []*Check
+
+	lines []int // byte offset of the start of each line
+}
+
+// FrontMatter is the raw YAML front matter of a page. The kernel ignores it;
+// the site decodes it.
+type FrontMatter struct {
+	// Raw is the YAML between the two "---" lines.
+	Raw []byte
+	// Line is the line of the page on which Raw starts (2: right after the
+	// opening "---").
+	Line int
+}
+
+// Decode decodes the front matter as YAML into v.
+func (f *FrontMatter) Decode(v any) error {
+	return yaml.Unmarshal(f.Raw, v)
+}
+
+// frontMatterYAML is frontmatter.YAML with an Unmarshal that can also hand
+// back the raw bytes, which the frontmatter package keeps private.
+var frontMatterYAML = frontmatter.Format{
+	Name:  "YAML",
+	Delim: '-',
+	Unmarshal: func(b []byte, v any) error {
+		if raw, ok := v.(*[]byte); ok {
+			*raw = b
+			return nil
+		}
+		return yaml.Unmarshal(b, v)
+	},
+}
+
+// Cell returns the cell with the given id, or nil.
+func (p *Page) Cell(id string) *Cell {
+	for _, c := range p.Cells {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// CellAt returns the cell whose snippet or output block is n, or nil: the
+// site calls it while rendering fenced code blocks.
+func (p *Page) CellAt(n ast.Node) *Cell {
+	for _, c := range p.Cells {
+		if ast.Node(c.Code) == n || (c.Output != nil && ast.Node(c.Output) == n) {
+			return c
+		}
+	}
+	return nil
+}
+
+// CheckAt returns the checked value whose link is n, or nil.
+func (p *Page) CheckAt(n ast.Node) *Check {
+	for _, c := range p.Checks {
+		if ast.Node(c.Link) == n {
+			return c
+		}
+	}
+	return nil
+}
+
+// Pos returns the Markdown position of byte offset off in the page.
+func (p *Page) Pos(off int) Pos {
+	if off < 0 {
+		return Pos{File: p.Path}
+	}
+	i := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return Pos{File: p.Path, Line: i + 1, Col: off - p.lines[i] + 1}
+}
+
+// lineStart returns the byte offset of the start of 1-based line n, or
+// len(Source) past the end.
+func (p *Page) lineStart(n int) int {
+	if n-1 < len(p.lines) {
+		return p.lines[n-1]
+	}
+	return len(p.Source)
+}
+
+// Parse parses src, the contents of the page at path. It always returns a
+// page whose Doc can be rendered; the error, when not nil, is a
+// [Diagnostics] listing every malformed cell, attribute or checked value.
+func (p *Parser) Parse(path string, src []byte) (*Page, error) {
+	ctx := parser.NewContext()
+	doc := p.md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	pg := &Page{Path: path, Source: src, Doc: doc, Context: ctx}
+	pg.lines = append(pg.lines, 0)
+	for i, b := range src {
+		if b == '\n' && i+1 < len(src) {
+			pg.lines = append(pg.lines, i+1)
+		}
+	}
+	if d := frontmatter.Get(ctx); d != nil {
+		var raw []byte
+		if err := d.Decode(&raw); err == nil {
+			pg.FrontMatter = &FrontMatter{Raw: raw, Line: 2}
+		}
+	}
+	var diags Diagnostics
+	cellsAbove := 0
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock:
+			if c := pg.fencedBlock(n, &diags); c != nil {
+				pg.Cells = append(pg.Cells, c)
+				cellsAbove++
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.Link:
+			if string(n.Destination) == "=" {
+				if c := pg.check(n, cellsAbove, &diags); c != nil {
+					c.Index = len(pg.Checks)
+					c.ID = fmt.Sprintf("value-%d", c.Index+1)
+					pg.Checks = append(pg.Checks, c)
+				}
+				return ast.WalkSkipChildren, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	pg.assignIDs(&diags)
+	sortDiagnostics(diags)
+	return pg, diags.Err()
+}
+
+// fencedBlock classifies a fenced code block: a runnable cell (returned), an
+// output block (attached to the cell before it), or display-only.
+func (pg *Page) fencedBlock(n *ast.FencedCodeBlock, diags *Diagnostics) *Cell {
+	if n.Info == nil {
+		return nil
+	}
+	info := string(n.Info.Segment.Value(pg.Source))
+	infoPos := pg.Pos(n.Info.Segment.Start)
+	toks, err := splitInfo(info)
+	if err != nil {
+		*diags = append(*diags, &Diagnostic{Pos: shift(infoPos, err.col), Msg: err.msg})
+		return nil
+	}
+	if len(toks) == 0 {
+		return nil
+	}
+	switch toks[0].text {
+	case "go":
+		if len(toks) >= 2 && toks[1].text == "run" {
+			return pg.newCell(n, info, infoPos, toks[2:], diags)
+		}
+		if len(toks) >= 2 {
+			*diags = append(*diags, &Diagnostic{Pos: shift(infoPos, toks[1].col),
+				Msg: fmt.Sprintf("a display-only go block takes no attributes (found %q); start the info string with \"go run\" to run it", toks[1].text)})
+		}
+	case "output":
+		if len(toks) > 1 {
+			*diags = append(*diags, &Diagnostic{Pos: shift(infoPos, toks[1].col),
+				Msg: fmt.Sprintf("an output block takes no attributes (found %q); put them on the go run block above", toks[1].text)})
+		}
+		prev, _ := n.PreviousSibling().(*ast.FencedCodeBlock)
+		var owner *Cell
+		if prev != nil && len(pg.Cells) > 0 && pg.Cells[len(pg.Cells)-1].Code == prev {
+			owner = pg.Cells[len(pg.Cells)-1]
+		}
+		switch {
+		case owner != nil && owner.Output == nil:
+			owner.Output = n
+			owner.OutputPos = pg.Pos(n.Pos())
+			owner.Expected = blockText(n, pg.Source)
+			if !pg.closed(n) {
+				*diags = append(*diags, &Diagnostic{Pos: owner.OutputPos, ID: owner.ID, Msg: "output block is never closed"})
+			}
+			if owner.Attrs.Error != "" {
+				*diags = append(*diags, &Diagnostic{Pos: owner.OutputPos, ID: owner.ID,
+					Msg: "a snippet with error= does not compile, so it has no output; remove this output block"})
+			}
+		case prev != nil && isDisplayGo(prev, pg.Source):
+			*diags = append(*diags, &Diagnostic{Pos: pg.Pos(n.Pos()),
+				Msg: "output block follows a display-only go block; start its info string with \"go run\" to run it"})
+		default:
+			*diags = append(*diags, &Diagnostic{Pos: pg.Pos(n.Pos()),
+				Msg: "output block with no go run snippet right before it"})
+		}
+	}
+	return nil
+}
+
+func isDisplayGo(n *ast.FencedCodeBlock, src []byte) bool {
+	return string(n.Language(src)) == "go"
+}
+
+// closed reports whether the fenced block n ends with a closing fence (an
+// unclosed block runs to the end of the page).
+func (pg *Page) closed(n *ast.FencedCodeBlock) bool {
+	_, ok := pg.closingFence(n)
+	return ok
+}
+
+// closingFence returns the 1-based line of n's closing fence, and whether
+// there is one.
+func (pg *Page) closingFence(n *ast.FencedCodeBlock) (int, bool) {
+	open := pg.Pos(n.Pos())
+	last := open.Line
+	if l := n.Lines(); l.Len() > 0 {
+		last = pg.Pos(l.At(l.Len() - 1).Start).Line
+	}
+	line := last + 1
+	if line > len(pg.lines) {
+		return 0, false
+	}
+	start := pg.lineStart(line)
+	end := pg.lineStart(line + 1)
+	s := bytes.TrimRight(pg.Source[start:end], "\r\n")
+	fenceChar := pg.Source[n.Pos()]
+	if i := bytes.IndexByte(s, fenceChar); i >= 0 && bytes.Count(s[i:], []byte{fenceChar}) >= 3 {
+		return line, true
+	}
+	return 0, false
+}
+
+// blockText returns the content of a fenced block as written.
+func blockText(n ast.Node, src []byte) string {
+	var b bytes.Buffer
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(src))
+	}
+	return b.String()
+}
+
+// shift moves p right by col-1 bytes (col is 1-based within a token list).
+func shift(p Pos, col int) Pos {
+	p.Col += col - 1
+	return p
+}
+
+// assignIDs reports duplicate cell ids.
+func (pg *Page) assignIDs(diags *Diagnostics) {
+	seen := map[string]*Cell{}
+	for _, c := range pg.Cells {
+		if first, ok := seen[c.ID]; ok {
+			*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID,
+				Msg: fmt.Sprintf("duplicate snippet id %q (first used at line %d)", c.ID, first.Pos.Line)})
+			continue
+		}
+		seen[c.ID] = c
+	}
+}
+
+// plainText returns the text of an inline subtree.
+func plainText(n ast.Node, src []byte) string {
+	var b bytes.Buffer
+	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			b.Write(n.Segment.Value(src))
+			if n.SoftLineBreak() || n.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(n.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}

@@ -1,0 +1,137 @@
+package snippets
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+)
+
+const samplePage = "---\ntitle: Sample\ntags: [a, b]\n---\n" +
+	"# Sample\n\n" +
+	"```go run id=first hide=1\n" +
+	"import \"fmt\"\n" +
+	"fmt.Println(\"hi\")\n" +
+	"```\n" +
+	"```output\n" +
+	"hi\n" +
+	"```\n\n" +
+	"The answer is [42](= \"6*7\") and\n[hello](= 'fmt.Sprint(\"hello\")').\n\n" +
+	"```go\n" +
+	"display only\n" +
+	"```\n\n" +
+	"```go run panics=\"boom\" timeout=2s unordered fresh\n" +
+	"panic(\"boom\")\n" +
+	"```\n\n" +
+	"| a | b |\n|---|---|\n| 1 | 2 |\n"
+
+func TestParsePage(t *testing.T) {
+	pg, err := Parse("book/sample.md", []byte(samplePage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.FrontMatter == nil || string(pg.FrontMatter.Raw) != "title: Sample\ntags: [a, b]\n" || pg.FrontMatter.Line != 2 {
+		t.Fatalf("front matter = %+v", pg.FrontMatter)
+	}
+	var fm struct {
+		Title string
+		Tags  []string
+	}
+	if err := pg.FrontMatter.Decode(&fm); err != nil || fm.Title != "Sample" || len(fm.Tags) != 2 {
+		t.Fatalf("decode front matter: %+v %v", fm, err)
+	}
+	if len(pg.Cells) != 2 {
+		t.Fatalf("got %d cells, want 2", len(pg.Cells))
+	}
+	c := pg.Cells[0]
+	if c.ID != "first" || c.Pos.String() != "book/sample.md:7:1" || c.Output == nil || c.Expected != "hi\n" {
+		t.Errorf("cell 0 = %+v", c)
+	}
+	if c.OutputPos.Line != 11 {
+		t.Errorf("output at line %d, want 11", c.OutputPos.Line)
+	}
+	if !c.Lines[0].Hidden || c.Lines[1].Hidden || c.Lines[1].Pos.Line != 9 {
+		t.Errorf("lines = %+v", c.Lines)
+	}
+	if c.Visible() != "fmt.Println(\"hi\")\n" {
+		t.Errorf("visible = %q", c.Visible())
+	}
+	c = pg.Cells[1]
+	want := Attrs{Panics: "boom", Timeout: 2e9, Unordered: true, Fresh: true}
+	if c.ID != "snippet-2" || c.Attrs != want || c.Output != nil {
+		t.Errorf("cell 1 = %s %+v", c.ID, c.Attrs)
+	}
+	if len(pg.Checks) != 2 {
+		t.Fatalf("got %d checks, want 2", len(pg.Checks))
+	}
+	k := pg.Checks[0]
+	if k.Text != "42" || k.Expr != "6*7" || k.After != 1 || k.Pos.String() != "book/sample.md:15:15" || k.ExprPos.String() != "book/sample.md:15:23" {
+		t.Errorf("check 0 = %+v", k)
+	}
+	k = pg.Checks[1]
+	if k.Text != "hello" || k.Expr != `fmt.Sprint("hello")` || k.ExprPos.String() != "book/sample.md:16:12" {
+		t.Errorf("check 1 = %+v", k)
+	}
+	if pg.CellAt(pg.Cells[0].Output) != pg.Cells[0] || pg.CheckAt(k.Link) != k {
+		t.Error("CellAt/CheckAt do not find their nodes")
+	}
+}
+
+// TestParserExtensions checks that the site can add goldmark extensions to
+// the one parse and render the AST with the same goldmark value.
+func TestParserExtensions(t *testing.T) {
+	p := NewParser(goldmark.WithExtensions(extension.Table))
+	pg, err := p.Parse("x.md", []byte(samplePage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := 0
+	_ = ast.Walk(pg.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if _, ok := n.(*extast.Table); ok && entering {
+			tables++
+		}
+		return ast.WalkContinue, nil
+	})
+	if tables != 1 || len(pg.Cells) != 2 || pg.FrontMatter == nil {
+		t.Fatalf("tables=%d cells=%d front matter=%v", tables, len(pg.Cells), pg.FrontMatter != nil)
+	}
+	var b strings.Builder
+	if err := p.Markdown().Renderer().Render(&b, pg.Source, pg.Doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<table>") || strings.Contains(b.String(), "title: Sample") {
+		t.Errorf("rendered:\n%s", b.String())
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"unknown attribute", "```go run colour=red\nx\n```\n", `x.md:1:11: unknown attribute "colour"`},
+		{"orphan output", "text\n\n```output\nx\n```\n", "x.md:3:1: output block with no go run snippet right before it"},
+		{"output after display go", "```go\nx\n```\n```output\nx\n```\n", "x.md:4:1: output block follows a display-only go block"},
+		{"duplicate id", "```go run id=a\n```\n\n```go run id=a\n```\n", `x.md:4:1: a: duplicate snippet id "a" (first used at line 1)`},
+		{"skip needs reason", "```go run skip\n```\n", "x.md:1:11: skip needs a value"},
+		{"bad timeout", "```go run timeout=soon\n```\n", `x.md:1:11: timeout "soon" is not a duration`},
+		{"hide past end", "```go run hide=1-5\nx\n```\n", "x.md:1:1: snippet-1: hide=1-5: line 5 is past the end"},
+		{"flag with value", "```go run fresh=yes\n```\n", "x.md:1:11: fresh is a flag"},
+		{"display go attrs", "```go id=x\n```\n", "x.md:1:7: a display-only go block takes no attributes"},
+		{"unclosed", "```go run\nx\n", "x.md:1:1: snippet-1: snippet is never closed"},
+		{"error with output", "```go run error=\"undefined\"\nx\n```\n```output\n```\n", "x.md:4:1: snippet-1: a snippet with error= does not compile"},
+		{"empty check", "see [42](=)\n", "x.md:1:5: checked value [42](=) has no expression"},
+		{"unterminated quote", "```go run panics=\"boom\n```\n", "x.md:1:18: unterminated quoted value"},
+		{"both panics and error", "```go run panics=\"a\" error=\"b\"\n```\n", "x.md:1:1: snippet-1: a snippet cannot both panic"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("x.md", []byte(tc.src))
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error:\n%v\nwant it to contain:\n%s", err, tc.want)
+			}
+		})
+	}
+}

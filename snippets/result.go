@@ -1,0 +1,165 @@
+package snippets
+
+import (
+	"fmt"
+	"time"
+)
+
+// Status is the outcome of a cell or checked value.
+type Status int
+
+// Statuses. The zero value is StatusPass so that a zero CellResult is not
+// mistaken for a skip.
+const (
+	StatusPass Status = iota
+	StatusFail
+	StatusSkip
+)
+
+var statusNames = [...]string{"pass", "fail", "skip"}
+
+// String returns "pass", "fail" or "skip".
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// MarshalText encodes s as its name.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText decodes a status name.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if n == string(b) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown status %q", b)
+}
+
+// CellResult is what running and verifying one cell found.
+type CellResult struct {
+	// ID is the cell's id.
+	ID string `json:"id"`
+	// Status is pass, fail or skip.
+	Status Status `json:"status"`
+	// Output is what the cell printed in the interpreter (for a cell that
+	// panicked, what it printed before).
+	Output string `json:"output"`
+	// Panic is the message of the panic the cell raised, "" if none. For a
+	// passing panics= cell it is the verified message shown to readers.
+	Panic string `json:"panic,omitempty"`
+	// Error is the compile error the cell produced, "" if none. For a
+	// passing error= cell it is the verified message shown to readers.
+	Error string `json:"error,omitempty"`
+	// Skip is the reason a skipped cell did not run.
+	Skip string `json:"skip,omitempty"`
+	// Native is what the cell printed when compiled with the Go toolchain
+	// (only with native runs).
+	Native *NativeResult `json:"native,omitempty"`
+	// Diagnostics say what is wrong when Status is fail.
+	Diagnostics Diagnostics `json:"-"`
+	// Cached reports that the outcome came from the cache, not a run.
+	Cached bool `json:"cached,omitempty"`
+	// Elapsed is how long the cell ran (0 when cached).
+	Elapsed time.Duration `json:"elapsed,omitempty"`
+}
+
+// NativeResult is a cell's outcome as a compiled Go program.
+type NativeResult struct {
+	Output string `json:"output"`
+	Panic  string `json:"panic,omitempty"`
+	// Ran is false when the program stopped before reaching the cell.
+	Ran bool `json:"ran"`
+}
+
+// CheckResult is the outcome of one checked prose value.
+type CheckResult struct {
+	// ID is the check's id ("value-N").
+	ID string `json:"id"`
+	// Status is pass or fail (skip when the page was not run).
+	Status Status `json:"status"`
+	// Value is fmt.Sprint of the expression's value, "" if it did not
+	// evaluate.
+	Value       string      `json:"value"`
+	Diagnostics Diagnostics `json:"-"`
+	Cached      bool        `json:"cached,omitempty"`
+}
+
+// Verifier says what verified a page: shown by the site as its "verified"
+// mark and part of every cache key.
+type Verifier struct {
+	// Tool is the warpbook version, with a hash of the running executable.
+	Tool string `json:"tool"`
+	// Engine is the fingerprint of the engine packages the snippets ran
+	// against (a hash of their source).
+	Engine string `json:"engine"`
+	// Go is the Go version the tool was built with.
+	Go string `json:"go"`
+	// Native is the version of the Go toolchain that compiled the snippets
+	// natively, "" without -native.
+	Native string `json:"native,omitempty"`
+}
+
+// PageResult is the outcome of running one page.
+type PageResult struct {
+	Page *Page `json:"-"`
+	// Cells has one result per cell of the page, in order; cells a -run
+	// filter left out are nil.
+	Cells []*CellResult `json:"cells"`
+	// Checks has one result per checked value, in order (nil when left out).
+	Checks []*CheckResult `json:"checks"`
+	// Diagnostics are problems that belong to no single cell (a parse
+	// error, a worker that would not start).
+	Diagnostics Diagnostics `json:"-"`
+	// Verifier says what verified the page.
+	Verifier Verifier `json:"verifier"`
+}
+
+// Failed reports whether anything on the page failed.
+func (r *PageResult) Failed() bool {
+	if len(r.Diagnostics) > 0 {
+		return true
+	}
+	for _, c := range r.Cells {
+		if c != nil && c.Status == StatusFail {
+			return true
+		}
+	}
+	for _, c := range r.Checks {
+		if c != nil && c.Status == StatusFail {
+			return true
+		}
+	}
+	return false
+}
+
+// Result returns the result for cell c, or nil.
+func (r *PageResult) Result(c *Cell) *CellResult {
+	if c == nil || c.Index >= len(r.Cells) {
+		return nil
+	}
+	return r.Cells[c.Index]
+}
+
+// AllDiagnostics returns every diagnostic of the page in document order:
+// page-level ones, then each cell's and check's.
+func (r *PageResult) AllDiagnostics() Diagnostics {
+	var all Diagnostics
+	all = append(all, r.Diagnostics...)
+	for _, c := range r.Cells {
+		if c != nil {
+			all = append(all, c.Diagnostics...)
+		}
+	}
+	for _, c := range r.Checks {
+		if c != nil {
+			all = append(all, c.Diagnostics...)
+		}
+	}
+	sortDiagnostics(all)
+	return all
+}
