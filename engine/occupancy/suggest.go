@@ -15,7 +15,9 @@ type Suggestion struct {
 	// MinGridSize is the number of blocks that fills every SM of the
 	// device once: blocks per SM at BlockSize × SMs.
 	MinGridSize int
-	// Result is the occupancy at BlockSize.
+	// Result is the occupancy at BlockSize. When BlockSize is 0 it is the
+	// result at the largest block size tried, whose Obstacles say why the
+	// kernel cannot run.
 	Result Result
 }
 
@@ -70,6 +72,9 @@ func suggest(d gpu.Device, k Kernel, dyn func(int) int) (Suggestion, error) {
 		r, err := Compute(d, try)
 		if err != nil {
 			return Suggestion{}, fmt.Errorf("occupancy: block size %d: %w", size, err)
+		}
+		if aligned == roundUp(limit, d.WarpSize) {
+			best.Result = r
 		}
 		if threads := size * r.ActiveBlocks; threads > bestThreads {
 			bestThreads = threads
