@@ -10,8 +10,8 @@ import (
 // RTX 4090. The major number names the architecture generation; the minor
 // number a variant within it.
 type CC struct {
-	Major int
-	Minor int
+	Major int `json:"major"`
+	Minor int `json:"minor"`
 }
 
 // String returns the capability in the usual dotted form, "8.0".
@@ -22,6 +22,19 @@ func (c CC) String() string {
 // SM returns the capability as nvcc's architecture name, "sm_80".
 func (c CC) SM() string {
 	return "sm_" + strconv.Itoa(c.Major) + strconv.Itoa(c.Minor)
+}
+
+// MarshalText writes the capability as "8.0", so JSON holds a string.
+func (c CC) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads any form ParseCC accepts.
+func (c *CC) UnmarshalText(b []byte) error {
+	cc, err := ParseCC(string(b))
+	if err != nil {
+		return err
+	}
+	*c = cc
+	return nil
 }
 
 // Less reports whether c is an older capability than d.

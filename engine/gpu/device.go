@@ -13,73 +13,73 @@ import "fmt"
 // use [Device.Clone] before changing that slice.
 type Device struct {
 	// Name is the product name, such as "A100 SXM4".
-	Name string
+	Name string `json:"name"`
 	// Architecture is the architecture's marketing name, such as "Ampere".
-	Architecture string
+	Architecture string `json:"architecture"`
 	// CC is the compute capability.
-	CC CC
+	CC CC `json:"cc"`
 	// SMs is the number of streaming multiprocessors on the part. Only
 	// whole-GPU figures (a suggested grid size, waves) depend on it.
-	SMs int
+	SMs int `json:"sms"`
 
 	// WarpSize is the number of threads in a warp (32 on every NVIDIA GPU).
-	WarpSize int
+	WarpSize int `json:"warp_size"`
 	// MaxThreadsPerBlock is the largest block size, in threads.
-	MaxThreadsPerBlock int
+	MaxThreadsPerBlock int `json:"max_threads_per_block"`
 	// MaxThreadsPerSM is the number of threads that can be resident on one
 	// SM at once. MaxThreadsPerSM / WarpSize is the SM's warp slots.
-	MaxThreadsPerSM int
+	MaxThreadsPerSM int `json:"max_threads_per_sm"`
 	// MaxBlocksPerSM is the number of thread blocks that can be resident on
 	// one SM at once, however small they are.
-	MaxBlocksPerSM int
+	MaxBlocksPerSM int `json:"max_blocks_per_sm"`
 
 	// RegistersPerSM is the size of one SM's register file, in 32-bit
 	// registers.
-	RegistersPerSM int
+	RegistersPerSM int `json:"registers_per_sm"`
 	// RegistersPerBlock is the most registers one block may be allocated.
-	RegistersPerBlock int
+	RegistersPerBlock int `json:"registers_per_block"`
 	// MaxRegistersPerThread is the most registers one thread may use.
-	MaxRegistersPerThread int
+	MaxRegistersPerThread int `json:"max_registers_per_thread"`
 	// RegisterAllocUnit is the allocation granularity of registers, per
 	// warp: a warp's registers (registers per thread × WarpSize) are
 	// rounded up to a multiple of it.
-	RegisterAllocUnit int
+	RegisterAllocUnit int `json:"register_alloc_unit"`
 	// SubPartitions is the number of warp-scheduler sub-partitions (SM
 	// sub-partitions, "SMSPs") per SM. The register file is split evenly
 	// between them, and a warp's registers must fit inside one of them.
-	SubPartitions int
+	SubPartitions int `json:"sub_partitions"`
 
 	// SharedMemPerSM is the largest shared memory one SM can hold, in bytes.
-	SharedMemPerSM int
+	SharedMemPerSM int `json:"shared_mem_per_sm"`
 	// SharedMemPerBlock is the per-block shared-memory limit a kernel gets
 	// without opting in, in bytes (48 KiB on every preset).
-	SharedMemPerBlock int
+	SharedMemPerBlock int `json:"shared_mem_per_block"`
 	// SharedMemPerBlockOptIn is the per-block limit for a kernel that opts
 	// in to more (cudaFuncAttributeMaxDynamicSharedMemorySize), in bytes.
 	// Before Volta it equals SharedMemPerBlock.
-	SharedMemPerBlockOptIn int
+	SharedMemPerBlockOptIn int `json:"shared_mem_per_block_opt_in"`
 	// ReservedSharedMemPerBlock is the shared memory the CUDA driver
 	// reserves for its own use in every block, in bytes (1 KiB from Ampere
 	// on, 0 before).
-	ReservedSharedMemPerBlock int
+	ReservedSharedMemPerBlock int `json:"reserved_shared_mem_per_block"`
 	// SharedMemAllocUnit is the allocation granularity of shared memory per
 	// block, in bytes.
-	SharedMemAllocUnit int
+	SharedMemAllocUnit int `json:"shared_mem_alloc_unit"`
 	// SharedMemCapacities lists, in ascending order and in bytes, the
 	// shared-memory sizes an SM can be configured with when shared memory
 	// and L1 cache share one array (Volta onwards). A carveout preference
 	// is rounded up to one of them. Nil means the shared memory is fixed at
 	// SharedMemPerSM and carveout and cache preferences are ignored.
-	SharedMemCapacities []int
+	SharedMemCapacities []int `json:"shared_mem_capacities"`
 	// BarriersPerSM is the number of named block barriers one SM provides,
 	// shared by its resident blocks. Zero means barriers never limit
 	// occupancy (true before Hopper, as far as the reference calculator
 	// models).
-	BarriersPerSM int
+	BarriersPerSM int `json:"barriers_per_sm"`
 	// PartitionedGlobalCaching reports whether the SM honours a request for
 	// partitioned global caching, which confines a block to half the SM
 	// (compute capabilities 5.2, 5.3, 6.1 and 6.2).
-	PartitionedGlobalCaching bool
+	PartitionedGlobalCaching bool `json:"partitioned_global_caching"`
 }
 
 // MaxWarpsPerSM returns the SM's warp slots, MaxThreadsPerSM / WarpSize.

@@ -37,9 +37,9 @@ func (a Axis) String() string {
 // result there.
 type Point struct {
 	// X is the value of the varied input.
-	X int
+	X int `json:"x"`
 	// Result is the occupancy with that value.
-	Result Result
+	Result Result `json:"result"`
 }
 
 // maxCurvePoints bounds the length of a curve.

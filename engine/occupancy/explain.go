@@ -13,12 +13,12 @@ import (
 type Step struct {
 	// Resource names what the step is about: "warps", "registers",
 	// "shared memory", "blocks", "barriers", or "result" for the last step.
-	Resource string
+	Resource string `json:"resource"`
 	// Text is the arithmetic, one sentence or a few joined by "; ".
-	Text string
+	Text string `json:"text"`
 	// Limit is the number of blocks per SM the resource allows; for the
 	// result step, the answer.
-	Limit Limit
+	Limit Limit `json:"limit"`
 }
 
 // Explain returns the arithmetic of Compute(d, k) in plain words, one line

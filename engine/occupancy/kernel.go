@@ -20,47 +20,47 @@ import (
 // thread.
 type Kernel struct {
 	// BlockSize is the number of threads per block. It must be positive.
-	BlockSize int
+	BlockSize int `json:"block_size"`
 	// Registers is the number of registers per thread, as reported by
 	// ptxas -v or cudaFuncGetAttributes (numRegs). 0 is allowed.
-	Registers int
+	Registers int `json:"registers"`
 	// StaticSharedMem is the statically declared (__shared__) shared
 	// memory per block, in bytes.
-	StaticSharedMem int
+	StaticSharedMem int `json:"static_shared_mem"`
 	// DynamicSharedMem is the dynamic shared memory per block given at
 	// launch (the third <<< >>> argument), in bytes.
-	DynamicSharedMem int
+	DynamicSharedMem int `json:"dynamic_shared_mem"`
 	// MaxDynamicSharedMem is the kernel's maximum dynamic shared memory
 	// attribute (cudaFuncAttributeMaxDynamicSharedMemorySize), in bytes.
 	// Under OptInLimit a launch asking for more dynamic shared memory than
 	// this cannot run. Zero means "not set": the attribute is taken to
 	// equal DynamicSharedMem, as if the kernel had opted in to exactly what
 	// it launches with. NoDynamicSharedMem sets it to zero bytes.
-	MaxDynamicSharedMem int
+	MaxDynamicSharedMem int `json:"max_dynamic_shared_mem"`
 	// SharedMemLimit says which per-block shared-memory limit applies.
 	// The zero value, OptInLimit, is what the CUDA runtime uses.
-	SharedMemLimit SharedMemLimit
+	SharedMemLimit SharedMemLimit `json:"shared_mem_limit"`
 	// Carveout is the preferred shared-memory carveout
 	// (cudaFuncAttributePreferredSharedMemoryCarveout). The zero value
 	// means no preference; see CarveoutPercent.
-	Carveout Carveout
+	Carveout Carveout `json:"carveout"`
 	// CachePreference is the legacy L1/shared-memory preference
 	// (cudaFuncSetCacheConfig). From Volta on it stands in for a carveout
 	// when Carveout is unset; before Volta the presets ignore it.
-	CachePreference CachePreference
+	CachePreference CachePreference `json:"cache_preference"`
 	// Barriers is the number of named block barriers the kernel uses
 	// (__syncthreads uses one). Only devices with BarriersPerSM (Hopper
 	// and later) are limited by it.
-	Barriers int
+	Barriers int `json:"barriers"`
 	// PartitionedGC is the partitioned global caching request. Devices
 	// that do not honour it treat it as PartitionedGCOff.
-	PartitionedGC PartitionedGC
+	PartitionedGC PartitionedGC `json:"partitioned_gc"`
 	// MaxThreadsPerBlock is the kernel's own block-size limit
 	// (__launch_bounds__, cudaFuncAttributes.maxThreadsPerBlock); zero
 	// means no limit beyond the device's. Compute does not check
 	// BlockSize against it, exactly like the reference calculator;
 	// SuggestBlockSize never suggests more.
-	MaxThreadsPerBlock int
+	MaxThreadsPerBlock int `json:"max_threads_per_block"`
 }
 
 // NoDynamicSharedMem, as Kernel.MaxDynamicSharedMem, sets the kernel's
@@ -93,6 +93,9 @@ func (m SharedMemLimit) String() string {
 	return "SharedMemLimit(" + strconv.Itoa(int(m)) + ")"
 }
 
+// MarshalText writes the word String returns.
+func (m SharedMemLimit) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
 // CachePreference is the legacy L1 cache / shared memory preference.
 type CachePreference int
 
@@ -122,6 +125,9 @@ func (c CachePreference) String() string {
 	return "CachePreference(" + strconv.Itoa(int(c)) + ")"
 }
 
+// MarshalText writes the word String returns.
+func (c CachePreference) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
 // PartitionedGC is a request for partitioned global caching, which lets
 // Maxwell and Pascal parts cache global loads in L1 at the price of
 // confining each block to half the SM.
@@ -150,6 +156,9 @@ func (g PartitionedGC) String() string {
 	return "PartitionedGC(" + strconv.Itoa(int(g)) + ")"
 }
 
+// MarshalText writes the word String returns.
+func (g PartitionedGC) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
 // Carveout is a preferred shared-memory carveout: the share of the SM's
 // largest shared-memory capacity the kernel would like configured, in
 // percent. The zero value means no preference. Make one with
@@ -172,6 +181,14 @@ func (c Carveout) String() string {
 		return "none"
 	}
 	return strconv.Itoa(c.percent) + "%"
+}
+
+// MarshalJSON writes the percentage, or null when there is no preference.
+func (c Carveout) MarshalJSON() ([]byte, error) {
+	if !c.set {
+		return []byte("null"), nil
+	}
+	return []byte(strconv.Itoa(c.percent)), nil
 }
 
 // maxInput bounds every size and count a Kernel may hold. The reference

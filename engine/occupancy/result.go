@@ -1,6 +1,7 @@
 package occupancy
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -9,69 +10,69 @@ import (
 type Result struct {
 	// ActiveBlocks is the number of blocks resident on one SM at once.
 	// 0 means the launch cannot run at all; Obstacles says why.
-	ActiveBlocks int
+	ActiveBlocks int `json:"active_blocks"`
 	// ActiveWarps is ActiveBlocks × WarpsPerBlock.
-	ActiveWarps int
+	ActiveWarps int `json:"active_warps"`
 	// MaxWarps is the SM's warp slots, the device's MaxThreadsPerSM ÷
 	// WarpSize.
-	MaxWarps int
+	MaxWarps int `json:"max_warps"`
 	// WarpsPerBlock is BlockSize ÷ WarpSize, rounded up: a partial warp
 	// takes a whole warp's slot and registers.
-	WarpsPerBlock int
+	WarpsPerBlock int `json:"warps_per_block"`
 	// Occupancy is ActiveWarps ÷ MaxWarps, a fraction from 0 to 1.
-	Occupancy float64
+	Occupancy float64 `json:"occupancy"`
 
 	// Limiters lists every resource whose limit equals the answer, as the
 	// reference calculator reports it (see Limiter for its one quirk).
-	Limiters Limiter
+	Limiters Limiter `json:"limiters"`
 	// Limits holds the number of blocks each resource alone would allow.
-	Limits Limits
+	Limits Limits `json:"limits"`
 	// Obstacles lists what stops even one block from fitting. It is empty
 	// whenever ActiveBlocks > 0.
-	Obstacles Obstacle
+	Obstacles Obstacle `json:"obstacles"`
 
 	// RegistersPerWarp is the registers allocated to one warp: registers
 	// per thread × warp size, rounded up to the allocation unit.
-	RegistersPerWarp int
+	RegistersPerWarp int `json:"registers_per_warp"`
 	// RegistersPerBlock is the registers allocated to one block,
 	// RegistersPerWarp × WarpsPerBlock.
-	RegistersPerBlock int
+	RegistersPerBlock int `json:"registers_per_block"`
 	// SharedMemPerBlock is the shared memory allocated to one block in
 	// bytes: static + driver reserve + dynamic, rounded up to the
 	// allocation unit.
-	SharedMemPerBlock int
+	SharedMemPerBlock int `json:"shared_mem_per_block"`
 	// SharedMemPreference is the SM shared-memory size the carveout (or
 	// cache preference) asks for, in bytes, rounded up to a size the SM
 	// supports. On devices without a carveout it is the SM's shared
 	// memory.
-	SharedMemPreference int
+	SharedMemPreference int `json:"shared_mem_preference"`
 	// SharedMemConfig is the shared memory the SM is configured with for
 	// this kernel, in bytes: SharedMemPreference, or, when that is too
 	// small for one block, the smallest supported size that holds one
 	// block (Nsight Compute's "Shared Memory Configuration Size"). It is 0
 	// when a block cannot fit at all.
-	SharedMemConfig int
+	SharedMemConfig int `json:"shared_mem_config"`
 	// PartitionedGC is the partitioned global caching setting in effect
 	// after the device's support and the fall-back are applied.
-	PartitionedGC PartitionedGC
+	PartitionedGC PartitionedGC `json:"partitioned_gc"`
 }
 
 // Limits holds the blocks per SM that each resource alone would allow.
 type Limits struct {
 	// Warps is the limit from the SM's warp slots (0 when BlockSize
 	// exceeds the device's MaxThreadsPerBlock).
-	Warps Limit
+	Warps Limit `json:"warps"`
 	// Registers is the limit from the register file; unlimited when the
 	// kernel uses no registers.
-	Registers Limit
+	Registers Limit `json:"registers"`
 	// SharedMem is the limit from shared memory; unlimited when a block
 	// is allocated none.
-	SharedMem Limit
+	SharedMem Limit `json:"shared_mem"`
 	// Blocks is the device's MaxBlocksPerSM.
-	Blocks Limit
+	Blocks Limit `json:"blocks"`
 	// Barriers is the limit from block barriers; unlimited on devices
 	// before Hopper or for a kernel using none.
-	Barriers Limit
+	Barriers Limit `json:"barriers"`
 }
 
 // Limit is the number of blocks per SM one resource allows, or no limit.
@@ -157,6 +158,9 @@ func (l Limiter) String() string {
 	return strings.Join(parts, "|")
 }
 
+// MarshalJSON writes the set as a list of its words, ["warps","registers"].
+func (l Limiter) MarshalJSON() ([]byte, error) { return wordList(l.String()) }
+
 // Obstacle is a set of reasons why not even one block fits on an SM.
 type Obstacle uint
 
@@ -215,4 +219,15 @@ func (o Obstacle) String() string {
 		}
 	}
 	return strings.Join(parts, "|")
+}
+
+// MarshalJSON writes the set as a list of its words.
+func (o Obstacle) MarshalJSON() ([]byte, error) { return wordList(o.String()) }
+
+func wordList(s string) ([]byte, error) {
+	words := []string{}
+	if s != "" {
+		words = strings.Split(s, "|")
+	}
+	return json.Marshal(words)
 }

@@ -11,14 +11,14 @@ import (
 type Suggestion struct {
 	// BlockSize is the suggested number of threads per block; 0 when no
 	// block size lets the kernel run.
-	BlockSize int
+	BlockSize int `json:"block_size"`
 	// MinGridSize is the number of blocks that fills every SM of the
 	// device once: blocks per SM at BlockSize × SMs.
-	MinGridSize int
+	MinGridSize int `json:"min_grid_size"`
 	// Result is the occupancy at BlockSize. When BlockSize is 0 it is the
 	// result at the largest block size tried, whose Obstacles say why the
 	// kernel cannot run.
-	Result Result
+	Result Result `json:"result"`
 }
 
 // SuggestBlockSize returns the block size with the highest occupancy for k
