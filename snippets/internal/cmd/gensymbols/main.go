@@ -1,0 +1,110 @@
+// Command gensymbols regenerates package snippets/symbols. It runs from
+// "go generate ./snippets/..." in the snippets/symbols directory:
+//
+//	go run ../internal/cmd/gensymbols
+//
+// It writes the yaegi symbol tables of the engine and of the allowed
+// standard library packages, their type information (types.bin) and
+// manifest.gen.go, and removes generated files that are no longer needed.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/warpbook/warpbook/snippets/internal/symgen"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gensymbols:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	exclude := flag.String("exclude", "", "comma-separated engine import paths to leave out (while one does not compile)")
+	flag.Parse()
+	var ex []string
+	if *exclude != "" {
+		ex = strings.Split(*exclude, ",")
+	}
+	out, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	root, err := moduleRoot(out)
+	if err != nil {
+		return err
+	}
+	files, err := symgen.Generate(root, ex...)
+	if err != nil {
+		return err
+	}
+	old, err := symgen.Existing(out)
+	if err != nil {
+		return err
+	}
+	for name := range old {
+		if _, ok := files[name]; !ok {
+			if err := os.Remove(filepath.Join(out, name)); err != nil {
+				return err
+			}
+		}
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if bytes.Equal(old[n], files[n]) {
+			continue
+		}
+		if err := writeAtomic(filepath.Join(out, n), files[n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func moduleRoot(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			if !strings.HasPrefix(string(b), "module "+symgen.Module+"\n") {
+				return "", fmt.Errorf("%s/go.mod is not module %s", d, symgen.Module)
+			}
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no go.mod above %s", dir)
+		}
+	}
+}
+
+func writeAtomic(name string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), ".gensymbols-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), name)
+}

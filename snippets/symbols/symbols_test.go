@@ -1,0 +1,117 @@
+package symbols
+
+import (
+	"bytes"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/warpbook/warpbook/snippets/internal/symgen"
+)
+
+const regenerate = "go generate ./snippets/..."
+
+// TestStale regenerates the package in memory and compares it with the
+// files on disk. The standard library's files depend on the Go release, so
+// they are compared only under the release that generated them.
+func TestStale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("regenerating the symbols takes seconds; skipped with -short")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := symgen.Generate(root)
+	if err != nil {
+		t.Fatalf("cannot regenerate the snippet symbols: %v\n(fix the engine package, then run: %s)", err, regenerate)
+	}
+	disk, err := symgen.Existing(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGo := runtime.Version() == GoVersion || strings.HasPrefix(runtime.Version(), GoVersion+" ")
+	if !sameGo {
+		t.Logf("generated with %s, testing with %s: comparing the engine only", GoVersion, runtime.Version())
+	}
+	var stale []string
+	names := map[string]bool{}
+	for n := range fresh {
+		names[n] = true
+	}
+	for n := range disk {
+		names[n] = true
+	}
+	for n := range names {
+		f, d := fresh[n], disk[n]
+		switch {
+		case strings.HasPrefix(n, "std_") && !sameGo:
+			continue
+		case n == "types.bin":
+			if f == nil || d == nil {
+				stale = append(stale, n)
+				continue
+			}
+			include := func(p string) bool { return sameGo || strings.Contains(p, ".") }
+			fa, err1 := symgen.API(f, include)
+			da, err2 := symgen.API(d, include)
+			if err1 != nil || err2 != nil || fa != da {
+				stale = append(stale, n+" (the types of the engine packages changed)")
+			}
+		case n == "manifest.gen.go" && !sameGo:
+			if !bytes.Equal(dropLine(f, "const GoVersion"), dropLine(d, "const GoVersion")) {
+				stale = append(stale, n)
+			}
+		case !bytes.Equal(f, d):
+			switch {
+			case f == nil:
+				stale = append(stale, n+" (no longer generated)")
+			case d == nil:
+				stale = append(stale, n+" (missing)")
+			default:
+				stale = append(stale, n)
+			}
+		}
+	}
+	if len(stale) > 0 {
+		sort.Strings(stale)
+		t.Errorf("snippets/symbols is stale; the engine changed since it was generated:\n\t%s\nRun this from the repository root and commit the result:\n\t%s",
+			strings.Join(stale, "\n\t"), regenerate)
+	}
+}
+
+func dropLine(b []byte, prefix string) []byte {
+	var out [][]byte
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if !bytes.HasPrefix(l, []byte(prefix)) {
+			out = append(out, l)
+		}
+	}
+	return bytes.Join(out, []byte("\n"))
+}
+
+func TestTypes(t *testing.T) {
+	pkgs, err := Types()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(Std(), Engine()...) {
+		if pkgs[p] == nil || !pkgs[p].Complete() {
+			t.Errorf("no complete type information for %s", p)
+		}
+		if _, ok := Symbols[p+"/"+pkgs[p].Name()]; !ok {
+			t.Errorf("no yaegi symbols for %s", p)
+		}
+	}
+	if names, ok := Allowed("os"); !ok || len(names) == 0 {
+		t.Errorf("os should be allowed with a few names, got %v %v", names, ok)
+	}
+	if _, ok := Allowed("os/exec"); ok {
+		t.Error("os/exec must not be allowed")
+	}
+	if _, ok := Symbols["os/os"]["Exit"]; ok {
+		t.Error("os.Exit must not be in the symbol table")
+	}
+}
