@@ -1,0 +1,360 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// maxNest is the deepest nesting of loops and branches a program may have.
+const maxNest = 16
+
+// maxRegs is the most distinct registers a program may name.
+const maxRegs = 1024
+
+// inst is one compiled instruction or control marker.
+type inst struct {
+	act    action
+	pipe   pipe
+	sb     sbClass
+	store  bool
+	level  uint8
+	nsrc   uint8
+	byWarp bool
+	dst    int16 // -1: none
+	src    [4]int16
+	width  int32 // bytes per thread
+	arg    int32 // loop count, sleep cycles
+	target int32 // loopStart: index of its loopEnd; loopEnd: index of its loopStart
+	elsePC int32 // BRA: first index of the else path
+	joinPC int32 // BRA: index of the endIf marker
+	lanes  uint32
+	warps  uint32
+	op     string
+	pos    string
+}
+
+// Error is a problem in a workload or program, with the place it was found.
+// For a workload file it prints as "file:line:col: message".
+type Error struct {
+	File string // workload file name as given, "" for a program built in Go
+	Line int    // 1-based; 0 when unknown
+	Col  int    // 1-based; 0 when unknown
+	Path string // where in a built program, e.g. "program[2].body[0]"
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+			if e.Col > 0 {
+				fmt.Fprintf(&b, ":%d", e.Col)
+			}
+		}
+		b.WriteString(": ")
+	} else {
+		b.WriteString("sim: ")
+	}
+	if e.Path != "" && e.Line == 0 {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+type compiler struct {
+	code  []inst
+	regs  map[string]int16
+	names []string
+	file  string
+}
+
+// compiled is a program ready to run.
+type compiled struct {
+	code  []inst
+	nregs int
+	regs  []string
+}
+
+func compile(p *Program, file string) (*compiled, error) {
+	c := &compiler{regs: map[string]int16{}, file: file}
+	if err := c.block(p, "program", 0, true); err != nil {
+		return nil, err
+	}
+	// A program ends in EXIT: add one when the last top-level statement is
+	// not an EXIT.
+	if n := len(c.code); n == 0 || c.code[n-1].act != actExit {
+		c.code = append(c.code, inst{act: actExit, pipe: pipeBranch, dst: -1, op: "EXIT"})
+	}
+	return &compiled{code: c.code, nregs: len(c.names), regs: c.names}, nil
+}
+
+func (c *compiler) errorf(s *stmt, path, format string, args ...any) error {
+	e := &Error{File: c.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	if s != nil && s.pos != "" {
+		// pos is "line:col"
+		if i := strings.IndexByte(s.pos, ':'); i > 0 {
+			e.Line, _ = strconv.Atoi(s.pos[:i])
+			e.Col, _ = strconv.Atoi(s.pos[i+1:])
+		}
+	}
+	return e
+}
+
+// issues reports whether running p issues at least one instruction.
+func issues(p *Program) bool {
+	if p == nil {
+		return false
+	}
+	for _, s := range p.stmts {
+		switch s.kind {
+		case stmtInst, stmtBranch:
+			return true
+		case stmtLoop:
+			if s.count > 0 && issues(s.body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *compiler) block(p *Program, path string, depth int, top bool) error {
+	if p == nil {
+		return nil
+	}
+	for i := range p.stmts {
+		s := &p.stmts[i]
+		sp := fmt.Sprintf("%s[%d]", path, i)
+		switch s.kind {
+		case stmtInst:
+			if err := c.instruction(s, sp, top); err != nil {
+				return err
+			}
+		case stmtLoop:
+			if depth+1 > maxNest {
+				return c.errorf(s, sp, "loops and branches nested more than %d deep", maxNest)
+			}
+			if s.count < 0 {
+				return c.errorf(s, sp, "loop count %d, want 0 or more", s.count)
+			}
+			if s.count > 0 && !issues(s.body) {
+				return c.errorf(s, sp, "loop body issues no instruction; want at least one instruction in body")
+			}
+			start := len(c.code)
+			c.code = append(c.code, inst{act: actLoopStart, arg: int32(s.count), dst: -1, op: "loop", pos: s.pos})
+			if err := c.block(s.body, sp+".body", depth+1, false); err != nil {
+				return err
+			}
+			end := len(c.code)
+			c.code = append(c.code, inst{act: actLoopEnd, target: int32(start), dst: -1, op: "loop end", pos: s.pos})
+			c.code[start].target = int32(end)
+		case stmtBranch:
+			if depth+1 > maxNest {
+				return c.errorf(s, sp, "loops and branches nested more than %d deep", maxNest)
+			}
+			in := inst{act: actBranch, pipe: pipeBranch, dst: -1, op: "BRA", pos: s.pos}
+			switch {
+			case s.lanes != "" && s.warps != "":
+				return c.errorf(s, sp, "BRA takes lanes or warps, not both")
+			case s.lanes != "":
+				m, err := parseSet(s.lanes, 32)
+				if err != nil {
+					return c.errorf(s, sp, "lanes %q: %v", s.lanes, err)
+				}
+				in.lanes = m
+			case s.warps != "":
+				m, err := parseSet(s.warps, 32)
+				if err != nil {
+					return c.errorf(s, sp, "warps %q: %v", s.warps, err)
+				}
+				in.warps = m
+				in.byWarp = true
+			default:
+				return c.errorf(s, sp, "BRA needs lanes (e.g. lanes: \"0-15\") or warps (e.g. warps: \"0\")")
+			}
+			at := len(c.code)
+			c.code = append(c.code, in)
+			if err := c.block(s.then, sp+".then", depth+1, false); err != nil {
+				return err
+			}
+			endThen := len(c.code)
+			c.code = append(c.code, inst{act: actEndThen, dst: -1, op: "end then", pos: s.pos})
+			if err := c.block(s.els, sp+".else", depth+1, false); err != nil {
+				return err
+			}
+			endIf := len(c.code)
+			c.code = append(c.code, inst{act: actEndIf, dst: -1, op: "end if", pos: s.pos})
+			c.code[at].elsePC = int32(endThen + 1)
+			c.code[at].joinPC = int32(endIf)
+		}
+	}
+	return nil
+}
+
+func (c *compiler) instruction(s *stmt, path string, top bool) error {
+	in := s.inst
+	name := strings.ToUpper(strings.TrimSpace(in.Op))
+	if name == "BRA" {
+		return c.errorf(s, path, "BRA needs then/else paths: use Program.Branch or BranchWarps (in a workload file: {op: BRA, lanes: \"0-15\", then: [...], else: [...]})")
+	}
+	info, ok := ops[name]
+	if !ok {
+		if name == "" {
+			return c.errorf(s, path, "instruction has no op (want one of %s)", strings.Join(Ops(), ", "))
+		}
+		return c.errorf(s, path, "unknown op %q (want one of %s)", in.Op, strings.Join(Ops(), ", "))
+	}
+	if info.act == actExit && !top {
+		return c.errorf(s, path, "EXIT is only allowed at the top level of the program, not inside a loop or branch")
+	}
+	switch {
+	case info.dst == 1 && in.Dst == "":
+		return c.errorf(s, path, "%s needs a destination register (dst)", name)
+	case info.dst == 0 && in.Dst != "":
+		return c.errorf(s, path, "%s has no destination register, got dst %q", name, in.Dst)
+	}
+	if len(in.Src) > 4 {
+		return c.errorf(s, path, "%s has %d source registers, want at most 4", name, len(in.Src))
+	}
+	if in.Level != "" && !info.global {
+		return c.errorf(s, path, "level is only for LDG, STG, LDL and STL, not %s", name)
+	}
+	level := info.level
+	if in.Level != "" {
+		l, ok := levelNames[strings.ToLower(in.Level)]
+		if !ok {
+			return c.errorf(s, path, "level %q, want l1, l2 or dram", in.Level)
+		}
+		level = l
+	}
+	width := in.Width
+	if width == 0 {
+		width = 4
+	}
+	if info.act != actShared && info.act != actGlobal && in.Width != 0 {
+		return c.errorf(s, path, "width is only for memory instructions, not %s", name)
+	}
+	if width != 1 && width != 2 && width != 4 && width != 8 && width != 16 {
+		return c.errorf(s, path, "width %d, want 1, 2, 4, 8 or 16 bytes per thread", in.Width)
+	}
+	if in.Cycles != 0 && info.act != actSleep {
+		return c.errorf(s, path, "cycles is only for NANOSLEEP, not %s", name)
+	}
+	if in.Cycles < 0 {
+		return c.errorf(s, path, "NANOSLEEP cycles %d, want 0 or more", in.Cycles)
+	}
+	if in.ILP < 0 {
+		return c.errorf(s, path, "ilp %d, want 1 or more", in.ILP)
+	}
+	n := in.ILP
+	if n == 0 {
+		n = 1
+	}
+	if n > 1 && in.Dst == "" {
+		return c.errorf(s, path, "ilp needs a destination register to rename")
+	}
+	if n > 64 {
+		return c.errorf(s, path, "ilp %d, want at most 64", n)
+	}
+	for k := 0; k < n; k++ {
+		ci := inst{act: info.act, pipe: info.pipe, sb: info.sb, store: info.store, level: level,
+			width: int32(width), arg: int32(in.Cycles), dst: -1, op: name, pos: s.pos}
+		rename := func(r string) string {
+			if k > 0 && r == in.Dst {
+				return r + "~" + strconv.Itoa(k)
+			}
+			return r
+		}
+		if in.Dst != "" {
+			d, err := c.reg(rename(in.Dst))
+			if err != nil {
+				return c.errorf(s, path, "dst: %v", err)
+			}
+			ci.dst = d
+		}
+		for _, r := range in.Src {
+			x, err := c.reg(rename(r))
+			if err != nil {
+				return c.errorf(s, path, "src: %v", err)
+			}
+			if x >= 0 {
+				ci.src[ci.nsrc] = x
+				ci.nsrc++
+			}
+		}
+		c.code = append(c.code, ci)
+	}
+	return nil
+}
+
+// reg returns the index of register name, -1 for the zero register RZ.
+func (c *compiler) reg(name string) (int16, error) {
+	name = strings.TrimSpace(name)
+	if strings.EqualFold(name, "RZ") {
+		return -1, nil
+	}
+	if i, ok := c.regs[name]; ok {
+		return i, nil
+	}
+	if !validReg(name) {
+		return 0, fmt.Errorf("bad register name %q (want a name such as r0, r12 or acc)", name)
+	}
+	if len(c.names) >= maxRegs {
+		return 0, fmt.Errorf("more than %d distinct registers", maxRegs)
+	}
+	i := int16(len(c.names))
+	c.regs[name] = i
+	c.names = append(c.names, name)
+	return i, nil
+}
+
+func validReg(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+		case i > 0 && ((r >= '0' && r <= '9') || r == '.' || r == '~'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseSet parses "0-15,20,24-31" into a bit set of values below n.
+func parseSet(s string, n int) (uint32, error) {
+	var m uint32
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return 0, fmt.Errorf("empty item; want numbers or ranges like 0-15,20")
+		}
+		lo, hi := part, part
+		if i := strings.IndexByte(part, '-'); i >= 0 {
+			lo, hi = strings.TrimSpace(part[:i]), strings.TrimSpace(part[i+1:])
+		}
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil {
+			return 0, fmt.Errorf("%q is not a number or range; want e.g. 0-15,20", part)
+		}
+		if a < 0 || b >= n || a > b {
+			return 0, fmt.Errorf("%q out of range; want values 0..%d, low before high", part, n-1)
+		}
+		for v := a; v <= b; v++ {
+			m |= 1 << uint(v)
+		}
+	}
+	if bits.OnesCount32(m) == 0 {
+		return 0, fmt.Errorf("empty set")
+	}
+	return m, nil
+}

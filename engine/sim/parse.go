@@ -1,0 +1,528 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// ParseWorkload reads a workload file (YAML). name is used in error
+// messages ("name:line:col: ...") and as the workload's Name. The format:
+//
+//	gpu: toy              # preset name
+//	policy: gto           # lrr | gto | oldest | two_level:4
+//	launch:
+//	  block: 128          # threads per block
+//	  blocks: 1           # blocks in the grid
+//	  regs: 32            # registers per thread (for occupancy)
+//	  smem: 0             # shared memory per block, bytes
+//	  resident: 0         # optional cap on resident blocks per SM
+//	memory:               # optional
+//	  model: queue        # latency | queue
+//	  lg_queue: 32
+//	  mio_queue: 8
+//	  dram_bytes_per_cycle: 8
+//	program:
+//	  - loop: 100
+//	    body:
+//	      - {op: FFMA, dst: r0, src: [r0, r1], ilp: 2}
+//	      - {op: LDG, dst: r2, src: [r3], level: dram}
+//	      - {op: BRA, lanes: "0-15", then: [...], else: [...]}
+//	      - {op: BRA, warps: "0", then: [...]}
+//	      - {op: NANOSLEEP, cycles: 100}
+//	      - {op: BAR}
+//	  - {op: EXIT}
+func ParseWorkload(name string, data []byte) (Workload, error) {
+	p := &wparser{file: name}
+	w, err := p.workload(data)
+	if err != nil {
+		return Workload{}, err
+	}
+	w.Name = name
+	// Check the program now so that its errors carry file:line.
+	if _, err := compile(w.Program, name); err != nil {
+		return Workload{}, err
+	}
+	if !issues(w.Program) {
+		return Workload{}, &Error{File: name, Msg: "program issues no instruction"}
+	}
+	return w, nil
+}
+
+type wparser struct {
+	file string
+}
+
+func (p *wparser) errAt(n ast.Node, format string, args ...any) error {
+	e := &Error{File: p.file, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		if tk := n.GetToken(); tk != nil && tk.Position != nil {
+			e.Line, e.Col = tk.Position.Line, tk.Position.Column
+		}
+	}
+	return e
+}
+
+func (p *wparser) workload(data []byte) (Workload, error) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		var se *yaml.SyntaxError
+		if errors.As(err, &se) {
+			e := &Error{File: p.file, Msg: "YAML syntax: " + se.Message}
+			if se.Token != nil && se.Token.Position != nil {
+				e.Line, e.Col = se.Token.Position.Line, se.Token.Position.Column
+			}
+			return Workload{}, e
+		}
+		return Workload{}, &Error{File: p.file, Msg: "YAML: " + err.Error()}
+	}
+	var docs []ast.Node
+	for _, d := range f.Docs {
+		if d != nil && d.Body != nil {
+			docs = append(docs, d.Body)
+		}
+	}
+	if len(docs) == 0 {
+		return Workload{}, &Error{File: p.file, Msg: "empty workload; want a mapping with gpu, policy, launch and program"}
+	}
+	if len(docs) > 1 {
+		return Workload{}, p.errAt(docs[1], "more than one YAML document; want one workload per file")
+	}
+	root := docs[0]
+	kvs, err := p.mapping(root, "the workload", []string{"name", "gpu", "policy", "launch", "memory", "program"})
+	if err != nil {
+		return Workload{}, err
+	}
+	var w Workload
+	var prog ast.Node
+	for _, kv := range kvs {
+		switch kv.key {
+		case "name":
+			// ignored: the file name names the workload
+			if _, err := p.str(kv.val, "name"); err != nil {
+				return w, err
+			}
+		case "gpu":
+			if w.GPU, err = p.str(kv.val, "gpu (a preset name such as toy or volta)"); err != nil {
+				return w, err
+			}
+			if _, perr := Preset(w.GPU); perr != nil {
+				return w, p.errAt(kv.val, "%v", perr)
+			}
+		case "policy":
+			if w.Policy, err = p.str(kv.val, "policy (lrr, gto, oldest or two_level:N)"); err != nil {
+				return w, err
+			}
+			if _, _, perr := parsePolicy(w.Policy); perr != nil {
+				return w, p.errAt(kv.val, "%v", perr)
+			}
+		case "launch":
+			if w.Launch, err = p.launch(kv.val); err != nil {
+				return w, err
+			}
+		case "memory":
+			if w.Memory, err = p.memory(kv.val); err != nil {
+				return w, err
+			}
+		case "program":
+			prog = kv.val
+		}
+	}
+	if prog == nil {
+		return w, p.errAt(root, "missing program: want a list of instructions, loops and branches")
+	}
+	if w.Launch.Block == 0 {
+		return w, p.errAt(root, "missing launch.block: want the threads per block")
+	}
+	if w.Program, err = p.program(prog, "program"); err != nil {
+		return w, err
+	}
+	return w, nil
+}
+
+type keyVal struct {
+	key    string
+	keyN   ast.Node
+	val    ast.Node
+	parent ast.Node
+}
+
+// mapping returns the key/value pairs of a mapping node, checking the keys
+// against allowed and rejecting duplicates.
+func (p *wparser) mapping(n ast.Node, what string, allowed []string) ([]keyVal, error) {
+	n = unwrap(n)
+	var vals []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		vals = m.Values
+	case *ast.MappingValueNode:
+		vals = []*ast.MappingValueNode{m}
+	case *ast.AliasNode:
+		return nil, p.errAt(n, "aliases are not supported in workload files")
+	default:
+		return nil, p.errAt(n, "%s: want a mapping with keys %s, got %s", what, strings.Join(allowed, ", "), describe(n))
+	}
+	seen := map[string]bool{}
+	out := make([]keyVal, 0, len(vals))
+	for _, mv := range vals {
+		if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
+			return nil, p.errAt(mv.Key, "merge keys (<<) are not supported in workload files")
+		}
+		key := strings.TrimSpace(mv.Key.GetToken().Value)
+		if s, ok := unwrap(mv.Key).(*ast.StringNode); ok {
+			key = s.Value
+		}
+		ok := false
+		for _, a := range allowed {
+			if key == a {
+				ok = true
+			}
+		}
+		if !ok {
+			return nil, p.errAt(mv.Key, "unknown key %q in %s (want %s)", key, what, strings.Join(allowed, ", "))
+		}
+		if seen[key] {
+			return nil, p.errAt(mv.Key, "duplicate key %q in %s", key, what)
+		}
+		seen[key] = true
+		out = append(out, keyVal{key: key, keyN: mv.Key, val: mv.Value, parent: mv})
+	}
+	return out, nil
+}
+
+func unwrap(n ast.Node) ast.Node {
+	for {
+		switch t := n.(type) {
+		case *ast.AnchorNode:
+			n = t.Value
+		case *ast.TagNode:
+			n = t.Value
+		default:
+			return n
+		}
+	}
+}
+
+func describe(n ast.Node) string {
+	switch t := unwrap(n).(type) {
+	case nil:
+		return "nothing"
+	case *ast.NullNode:
+		return "null"
+	case *ast.StringNode:
+		return fmt.Sprintf("the string %q", t.Value)
+	case *ast.IntegerNode:
+		return "the number " + t.GetToken().Value
+	case *ast.FloatNode:
+		return "the number " + t.GetToken().Value
+	case *ast.BoolNode:
+		return "the boolean " + t.GetToken().Value
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.LiteralNode:
+		return "a block of text"
+	}
+	return "a " + n.Type().String()
+}
+
+func (p *wparser) str(n ast.Node, what string) (string, error) {
+	switch t := unwrap(n).(type) {
+	case *ast.StringNode:
+		return t.Value, nil
+	case *ast.IntegerNode, *ast.FloatNode:
+		return t.GetToken().Value, nil
+	}
+	return "", p.errAt(n, "%s: want a string, got %s", what, describe(n))
+}
+
+func (p *wparser) integer(n ast.Node, what string, min int) (int, error) {
+	t, ok := unwrap(n).(*ast.IntegerNode)
+	if !ok {
+		return 0, p.errAt(n, "%s: want an integer, got %s", what, describe(n))
+	}
+	var v int64
+	switch x := t.Value.(type) {
+	case int64:
+		v = x
+	case uint64:
+		if x > math.MaxInt32 {
+			return 0, p.errAt(n, "%s: %d is too large", what, x)
+		}
+		v = int64(x)
+	}
+	if v > math.MaxInt32 {
+		return 0, p.errAt(n, "%s: %d is too large", what, v)
+	}
+	if v < int64(min) {
+		return 0, p.errAt(n, "%s: %d, want at least %d", what, v, min)
+	}
+	return int(v), nil
+}
+
+func (p *wparser) number(n ast.Node, what string) (float64, error) {
+	switch t := unwrap(n).(type) {
+	case *ast.IntegerNode:
+		v, err := strconv.ParseFloat(t.GetToken().Value, 64)
+		if err == nil && v >= 0 {
+			return v, nil
+		}
+	case *ast.FloatNode:
+		if t.Value >= 0 {
+			return t.Value, nil
+		}
+	}
+	return 0, p.errAt(n, "%s: want a number of at least 0, got %s", what, describe(n))
+}
+
+func (p *wparser) launch(n ast.Node) (Launch, error) {
+	var l Launch
+	kvs, err := p.mapping(n, "launch", []string{"block", "blocks", "regs", "smem", "resident"})
+	if err != nil {
+		return l, err
+	}
+	for _, kv := range kvs {
+		switch kv.key {
+		case "block":
+			l.Block, err = p.integer(kv.val, "launch.block (threads per block)", 1)
+		case "blocks":
+			l.Blocks, err = p.integer(kv.val, "launch.blocks (blocks in the grid)", 1)
+		case "regs":
+			l.Regs, err = p.integer(kv.val, "launch.regs (registers per thread)", 0)
+		case "smem":
+			l.Smem, err = p.integer(kv.val, "launch.smem (shared memory per block, bytes)", 0)
+		case "resident":
+			l.Resident, err = p.integer(kv.val, "launch.resident (resident blocks per SM)", 0)
+		}
+		if err != nil {
+			return l, err
+		}
+	}
+	if l.Blocks == 0 {
+		l.Blocks = 1
+	}
+	return l, nil
+}
+
+func (p *wparser) memory(n ast.Node) (Memory, error) {
+	var m Memory
+	kvs, err := p.mapping(n, "memory", []string{"model", "lg_queue", "mio_queue", "dram_bytes_per_cycle"})
+	if err != nil {
+		return m, err
+	}
+	for _, kv := range kvs {
+		switch kv.key {
+		case "model":
+			m.Model, err = p.str(kv.val, "memory.model")
+			if err == nil && m.Model != "latency" && m.Model != "queue" {
+				err = p.errAt(kv.val, "memory.model %q, want latency or queue", m.Model)
+			}
+		case "lg_queue":
+			m.LGQueue, err = p.integer(kv.val, "memory.lg_queue (in-flight global/local requests per SM)", 1)
+		case "mio_queue":
+			m.MIOQueue, err = p.integer(kv.val, "memory.mio_queue (queued shared-memory instructions per SM)", 1)
+		case "dram_bytes_per_cycle":
+			m.DRAMBytesPerCycle, err = p.number(kv.val, "memory.dram_bytes_per_cycle")
+		}
+		if err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+func (p *wparser) program(n ast.Node, what string) (*Program, error) {
+	prog := NewProgram()
+	if _, ok := unwrap(n).(*ast.NullNode); ok {
+		return prog, nil
+	}
+	seq, ok := unwrap(n).(*ast.SequenceNode)
+	if !ok {
+		return nil, p.errAt(n, "%s: want a list of instructions, loops and branches, got %s", what, describe(n))
+	}
+	for _, item := range seq.Values {
+		st, err := p.statement(item)
+		if err != nil {
+			return nil, err
+		}
+		prog.stmts = append(prog.stmts, st)
+	}
+	return prog, nil
+}
+
+func posOf(n ast.Node) string {
+	if tk := n.GetToken(); tk != nil && tk.Position != nil {
+		return fmt.Sprintf("%d:%d", tk.Position.Line, tk.Position.Column)
+	}
+	return ""
+}
+
+var instKeys = []string{"op", "dst", "src", "level", "width", "ilp", "cycles", "lanes", "warps", "then", "else", "loop", "body"}
+
+func (p *wparser) statement(n ast.Node) (stmt, error) {
+	kvs, err := p.mapping(n, "a program item", instKeys)
+	if err != nil {
+		if _, ok := unwrap(n).(*ast.StringNode); ok {
+			return stmt{}, p.errAt(n, "program item %s: want a mapping such as {op: FFMA, dst: r0, src: [r0, r1]} or {loop: 10, body: [...]}", describe(n))
+		}
+		return stmt{}, err
+	}
+	// The position of an item is that of its first key.
+	pos := posOf(n)
+	if len(kvs) > 0 {
+		pos = posOf(kvs[0].keyN)
+	}
+	has := map[string]keyVal{}
+	for _, kv := range kvs {
+		has[kv.key] = kv
+	}
+	only := func(kind string, allowed ...string) error {
+		for _, kv := range kvs {
+			ok := false
+			for _, a := range allowed {
+				if kv.key == a {
+					ok = true
+				}
+			}
+			if !ok {
+				return p.errAt(kv.keyN, "key %q does not belong in %s (want %s)", kv.key, kind, strings.Join(allowed, ", "))
+			}
+		}
+		return nil
+	}
+	if lp, ok := has["loop"]; ok {
+		if err := only("a loop", "loop", "body"); err != nil {
+			return stmt{}, err
+		}
+		count, err := p.integer(lp.val, "loop (the trip count)", 0)
+		if err != nil {
+			return stmt{}, err
+		}
+		bodyKV, ok := has["body"]
+		if !ok {
+			return stmt{}, p.errAt(lp.keyN, "loop needs a body: a list of instructions")
+		}
+		body, err := p.program(bodyKV.val, "loop body")
+		if err != nil {
+			return stmt{}, err
+		}
+		if count > 0 && !issues(body) {
+			return stmt{}, p.errAt(bodyKV.keyN, "loop body issues no instruction; want at least one instruction")
+		}
+		return stmt{kind: stmtLoop, count: count, body: body, pos: pos}, nil
+	}
+	if _, ok := has["body"]; ok {
+		return stmt{}, p.errAt(has["body"].keyN, "body belongs to a loop; add loop: N")
+	}
+	opKV, ok := has["op"]
+	if !ok {
+		return stmt{}, p.errAt(n, "program item has no op or loop: want e.g. {op: FFMA, dst: r0, src: [r0, r1]} or {loop: 10, body: [...]}")
+	}
+	op, err := p.str(opKV.val, "op")
+	if err != nil {
+		return stmt{}, err
+	}
+	op = strings.ToUpper(strings.TrimSpace(op))
+	if op == "BRA" {
+		if err := only("a branch", "op", "lanes", "warps", "then", "else"); err != nil {
+			return stmt{}, err
+		}
+		st := stmt{kind: stmtBranch, pos: pos}
+		if kv, ok := has["lanes"]; ok {
+			if st.lanes, err = p.str(kv.val, "lanes (e.g. \"0-15\")"); err != nil {
+				return stmt{}, err
+			}
+			if _, perr := parseSet(st.lanes, 32); perr != nil {
+				return stmt{}, p.errAt(kv.val, "lanes %q: %v", st.lanes, perr)
+			}
+		}
+		if kv, ok := has["warps"]; ok {
+			if st.warps, err = p.str(kv.val, "warps (e.g. \"0-3\")"); err != nil {
+				return stmt{}, err
+			}
+			if _, perr := parseSet(st.warps, 32); perr != nil {
+				return stmt{}, p.errAt(kv.val, "warps %q: %v", st.warps, perr)
+			}
+		}
+		if st.lanes == "" && st.warps == "" {
+			return stmt{}, p.errAt(opKV.keyN, "BRA needs lanes (e.g. lanes: \"0-15\") or warps (e.g. warps: \"0\")")
+		}
+		if st.lanes != "" && st.warps != "" {
+			return stmt{}, p.errAt(has["warps"].keyN, "BRA takes lanes or warps, not both")
+		}
+		_, hasThen := has["then"]
+		_, hasElse := has["else"]
+		if !hasThen && !hasElse {
+			return stmt{}, p.errAt(opKV.keyN, "BRA needs then: and/or else: paths (lists of instructions)")
+		}
+		if hasThen {
+			if st.then, err = p.program(has["then"].val, "then"); err != nil {
+				return stmt{}, err
+			}
+		}
+		if hasElse {
+			if st.els, err = p.program(has["else"].val, "else"); err != nil {
+				return stmt{}, err
+			}
+		}
+		return st, nil
+	}
+	if err := only("an instruction", "op", "dst", "src", "level", "width", "ilp", "cycles"); err != nil {
+		return stmt{}, err
+	}
+	in := Inst{Op: op}
+	if _, ok := ops[op]; !ok {
+		return stmt{}, p.errAt(opKV.val, "unknown op %q (want one of %s)", op, strings.Join(Ops(), ", "))
+	}
+	if kv, ok := has["dst"]; ok {
+		if in.Dst, err = p.str(kv.val, "dst (a register such as r0)"); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["src"]; ok {
+		switch t := unwrap(kv.val).(type) {
+		case *ast.SequenceNode:
+			for _, v := range t.Values {
+				s, err := p.str(v, "src (registers such as [r0, r1])")
+				if err != nil {
+					return stmt{}, err
+				}
+				in.Src = append(in.Src, s)
+			}
+		default:
+			s, err := p.str(kv.val, "src (registers such as [r0, r1])")
+			if err != nil {
+				return stmt{}, err
+			}
+			in.Src = []string{s}
+		}
+	}
+	if kv, ok := has["level"]; ok {
+		if in.Level, err = p.str(kv.val, "level (l1, l2 or dram)"); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["width"]; ok {
+		if in.Width, err = p.integer(kv.val, "width (bytes per thread)", 1); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["ilp"]; ok {
+		if in.ILP, err = p.integer(kv.val, "ilp (independent copies)", 1); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["cycles"]; ok {
+		if in.Cycles, err = p.integer(kv.val, "cycles (NANOSLEEP duration)", 0); err != nil {
+			return stmt{}, err
+		}
+	}
+	return stmt{kind: stmtInst, inst: in, pos: pos}, nil
+}

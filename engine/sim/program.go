@@ -1,0 +1,292 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Inst is one instruction of a program, in SASS-like form.
+type Inst struct {
+	// Op is the opcode: FFMA, FADD, FMUL, IMAD, IADD3, LOP3, ISETP, SHF,
+	// MOV, SEL, DFMA, DADD, DMUL, MUFU, HMMA, LDS, STS, LDG, STG, LDL, STL,
+	// BAR, MEMBAR, NANOSLEEP, NOP or EXIT. (Branches are [Program.Branch].)
+	Op string
+	// Dst is the destination register ("r0"), "" for none.
+	Dst string
+	// Src are the source registers; "RZ" (the zero register) never waits.
+	Src []string
+	// Level is where a global/local access is served: "l1", "l2" or
+	// "dram". Default: "dram" for LDG/STG, "l1" for LDL/STL.
+	Level string
+	// Width is the bytes each thread moves in a memory instruction
+	// (4, 8 or 16; default 4).
+	Width int
+	// ILP, when above 1, makes ILP independent copies of the instruction:
+	// copy i renames Dst (and any source equal to Dst) to Dst~i, so
+	// {FFMA r0 ← r0, r1} with ILP 4 is four independent chains.
+	ILP int
+	// Cycles is the sleep time of NANOSLEEP, in cycles.
+	Cycles int
+}
+
+type stmtKind uint8
+
+const (
+	stmtInst stmtKind = iota
+	stmtLoop
+	stmtBranch
+)
+
+// stmt is one statement of a Program: an instruction, a loop or a branch.
+type stmt struct {
+	kind  stmtKind
+	inst  Inst
+	count int      // loop trip count
+	body  *Program // loop body
+	lanes string   // branch: lanes taking then (divergent)
+	warps string   // branch: warps of the block taking then (uniform per warp)
+	then  *Program
+	els   *Program
+	pos   string // "file:line:col" for workloads parsed from YAML, "" for the builder
+}
+
+// Program is the instruction stream every warp of a workload runs. Build
+// one with [NewProgram] and its chaining methods, or parse a workload file
+// with [ParseWorkload]. Loops cost no issue slots (as if unrolled); a
+// branch issues one BRA.
+type Program struct {
+	stmts []stmt
+}
+
+// NewProgram returns an empty program.
+func NewProgram() *Program { return &Program{} }
+
+// Add appends an instruction.
+func (p *Program) Add(in Inst) *Program {
+	in.Src = append([]string(nil), in.Src...)
+	p.stmts = append(p.stmts, stmt{kind: stmtInst, inst: in})
+	return p
+}
+
+// Op appends the instruction op dst ← src....
+func (p *Program) Op(op, dst string, src ...string) *Program {
+	return p.Add(Inst{Op: op, Dst: dst, Src: src})
+}
+
+// FFMA appends a single-precision fused multiply-add dst ← src....
+func (p *Program) FFMA(dst string, src ...string) *Program { return p.Op("FFMA", dst, src...) }
+
+// IADD3 appends an integer add dst ← src....
+func (p *Program) IADD3(dst string, src ...string) *Program { return p.Op("IADD3", dst, src...) }
+
+// MUFU appends a special-function instruction (reciprocal, exp, ...) dst ← src.
+func (p *Program) MUFU(dst string, src ...string) *Program { return p.Op("MUFU", dst, src...) }
+
+// LDS appends a shared-memory load dst ← [addr].
+func (p *Program) LDS(dst, addr string) *Program { return p.Op("LDS", dst, addr) }
+
+// LDG appends a global load dst ← [addr] served at level ("l1", "l2", "dram").
+func (p *Program) LDG(dst, addr, level string) *Program {
+	return p.Add(Inst{Op: "LDG", Dst: dst, Src: []string{addr}, Level: level})
+}
+
+// BAR appends a block-wide barrier (__syncthreads).
+func (p *Program) BAR() *Program { return p.Add(Inst{Op: "BAR"}) }
+
+// NANOSLEEP appends a sleep of the given number of cycles.
+func (p *Program) NANOSLEEP(cycles int) *Program { return p.Add(Inst{Op: "NANOSLEEP", Cycles: cycles}) }
+
+// EXIT appends the end of the program. A program that does not end in EXIT
+// gets one.
+func (p *Program) EXIT() *Program { return p.Add(Inst{Op: "EXIT"}) }
+
+// ILP appends n independent copies of the instruction op dst ← src...
+// (see [Inst].ILP).
+func (p *Program) ILP(n int, op, dst string, src ...string) *Program {
+	return p.Add(Inst{Op: op, Dst: dst, Src: src, ILP: n})
+}
+
+// Loop appends body repeated n times. The loop itself issues nothing.
+func (p *Program) Loop(n int, body *Program) *Program {
+	p.stmts = append(p.stmts, stmt{kind: stmtLoop, count: n, body: body})
+	return p
+}
+
+// Branch appends a divergent branch: the lanes listed (e.g. "0-15" or
+// "0-7,24-31") run then, the others run els, one path after the other,
+// each with a partial mask; the warp reconverges after both. A nil path is
+// empty.
+func (p *Program) Branch(lanes string, then, els *Program) *Program {
+	p.stmts = append(p.stmts, stmt{kind: stmtBranch, lanes: lanes, then: then, els: els})
+	return p
+}
+
+// BranchWarps appends a branch that is uniform within each warp: the warps
+// of the block listed (e.g. "0" or "0-3") run then, the others run els. Use
+// it for per-warp extra work, e.g. before a barrier.
+func (p *Program) BranchWarps(warps string, then, els *Program) *Program {
+	p.stmts = append(p.stmts, stmt{kind: stmtBranch, warps: warps, then: then, els: els})
+	return p
+}
+
+// Len returns the number of statements (instructions, loops, branches) at
+// the top level of p.
+func (p *Program) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.stmts)
+}
+
+// String returns the program as a workload-file program listing.
+func (p *Program) String() string {
+	var b strings.Builder
+	p.format(&b, "")
+	return b.String()
+}
+
+func (p *Program) format(b *strings.Builder, indent string) {
+	if p == nil {
+		return
+	}
+	for _, s := range p.stmts {
+		switch s.kind {
+		case stmtInst:
+			in := s.inst
+			fmt.Fprintf(b, "%s- {op: %s", indent, in.Op)
+			if in.Dst != "" {
+				fmt.Fprintf(b, ", dst: %s", in.Dst)
+			}
+			if len(in.Src) > 0 {
+				fmt.Fprintf(b, ", src: [%s]", strings.Join(in.Src, ", "))
+			}
+			if in.Level != "" {
+				fmt.Fprintf(b, ", level: %s", in.Level)
+			}
+			if in.Width != 0 {
+				fmt.Fprintf(b, ", width: %d", in.Width)
+			}
+			if in.ILP > 1 {
+				fmt.Fprintf(b, ", ilp: %d", in.ILP)
+			}
+			if in.Cycles != 0 {
+				fmt.Fprintf(b, ", cycles: %d", in.Cycles)
+			}
+			b.WriteString("}\n")
+		case stmtLoop:
+			fmt.Fprintf(b, "%s- loop: %d\n%s  body:\n", indent, s.count, indent)
+			s.body.format(b, indent+"    ")
+		case stmtBranch:
+			if s.warps != "" {
+				fmt.Fprintf(b, "%s- op: BRA\n%s  warps: %q\n", indent, indent, s.warps)
+			} else {
+				fmt.Fprintf(b, "%s- op: BRA\n%s  lanes: %q\n", indent, indent, s.lanes)
+			}
+			if s.then.Len() > 0 {
+				fmt.Fprintf(b, "%s  then:\n", indent)
+				s.then.format(b, indent+"    ")
+			}
+			if s.els.Len() > 0 {
+				fmt.Fprintf(b, "%s  else:\n", indent)
+				s.els.format(b, indent+"    ")
+			}
+		}
+	}
+}
+
+// pipe identifies the unit an instruction uses.
+type pipe uint8
+
+const (
+	pipeFMA pipe = iota
+	pipeALU
+	pipeFP64
+	pipeXU
+	pipeTensor
+	pipeBranch
+	numSchedPipes
+	pipeMIO  // shared memory (per SM)
+	pipeLSU  // global/local memory via L1TEX (per SM)
+	pipeNone // MEMBAR, NOP
+)
+
+// sbClass is how the result of an instruction is tracked.
+type sbClass uint8
+
+const (
+	sbFixed sbClass = iota // compiler-known latency: wait
+	sbShort                // MIO scoreboard: short_scoreboard
+	sbLong                 // L1TEX scoreboard: long_scoreboard
+)
+
+// action is what issuing an instruction does beyond its pipe.
+type action uint8
+
+const (
+	actMath action = iota
+	actShared
+	actGlobal
+	actBranch
+	actBar
+	actMembar
+	actSleep
+	actExit
+	actNop
+	// markers: never issued, resolved when a warp's pc reaches them
+	actLoopStart
+	actLoopEnd
+	actEndThen
+	actEndIf
+)
+
+type opInfo struct {
+	pipe   pipe
+	sb     sbClass
+	act    action
+	dst    int8 // 1 needs a destination, 0 must not have one, -1 optional
+	store  bool
+	level  uint8 // default level for memory ops
+	global bool  // may take level
+}
+
+const (
+	levelShared uint8 = iota
+	levelL1
+	levelL2
+	levelDRAM
+)
+
+var levelNames = map[string]uint8{"l1": levelL1, "l2": levelL2, "dram": levelDRAM}
+
+var ops = map[string]opInfo{
+	"FFMA": {pipe: pipeFMA, dst: 1}, "FADD": {pipe: pipeFMA, dst: 1}, "FMUL": {pipe: pipeFMA, dst: 1},
+	"IMAD": {pipe: pipeFMA, dst: 1},
+	"IADD3": {pipe: pipeALU, dst: 1}, "LOP3": {pipe: pipeALU, dst: 1}, "ISETP": {pipe: pipeALU, dst: 1},
+	"SHF": {pipe: pipeALU, dst: 1}, "MOV": {pipe: pipeALU, dst: 1}, "SEL": {pipe: pipeALU, dst: 1},
+	"DFMA": {pipe: pipeFP64, dst: 1}, "DADD": {pipe: pipeFP64, dst: 1}, "DMUL": {pipe: pipeFP64, dst: 1},
+	"MUFU": {pipe: pipeXU, sb: sbShort, dst: 1},
+	"HMMA": {pipe: pipeTensor, dst: 1},
+	"LDS":  {pipe: pipeMIO, sb: sbShort, act: actShared, dst: 1, level: levelShared},
+	"STS":  {pipe: pipeMIO, sb: sbShort, act: actShared, dst: 0, store: true, level: levelShared},
+	"LDG":  {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 1, level: levelDRAM, global: true},
+	"STG":  {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 0, store: true, level: levelDRAM, global: true},
+	"LDL":  {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 1, level: levelL1, global: true},
+	"STL":  {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 0, store: true, level: levelL1, global: true},
+	"BAR":       {pipe: pipeBranch, act: actBar, dst: 0},
+	"MEMBAR":    {pipe: pipeNone, act: actMembar, dst: 0},
+	"NANOSLEEP": {pipe: pipeBranch, act: actSleep, dst: 0},
+	"NOP":       {pipe: pipeNone, act: actNop, dst: 0},
+	"EXIT":      {pipe: pipeBranch, act: actExit, dst: 0},
+}
+
+// Ops returns the opcodes a program may use, sorted, plus BRA.
+func Ops() []string {
+	out := make([]string, 0, len(ops)+1)
+	for k := range ops {
+		out = append(out, k)
+	}
+	out = append(out, "BRA")
+	sort.Strings(out)
+	return out
+}

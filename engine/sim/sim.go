@@ -1,0 +1,844 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"sort"
+)
+
+// DefaultMaxCycles is the cycle limit of a run when [Config].MaxCycles is 0.
+const DefaultMaxCycles = 20_000_000
+
+// MaxTraceCells bounds a trace: cycles in the window × warp slots.
+const MaxTraceCells = 1 << 24
+
+const never = int64(math.MaxInt64 / 4)
+
+// Window is a range of cycles [From, To). The zero Window records nothing.
+type Window struct {
+	From int // first cycle recorded
+	To   int // one past the last cycle recorded; 0: no trace
+}
+
+// Config says how to run a workload. Its zero value runs the workload's
+// GPU preset with no trace.
+type Config struct {
+	// Machine, when not nil, replaces the workload's GPU preset.
+	Machine *Machine
+	// Trace records the per-cycle state of every warp slot in the window
+	// (see [Trace]).
+	Trace Window
+	// MaxCycles stops a run that has not finished after this many cycles
+	// (0: DefaultMaxCycles); the run then returns an error.
+	MaxCycles int
+}
+
+// Run simulates w on its GPU preset, without a trace.
+func Run(w Workload) (*Result, error) { return Config{}.Run(w) }
+
+type divEntry struct {
+	restore  uint32
+	elseMask uint32
+	elsePC   int32
+	joinPC   int32
+}
+
+type warp struct {
+	until      int64 // state below holds until this cycle; re-evaluate then
+	blockUntil int64 // an issued instruction holds the warp until this cycle
+	since      int64 // cycle the current state started
+	age        int64 // launch order, for gto/oldest
+	eligAt     int64 // last cycle the warp was eligible
+	memDone    int64 // all its memory operations complete
+	storeDone  int64 // all its stores complete
+	state      State
+	blockState State
+	exited     bool
+	inActive   bool // two_level: in the active set
+	sched      int32
+	slot       int32
+	pc         int32
+	mask       uint32
+	regBase    int32
+	block      int32 // index into sm.blocks
+	widx       int32 // warp index within its block
+	span       int32 // index into trace spans, -1 when not traced
+	barPC      int32 // pc of the last BAR issued (for deadlock reports)
+	loopN      int32
+	divN       int32
+	loops      [maxNest]int32
+	divs       [maxNest]divEntry
+}
+
+type scheduler struct {
+	warps     []int32 // resident warp slots, ascending
+	elig      []int32 // scratch: eligible slots this cycle
+	activeSet []int32 // two_level
+	pending   []int32 // two_level, FIFO
+	pipeFree  [numSchedPipes]int64
+	cycles    [numStates]int64
+	active    int64
+	inst      int64
+	threads   int64
+	lastSlot  int32
+	lastAge   int64
+}
+
+type blockRec struct {
+	id       int32 // launch order on this SM
+	live     int32 // warps not yet exited
+	resident int32 // warps not yet retired
+	arrived  int32
+	waiting  []int32
+}
+
+type sm struct {
+	m        Machine
+	code     []inst
+	nregs    int
+	policy   policyKind
+	twoN     int
+	ws       []warp
+	regReady []int64
+	regKind  []sbClass
+	scheds   []scheduler
+	blocks   []blockRec
+	free     []bool // warp slot free
+
+	blockThreads  int
+	warpsPerBlock int
+	blocksTotal   int
+	blocksLaunch  int
+	ages          int64
+	resident      int // resident warps
+
+	pipes    [numSchedPipes]Pipe
+	mioFree  int64
+	lsuFree  int64
+	dramFree float64
+	lg       []int64 // in-flight LG completions (queue model)
+	lgMin    int64
+	lgMinAt  int
+
+	nextRetire int64
+	smActive   int64
+	threadsTot int64
+
+	tr   *traceRec
+	name string
+}
+
+// Run simulates w under c.
+func (c Config) Run(w Workload) (*Result, error) {
+	var m Machine
+	if c.Machine != nil {
+		m = *c.Machine
+	} else {
+		if w.GPU == "" {
+			return nil, fmt.Errorf("sim: workload %q names no gpu (want one of the presets, e.g. toy or volta)", w.Name)
+		}
+		p, err := Preset(w.GPU)
+		if err != nil {
+			return nil, fmt.Errorf("sim: %v", err)
+		}
+		m = p
+	}
+	switch w.Memory.Model {
+	case "":
+	case "latency":
+		m.QueueModel = false
+	case "queue":
+		m.QueueModel = true
+	default:
+		return nil, fmt.Errorf("sim: memory model %q, want latency or queue", w.Memory.Model)
+	}
+	if w.Memory.LGQueue > 0 {
+		m.LGQueue = w.Memory.LGQueue
+	}
+	if w.Memory.MIOQueue > 0 {
+		m.MIOQueue = w.Memory.MIOQueue
+	}
+	if w.Memory.DRAMBytesPerCycle > 0 {
+		m.DRAMBytesPerCycle = w.Memory.DRAMBytesPerCycle
+	}
+	if err := m.validate(); err != nil {
+		return nil, fmt.Errorf("sim: %v", err)
+	}
+	pol, twoN, err := parsePolicy(w.Policy)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %v", err)
+	}
+	if w.Program == nil || !issues(w.Program) {
+		return nil, fmt.Errorf("sim: workload %q has an empty program", w.Name)
+	}
+	prog, err := compile(w.Program, w.Name)
+	if err != nil {
+		return nil, err
+	}
+	l := w.Launch
+	if l.Block < 1 || l.Block > m.MaxThreadsPerBlock {
+		return nil, fmt.Errorf("sim: launch block %d threads, want 1..%d on %s", l.Block, m.MaxThreadsPerBlock, m.Name)
+	}
+	if l.Blocks < 1 {
+		return nil, fmt.Errorf("sim: launch blocks %d, want at least 1", l.Blocks)
+	}
+	if l.Regs < 0 || l.Smem < 0 || l.Resident < 0 {
+		return nil, fmt.Errorf("sim: launch regs, smem and resident must not be negative")
+	}
+	occ, err := residency(m, l)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %v", err)
+	}
+	maxCycles := int64(c.MaxCycles)
+	if maxCycles <= 0 {
+		maxCycles = DefaultMaxCycles
+	}
+
+	s := newSM(m, prog, pol, twoN, l, occ)
+	s.name = w.Name
+	if c.Trace.To > 0 {
+		if c.Trace.From < 0 || c.Trace.To <= c.Trace.From {
+			return nil, fmt.Errorf("sim: trace window [%d, %d), want 0 ≤ From < To", c.Trace.From, c.Trace.To)
+		}
+		if cells := int64(c.Trace.To-c.Trace.From) * int64(m.MaxWarps); cells > MaxTraceCells {
+			return nil, fmt.Errorf("sim: trace window of %d cycles × %d warp slots is %d cells, more than %d; narrow the window",
+				c.Trace.To-c.Trace.From, m.MaxWarps, cells, MaxTraceCells)
+		}
+		s.tr = newTraceRec(int64(c.Trace.From), int64(c.Trace.To), m.MaxWarps, m.Schedulers)
+	}
+	end, err := s.run(maxCycles)
+	if err != nil {
+		return nil, err
+	}
+	r := s.result(w, end, occ)
+	return r, nil
+}
+
+func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ occupancyInfo) *sm {
+	s := &sm{
+		m: m, code: prog.code, nregs: prog.nregs, policy: pol, twoN: twoN,
+		ws:            make([]warp, m.MaxWarps),
+		regReady:      make([]int64, m.MaxWarps*prog.nregs),
+		regKind:       make([]sbClass, m.MaxWarps*prog.nregs),
+		scheds:        make([]scheduler, m.Schedulers),
+		free:          make([]bool, m.MaxWarps),
+		blockThreads:  l.Block,
+		warpsPerBlock: (l.Block + 31) / 32,
+		blocksTotal:   occ.blocksOnSM,
+		nextRetire:    never,
+	}
+	s.pipes = [numSchedPipes]Pipe{pipeFMA: m.FMA, pipeALU: m.ALU, pipeFP64: m.FP64, pipeXU: m.XU, pipeTensor: m.Tensor, pipeBranch: m.Branch}
+	for i := range s.free {
+		s.free[i] = true
+	}
+	for i := range s.scheds {
+		sc := &s.scheds[i]
+		sc.warps = make([]int32, 0, m.MaxWarps)
+		sc.elig = make([]int32, 0, m.MaxWarps)
+		sc.activeSet = make([]int32, 0, m.MaxWarps)
+		sc.pending = make([]int32, 0, m.MaxWarps)
+		sc.lastSlot = -1
+		sc.lastAge = -1
+	}
+	s.blocks = make([]blockRec, occ.resident)
+	for i := range s.blocks {
+		s.blocks[i].waiting = make([]int32, 0, s.warpsPerBlock)
+		s.blocks[i].id = -1
+	}
+	if m.QueueModel {
+		s.lg = make([]int64, m.LGQueue)
+	}
+	return s
+}
+
+// run simulates until every block has finished and returns the elapsed cycles.
+func (s *sm) run(maxCycles int64) (int64, error) {
+	for i := range s.blocks {
+		if s.blocksLaunch < s.blocksTotal {
+			s.launch(int32(i), 0)
+		}
+	}
+	now := int64(0)
+	for {
+		if now >= s.nextRetire {
+			s.retire(now)
+		}
+		if s.resident == 0 {
+			break
+		}
+		if now >= maxCycles {
+			return 0, fmt.Errorf("sim: run did not finish within %d cycles (raise Config.MaxCycles)", maxCycles)
+		}
+		issued := false
+		for i := range s.scheds {
+			if s.cycle(int32(i), now) {
+				issued = true
+			}
+		}
+		next := now + 1
+		if !issued {
+			next = s.nextEvent()
+			if next >= never {
+				return 0, s.deadlock(now)
+			}
+			if next <= now {
+				next = now + 1
+			}
+		}
+		d := next - now
+		for i := range s.scheds {
+			if len(s.scheds[i].warps) > 0 {
+				s.scheds[i].active += d
+			}
+		}
+		s.smActive += d
+		now = next
+	}
+	if s.tr != nil {
+		s.tr.finish(now)
+	}
+	return now, nil
+}
+
+// nextEvent is the earliest cycle at which any warp's state can change.
+func (s *sm) nextEvent() int64 {
+	t := s.nextRetire
+	for i := range s.scheds {
+		for _, slot := range s.scheds[i].warps {
+			if u := s.ws[slot].until; u < t {
+				t = u
+			}
+		}
+	}
+	return t
+}
+
+func (s *sm) deadlock(now int64) error {
+	n := 0
+	pos := ""
+	for i := range s.scheds {
+		for _, slot := range s.scheds[i].warps {
+			w := &s.ws[slot]
+			if w.blockState == Barrier && w.blockUntil >= never {
+				n++
+				if pos == "" {
+					pos = s.code[w.barPC].pos
+				}
+			}
+		}
+	}
+	where := ""
+	if pos != "" && s.name != "" {
+		where = " (the BAR at " + s.name + ":" + pos + ")"
+	}
+	return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a BAR%s that the rest of their block never reaches", now, n, where)
+}
+
+// setState closes the warp's current state at now and starts st.
+func (s *sm) setState(w *warp, st State, now int64) {
+	if st == w.state {
+		return
+	}
+	d := now - w.since
+	s.scheds[w.sched].cycles[w.state] += d
+	if s.tr != nil && d > 0 {
+		s.tr.fill(w.slot, w.state, w.since, now)
+	}
+	w.state = st
+	w.since = now
+}
+
+// eval classifies a warp that is not issuing (see the package documentation
+// for the priority). It returns NotSelected for an eligible warp, with the
+// cycle until which the returned state holds.
+func (s *sm) eval(w *warp, now int64) (State, int64) {
+	if now < w.blockUntil {
+		return w.blockState, w.blockUntil
+	}
+	in := &s.code[w.pc]
+	// Operand dependencies: the latest-ready operand decides.
+	var latest int64
+	var kind sbClass
+	base := w.regBase
+	for i := uint8(0); i < in.nsrc; i++ {
+		r := base + int32(in.src[i])
+		if t := s.regReady[r]; t > latest || (t == latest && s.regKind[r] > kind) {
+			latest, kind = t, s.regKind[r]
+		}
+	}
+	if in.dst >= 0 {
+		r := base + int32(in.dst)
+		if k := s.regKind[r]; k != sbFixed {
+			if t := s.regReady[r]; t > latest || (t == latest && k > kind) {
+				latest, kind = t, k
+			}
+		}
+	}
+	if latest > now {
+		switch kind {
+		case sbLong:
+			return LongScoreboard, latest
+		case sbShort:
+			return ShortScoreboard, latest
+		}
+		return Wait, latest
+	}
+	// Resources.
+	switch p := in.pipe; {
+	case p < numSchedPipes:
+		if t := s.scheds[w.sched].pipeFree[p]; t > now {
+			return MathPipeThrottle, t
+		}
+	case p == pipeLSU:
+		if s.lg != nil && s.lgMin > now {
+			return LGThrottle, s.lgMin
+		}
+	case p == pipeMIO:
+		if s.m.QueueModel {
+			limit := int64(s.m.MIOQueue * s.m.MIOInterval)
+			if s.mioFree-now >= limit {
+				return MIOThrottle, s.mioFree - limit + 1
+			}
+		}
+	}
+	return NotSelected, now + 1
+}
+
+func isLongWait(st State) bool {
+	switch st {
+	case LongScoreboard, Barrier, Membar, Sleeping, Drain:
+		return true
+	}
+	return false
+}
+
+// cycle runs one scheduler for one cycle and reports whether it issued.
+func (s *sm) cycle(si int32, now int64) bool {
+	sc := &s.scheds[si]
+	elig := sc.elig[:0]
+	for _, slot := range sc.warps {
+		w := &s.ws[slot]
+		if w.until > now {
+			continue
+		}
+		st, until := s.eval(w, now)
+		if st == NotSelected {
+			elig = append(elig, slot)
+			w.eligAt = now
+			w.until = now + 1
+			continue
+		}
+		s.setState(w, st, now)
+		w.until = until
+	}
+	if s.policy == polTwoLevel {
+		elig = s.twoLevel(sc, elig, now)
+	}
+	sc.elig = elig
+	if len(elig) == 0 {
+		return false
+	}
+	pick := elig[0]
+	switch s.policy {
+	case polLRR, polTwoLevel:
+		for _, slot := range elig {
+			if slot > sc.lastSlot {
+				pick = slot
+				break
+			}
+		}
+	case polGTO:
+		found := false
+		for _, slot := range elig {
+			if s.ws[slot].age == sc.lastAge {
+				pick, found = slot, true
+				break
+			}
+		}
+		if !found {
+			pick = s.oldest(elig)
+		}
+	case polOldest:
+		pick = s.oldest(elig)
+	}
+	for _, slot := range elig {
+		if slot != pick {
+			s.setState(&s.ws[slot], NotSelected, now)
+		}
+	}
+	w := &s.ws[pick]
+	s.setState(w, Selected, now)
+	sc.lastSlot = pick
+	sc.lastAge = w.age
+	s.issue(sc, w, now)
+	return true
+}
+
+func (s *sm) oldest(elig []int32) int32 {
+	best := elig[0]
+	for _, slot := range elig[1:] {
+		if s.ws[slot].age < s.ws[best].age {
+			best = slot
+		}
+	}
+	return best
+}
+
+// twoLevel maintains the active set of a two-level scheduler and returns the
+// eligible warps inside it. Eligible warps outside it are no_instruction.
+func (s *sm) twoLevel(sc *scheduler, elig []int32, now int64) []int32 {
+	// Demote active warps that wait on something long.
+	keep := sc.activeSet[:0]
+	for _, slot := range sc.activeSet {
+		w := &s.ws[slot]
+		if w.eligAt != now && isLongWait(w.state) {
+			w.inActive = false
+			sc.pending = append(sc.pending, slot)
+			continue
+		}
+		keep = append(keep, slot)
+	}
+	sc.activeSet = keep
+	// Promote pending warps that are not waiting on something long, oldest
+	// demotion first.
+	if len(sc.activeSet) < s.twoN {
+		rest := sc.pending[:0]
+		for _, slot := range sc.pending {
+			w := &s.ws[slot]
+			if len(sc.activeSet) < s.twoN && (w.eligAt == now || !isLongWait(w.state)) {
+				w.inActive = true
+				sc.activeSet = append(sc.activeSet, slot)
+				continue
+			}
+			rest = append(rest, slot)
+		}
+		sc.pending = rest
+	}
+	out := elig[:0]
+	for _, slot := range elig {
+		w := &s.ws[slot]
+		if w.inActive {
+			out = append(out, slot)
+			continue
+		}
+		s.setState(w, NoInstruction, now)
+	}
+	return out
+}
+
+// issue performs the warp's next instruction at cycle now.
+func (s *sm) issue(sc *scheduler, w *warp, now int64) {
+	in := &s.code[w.pc]
+	sc.inst++
+	n := int64(bits.OnesCount32(w.mask))
+	sc.threads += n
+	if s.tr != nil {
+		s.tr.issue(now, w, s.blocks[w.block].id, in.op, int(n))
+	}
+	if in.pipe < numSchedPipes {
+		sc.pipeFree[in.pipe] = now + int64(s.pipes[in.pipe].Interval)
+	}
+	switch in.act {
+	case actMath:
+		if in.dst >= 0 {
+			r := w.regBase + int32(in.dst)
+			s.regReady[r] = now + int64(s.pipes[in.pipe].Latency)
+			s.regKind[r] = in.sb
+		}
+	case actShared:
+		ready := now + int64(s.m.SharedLatency)
+		if s.m.QueueModel {
+			service := int64(ceilDiv(int(in.width)*int(n), 128) * s.m.MIOInterval)
+			start := max(now, s.mioFree)
+			s.mioFree = start + service
+			ready = start + int64(s.m.SharedLatency)
+		}
+		s.memResult(w, in, ready)
+	case actGlobal:
+		var lat int64
+		switch in.level {
+		case levelL1:
+			lat = int64(s.m.L1Latency)
+		case levelL2:
+			lat = int64(s.m.L2Latency)
+		default:
+			lat = int64(s.m.DRAMLatency)
+		}
+		ready := now + lat
+		if s.m.QueueModel {
+			bytes := int(in.width) * int(n)
+			start := max(now, s.lsuFree)
+			s.lsuFree = start + int64(ceilDiv(bytes, 128)*s.m.LSUInterval)
+			ready = start + lat
+			if in.level == levelDRAM && s.m.DRAMBytesPerCycle > 0 {
+				t := math.Max(float64(start), s.dramFree)
+				s.dramFree = t + float64(bytes)/s.m.DRAMBytesPerCycle
+				ready = int64(math.Ceil(t)) + lat
+			}
+			s.lgPush(ready)
+		}
+		s.memResult(w, in, ready)
+	case actBranch:
+		s.branch(w, in, now)
+		return
+	case actBar:
+		b := &s.blocks[w.block]
+		b.arrived++
+		b.waiting = append(b.waiting, w.slot)
+		w.barPC = w.pc
+		w.blockUntil, w.blockState = never, Barrier
+		w.pc++
+		s.settle(w)
+		if b.arrived >= b.live {
+			s.release(b, now)
+		}
+		return
+	case actMembar:
+		w.blockUntil = max(now+int64(s.m.MembarLatency), w.memDone)
+		w.blockState = Membar
+	case actSleep:
+		w.blockUntil = now + 1 + int64(in.arg)
+		w.blockState = Sleeping
+	case actExit:
+		b := &s.blocks[w.block]
+		w.exited = true
+		b.live--
+		w.blockUntil = max(now+1, w.storeDone)
+		w.blockState = Drain
+		if w.blockUntil < s.nextRetire {
+			s.nextRetire = w.blockUntil
+		}
+		if b.arrived > 0 && b.arrived >= b.live {
+			s.release(b, now)
+		}
+		return
+	}
+	w.pc++
+	s.settle(w)
+}
+
+func (s *sm) memResult(w *warp, in *inst, ready int64) {
+	if in.dst >= 0 {
+		r := w.regBase + int32(in.dst)
+		s.regReady[r] = ready
+		s.regKind[r] = in.sb
+	}
+	if ready > w.memDone {
+		w.memDone = ready
+	}
+	if in.store && ready > w.storeDone {
+		w.storeDone = ready
+	}
+}
+
+// lgPush records one more in-flight LG request completing at ready; the
+// queue model only issues one when an entry is free (lgMin ≤ now).
+func (s *sm) lgPush(ready int64) {
+	s.lg[s.lgMinAt] = ready
+	s.lgMin, s.lgMinAt = s.lg[0], 0
+	for i, t := range s.lg {
+		if t < s.lgMin {
+			s.lgMin, s.lgMinAt = t, i
+		}
+	}
+}
+
+func (s *sm) release(b *blockRec, now int64) {
+	for _, slot := range b.waiting {
+		w := &s.ws[slot]
+		w.blockUntil = now + 1
+		if w.until > now+1 {
+			w.until = now + 1
+		}
+	}
+	b.waiting = b.waiting[:0]
+	b.arrived = 0
+}
+
+func (s *sm) branch(w *warp, in *inst, now int64) {
+	if w.divN >= maxNest {
+		// compile() bounds nesting, so this cannot happen.
+		panic("sim: divergence stack overflow")
+	}
+	active := w.mask
+	var taken uint32
+	if in.byWarp {
+		if in.warps>>uint(w.widx)&1 != 0 {
+			taken = active
+		}
+	} else {
+		taken = active & in.lanes
+	}
+	d := &w.divs[w.divN]
+	w.divN++
+	d.restore = active
+	d.joinPC = in.joinPC
+	d.elsePC = in.elsePC
+	if taken != 0 {
+		w.mask = taken
+		d.elseMask = active &^ taken
+		w.pc++
+	} else {
+		w.mask = active
+		d.elseMask = 0
+		w.pc = in.elsePC
+	}
+	s.settle(w)
+	w.blockUntil = now + int64(s.m.Branch.Latency)
+	w.blockState = BranchResolving
+}
+
+// settle moves the warp's pc past loop and branch markers to its next
+// instruction; markers cost nothing.
+func (s *sm) settle(w *warp) {
+	for {
+		in := &s.code[w.pc]
+		switch in.act {
+		case actLoopStart:
+			if in.arg == 0 {
+				w.pc = in.target + 1
+				continue
+			}
+			w.loops[w.loopN] = in.arg
+			w.loopN++
+			w.pc++
+		case actLoopEnd:
+			top := &w.loops[w.loopN-1]
+			*top--
+			if *top > 0 {
+				w.pc = in.target + 1
+			} else {
+				w.loopN--
+				w.pc++
+			}
+		case actEndThen:
+			d := &w.divs[w.divN-1]
+			if d.elseMask != 0 {
+				w.mask = d.elseMask
+				d.elseMask = 0
+				w.pc = d.elsePC
+			} else {
+				w.pc = d.joinPC
+			}
+		case actEndIf:
+			w.divN--
+			w.mask = w.divs[w.divN].restore
+			w.pc++
+		default:
+			return
+		}
+	}
+}
+
+// retire removes warps whose EXIT has drained and launches new blocks into
+// the freed places.
+func (s *sm) retire(now int64) {
+	s.nextRetire = never
+	for i := range s.scheds {
+		sc := &s.scheds[i]
+		keep := sc.warps[:0]
+		for _, slot := range sc.warps {
+			w := &s.ws[slot]
+			if !w.exited {
+				keep = append(keep, slot)
+				continue
+			}
+			if w.blockUntil > now {
+				if w.blockUntil < s.nextRetire {
+					s.nextRetire = w.blockUntil
+				}
+				keep = append(keep, slot)
+				continue
+			}
+			s.setState(w, Empty, now)
+			if s.tr != nil {
+				s.tr.retire(w, now)
+			}
+			s.free[slot] = true
+			s.resident--
+			if s.policy == polTwoLevel {
+				sc.activeSet = remove(sc.activeSet, slot)
+				sc.pending = remove(sc.pending, slot)
+			}
+			b := &s.blocks[w.block]
+			b.resident--
+		}
+		sc.warps = keep
+	}
+	for i := range s.blocks {
+		b := &s.blocks[i]
+		if b.id >= 0 && b.resident == 0 {
+			b.id = -1
+			if s.blocksLaunch < s.blocksTotal {
+				s.launch(int32(i), now)
+			}
+		}
+	}
+}
+
+func remove(list []int32, v int32) []int32 {
+	for i, x := range list {
+		if x == v {
+			return append(list[:i], list[i+1:]...)
+		}
+	}
+	return list
+}
+
+// launch starts the next block of the grid in block record bi at cycle now.
+func (s *sm) launch(bi int32, now int64) {
+	b := &s.blocks[bi]
+	b.id = int32(s.blocksLaunch)
+	s.blocksLaunch++
+	b.live = int32(s.warpsPerBlock)
+	b.resident = int32(s.warpsPerBlock)
+	b.arrived = 0
+	b.waiting = b.waiting[:0]
+	slot := int32(0)
+	for k := 0; k < s.warpsPerBlock; k++ {
+		for !s.free[slot] {
+			slot++
+		}
+		s.free[slot] = false
+		threads := s.blockThreads - 32*k
+		if threads > 32 {
+			threads = 32
+		}
+		w := &s.ws[slot]
+		*w = warp{
+			slot: slot, sched: slot % int32(len(s.scheds)), block: bi, widx: int32(k),
+			regBase: slot * int32(s.nregs), age: s.ages, since: now, until: now,
+			mask:       uint32(1<<uint(threads) - 1),
+			blockUntil: now + int64(s.m.FetchLatency), blockState: NoInstruction, span: -1,
+		}
+		if threads == 32 {
+			w.mask = ^uint32(0)
+		}
+		s.ages++
+		for r := w.regBase; r < w.regBase+int32(s.nregs); r++ {
+			s.regReady[r] = 0
+			s.regKind[r] = sbFixed
+		}
+		s.settle(w)
+		sc := &s.scheds[w.sched]
+		i := sort.Search(len(sc.warps), func(i int) bool { return sc.warps[i] > slot })
+		sc.warps = append(sc.warps, 0)
+		copy(sc.warps[i+1:], sc.warps[i:])
+		sc.warps[i] = slot
+		if s.policy == polTwoLevel {
+			sc.pending = append(sc.pending, slot)
+		}
+		s.resident++
+		if s.tr != nil {
+			s.tr.launch(w, b.id, now)
+		}
+	}
+}
+
+func ceilDiv(a, b int) int {
+	if a <= 0 {
+		return 1
+	}
+	return (a + b - 1) / b
+}
