@@ -136,7 +136,10 @@ func closeMatches(key string, ps []part) []string {
 			}
 		}
 		limit := 2
-		if len(key) > 6 {
+		switch {
+		case len(key) <= 4:
+			limit = 1
+		case len(key) > 6:
 			limit = 3
 		}
 		if best <= limit && !seen[p.name] {
