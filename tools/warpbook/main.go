@@ -27,6 +27,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"occupancy": {"compute occupancy for a kernel on a GPU", runOccupancy},
+		"build":     {"build the book into a static site", runBuild},
 	}
 }
 

@@ -1,0 +1,276 @@
+// warpbook: progressive enhancements. Every page works without this file;
+// it adds the theme button, keyboard shortcuts, copy buttons, search and
+// the "On this page" highlight. It makes no network request other than
+// loading the search index, a file of the site.
+(function () {
+  "use strict";
+  var doc = document.documentElement;
+  var root = doc.getAttribute("data-root") || "";
+
+  // Theme: the choice is stored; without one the system decides.
+  function currentTheme() {
+    var t = doc.getAttribute("data-theme");
+    if (t) return t;
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+  function setTheme(t) {
+    doc.setAttribute("data-theme", t);
+    try { localStorage.setItem("warpbook-theme", t); } catch (e) { /* storage may be off */ }
+    labelThemeButton(t);
+  }
+  function labelThemeButton(t) {
+    var b = document.getElementById("wb-theme");
+    if (b) {
+      var other = t === "dark" ? "light" : "dark";
+      b.setAttribute("aria-label", "Switch to " + other + " theme");
+      b.title = "Switch to " + other + " theme (t)";
+      b.setAttribute("data-theme-now", t);
+    }
+  }
+  function toggleTheme() { setTheme(currentTheme() === "dark" ? "light" : "dark"); }
+
+  // Copy buttons on code blocks (hidden setup lines included: the copy runs).
+  function addCopyButtons() {
+    var pres = document.querySelectorAll("pre.code");
+    for (var i = 0; i < pres.length; i++) {
+      (function (pre) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "copy";
+        b.textContent = "Copy";
+        b.setAttribute("aria-label", "Copy the code");
+        b.addEventListener("click", function () {
+          var code = pre.querySelector("code");
+          var text = (code || pre).textContent.replace(/\n$/, "");
+          copyText(text).then(function () {
+            b.textContent = "Copied";
+            b.classList.add("done");
+            setTimeout(function () { b.textContent = "Copy"; b.classList.remove("done"); }, 1500);
+          }, function () { b.textContent = "Select and copy"; });
+        });
+        pre.appendChild(b);
+      })(pres[i]);
+    }
+  }
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    return new Promise(function (resolve, reject) {
+      var ta = document.createElement("textarea");
+      ta.value = text;
+      ta.setAttribute("readonly", "");
+      ta.style.position = "fixed";
+      ta.style.opacity = "0";
+      document.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      document.body.removeChild(ta);
+      if (ok) { resolve(); } else { reject(new Error("copy failed")); }
+    });
+  }
+
+  // Search. The index is a script file, so that it loads from file:// too.
+  var search = { loading: false, ready: false, waiting: [] };
+  function loadIndex(then) {
+    if (search.ready) { then(); return; }
+    search.waiting.push(then);
+    if (search.loading) return;
+    search.loading = true;
+    var s = document.createElement("script");
+    s.src = root + "assets/search-index.js";
+    s.onload = function () {
+      search.ready = !!window.warpbookSearch;
+      var w = search.waiting; search.waiting = [];
+      for (var i = 0; i < w.length; i++) w[i]();
+    };
+    s.onerror = function () { search.loading = false; };
+    document.head.appendChild(s);
+  }
+  function tokenize(q) {
+    return q.toLowerCase().split(/[^\p{L}\p{N}_.%]+/u).filter(function (w) { return w.length > 0; });
+  }
+  function runSearch(q) {
+    var idx = window.warpbookSearch;
+    var terms = tokenize(q);
+    if (!idx || terms.length === 0) return [];
+    var out = [];
+    for (var i = 0; i < idx.e.length; i++) {
+      var e = idx.e[i];
+      var title = " " + e[0].toLowerCase().replace(/[^\p{L}\p{N}_.%]+/gu, " ") + " ";
+      var words = " " + e[4] + " ";
+      var score = 0, all = true;
+      for (var j = 0; j < terms.length; j++) {
+        var t = terms[j];
+        if (title.indexOf(" " + t + " ") >= 0) score += 12;
+        else if (title.indexOf(" " + t) >= 0) score += 8;
+        else if (words.indexOf(" " + t + " ") >= 0) score += 3;
+        else if (words.indexOf(" " + t) >= 0) score += 1;
+        else { all = false; break; }
+      }
+      if (!all) continue;
+      if (e[3] === "t") score += 2;
+      out.push({ score: score, order: i, e: e });
+    }
+    out.sort(function (a, b) { return b.score - a.score || a.order - b.order; });
+    return out.slice(0, 12).map(function (r) {
+      var kind = { s: "", t: "Glossary", q: "Question" }[r.e[3]] || "";
+      var page = idx.p[r.e[1]];
+      return { title: r.e[0], page: page, url: root + r.e[2], kind: kind };
+    });
+  }
+  function setupSearch() {
+    var input = document.getElementById("wb-q");
+    var list = document.getElementById("wb-results");
+    if (!input || !list) return;
+    var selected = -1;
+    function close() {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+      selected = -1;
+    }
+    function select(i) {
+      var items = list.querySelectorAll("li[role=option]");
+      if (items.length === 0) return;
+      selected = (i + items.length) % items.length;
+      for (var k = 0; k < items.length; k++) {
+        items[k].setAttribute("aria-selected", k === selected ? "true" : "false");
+      }
+      input.setAttribute("aria-activedescendant", items[selected].id);
+      items[selected].scrollIntoView({ block: "nearest" });
+    }
+    function render() {
+      var q = input.value.trim();
+      list.innerHTML = "";
+      selected = -1;
+      if (!q) { close(); return; }
+      var results = runSearch(q);
+      if (results.length === 0) {
+        var none = document.createElement("li");
+        none.className = "none";
+        none.setAttribute("role", "option");
+        none.setAttribute("aria-disabled", "true");
+        none.id = "wb-result-none";
+        none.textContent = "No results for “" + q + "”";
+        list.appendChild(none);
+      }
+      results.forEach(function (r, i) {
+        var li = document.createElement("li");
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", "false");
+        li.id = "wb-result-" + i;
+        var a = document.createElement("a");
+        a.href = r.url;
+        a.tabIndex = -1;
+        a.textContent = r.title;
+        var where = document.createElement("span");
+        where.className = "where";
+        where.textContent = r.kind && r.kind !== r.page ? r.kind + " · " + r.page : r.page;
+        a.appendChild(where);
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+      list.hidden = false;
+      input.setAttribute("aria-expanded", "true");
+    }
+    input.addEventListener("focus", function () { loadIndex(function () {}); });
+    input.addEventListener("input", function () { loadIndex(render); });
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "ArrowDown") { ev.preventDefault(); select(selected + 1); }
+      else if (ev.key === "ArrowUp") { ev.preventDefault(); select(selected - 1); }
+      else if (ev.key === "Enter") {
+        var items = list.querySelectorAll("li[role=option] a");
+        var a = items[selected >= 0 ? selected : 0];
+        if (a) { ev.preventDefault(); window.location.href = a.href; }
+      } else if (ev.key === "Escape") {
+        if (!list.hidden) { close(); } else { input.blur(); }
+      }
+    });
+    document.addEventListener("click", function (ev) {
+      if (!ev.target.closest || !ev.target.closest(".wb-search")) close();
+    });
+  }
+
+  // "On this page": mark the section being read.
+  function setupTOC() {
+    var links = document.querySelectorAll(".wb-toc a[href^='#']");
+    if (links.length === 0 || !("IntersectionObserver" in window)) return;
+    var byID = {};
+    var heads = [];
+    for (var i = 0; i < links.length; i++) {
+      var id = decodeURIComponent(links[i].getAttribute("href").slice(1));
+      var h = document.getElementById(id);
+      if (h) { byID[id] = links[i]; heads.push(h); }
+    }
+    var visible = {};
+    var obs = new IntersectionObserver(function (entries) {
+      entries.forEach(function (en) { visible[en.target.id] = en.isIntersecting; });
+      var active = null;
+      for (var i = 0; i < heads.length; i++) {
+        if (visible[heads[i].id]) { active = heads[i].id; break; }
+      }
+      if (!active) return;
+      for (var id in byID) byID[id].classList.toggle("active", id === active);
+    }, { rootMargin: "0px 0px -60% 0px" });
+    heads.forEach(function (h) { obs.observe(h); });
+  }
+
+  // Keyboard shortcuts: ← → pages, / search, t theme, ? help.
+  function typing(el) {
+    if (!el) return false;
+    var tag = el.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || el.isContentEditable;
+  }
+  function follow(rel) {
+    var l = document.querySelector("link[rel=" + rel + "]");
+    if (l) window.location.href = l.href;
+  }
+  function showHelp() {
+    var d = document.getElementById("wb-help");
+    if (d && typeof d.showModal === "function" && !d.open) d.showModal();
+  }
+  function setupKeys() {
+    document.addEventListener("keydown", function (ev) {
+      if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) return;
+      var d = document.getElementById("wb-help");
+      if (d && d.open) return;
+      switch (ev.key) {
+        case "ArrowLeft": follow("prev"); break;
+        case "ArrowRight": follow("next"); break;
+        case "/": case "s":
+          var q = document.getElementById("wb-q");
+          if (q) { ev.preventDefault(); q.focus(); }
+          break;
+        case "t": toggleTheme(); break;
+        case "?": ev.preventDefault(); showHelp(); break;
+        default: return;
+      }
+    });
+  }
+
+  function init() {
+    var tb = document.getElementById("wb-theme");
+    if (tb) {
+      labelThemeButton(currentTheme());
+      tb.addEventListener("click", toggleTheme);
+      if (window.matchMedia) {
+        var mq = window.matchMedia("(prefers-color-scheme: dark)");
+        if (mq.addEventListener) mq.addEventListener("change", function () { labelThemeButton(currentTheme()); });
+      }
+    }
+    var hb = document.getElementById("wb-help-button");
+    if (hb) hb.addEventListener("click", showHelp);
+    addCopyButtons();
+    setupSearch();
+    setupTOC();
+    setupKeys();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();

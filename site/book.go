@@ -1,0 +1,217 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/warpbook/warpbook/snippets"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+type pageKind int
+
+const (
+	kindChapter   pageKind = iota // a page of the book, from a .md file
+	kindGlossary                  // glossary/<slug>.md
+	kindQuestion                  // questions/<id>.md
+	kindGenerated                 // made by the site: title page, indexes, tag pages
+)
+
+// A page is one HTML page of the site.
+type page struct {
+	path  string // source path relative to the book, slash-separated ("occupancy.md"); generated pages have one too
+	out   string // output path ("occupancy.html")
+	kind  pageKind
+	src   []byte
+	lines lineIndex
+	doc   ast.Node       // nil for generated pages
+	snip  *snippets.Page // the kernel's parse of the page
+	fm    FrontMatter
+	fmRaw []byte
+	fmAt  int // file line where fmRaw starts
+
+	title      string
+	titleInDoc bool   // the document opens with an h1 that is the title
+	number     string // "1.2." in a numbered SUMMARY
+	listed     bool   // reachable from the sidebar
+	headings   []heading
+	draft      string // why the page is a draft; "" if it is not
+	prev       *page
+	next       *page
+	crumbs     []crumb
+
+	// kind-specific
+	slug string  // glossary slug or question id
+	uses []use   // glossary: where the term is used
+	qs   []*page // chapter: questions whose section is on this page
+	tags []string
+	body func(r *renderer) string // generated pages: the whole content
+	list func(r *renderer) string // collection pages from a file: added after the file's content
+
+	sectionPage *page  // question: the page that explains it
+	sectionFrag string // ...and the anchor there
+	results     cellResults
+	verified    string // what verified the page's snippets
+}
+
+type heading struct {
+	level int
+	id    string
+	text  string
+}
+
+type crumb struct {
+	title string
+	page  *page // nil: no link
+}
+
+// use is one page where a glossary term is mentioned.
+type use struct {
+	page   *page
+	anchor string // id of the section of the first mention; "" for the top
+	title  string // title of that section
+}
+
+// outPath returns the output path of a Markdown source path.
+func outPath(p string) string {
+	dir, file := path.Split(p)
+	base := strings.TrimSuffix(file, path.Ext(file))
+	if strings.EqualFold(base, "README") || base == "index" {
+		return dir + "index.html"
+	}
+	return dir + base + ".html"
+}
+
+// rel returns the relative URL from the page at output path from to the
+// output path to ("" to is the root directory).
+func rel(from, to string) string {
+	depth := strings.Count(from, "/")
+	return strings.Repeat("../", depth) + to
+}
+
+// rootOf returns the relative prefix from output path p to the site root.
+func rootOf(p string) string { return strings.Repeat("../", strings.Count(p, "/")) }
+
+// navItem is an entry of the sidebar, from SUMMARY.md.
+type navItem struct {
+	title    string
+	page     *page // nil for a part title, a separator or a draft chapter
+	number   string
+	part     bool // a part title (# heading in SUMMARY)
+	sep      bool // a separator (---)
+	children []*navItem
+}
+
+// textOf returns the plain text of the inline content of n.
+func textOf(n ast.Node, src []byte) string {
+	var b bytes.Buffer
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			if c.Type() == ast.TypeBlock || c.Kind() == east.KindTableCell {
+				b.WriteByte(' ')
+			}
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.CodeSpan:
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				if t, ok := t.(*ast.Text); ok {
+					b.Write(t.Segment.Value(src))
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+			return ast.WalkSkipChildren, nil
+		case *ast.Image:
+			if c != n {
+				return ast.WalkSkipChildren, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// isHidden reports whether a path element is hidden from the build.
+func isHidden(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// sourceFiles lists the Markdown files of the book in path order, and the
+// other files that pages may link to.
+func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
+	others = map[string]bool{}
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != "." && isHidden(d.Name()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		switch {
+		case p == "SUMMARY.md" || p == "book.yaml":
+		case strings.HasSuffix(p, ".md"):
+			md = append(md, p)
+		default:
+			others[p] = true
+		}
+		return nil
+	})
+	slices.Sort(md)
+	return md, others, err
+}
+
+// kindOf classifies a source path.
+func kindOf(p string) (pageKind, string) {
+	dir, file := path.Split(p)
+	slug := strings.TrimSuffix(file, ".md")
+	if slug == "index" || strings.EqualFold(slug, "README") {
+		return kindChapter, ""
+	}
+	switch dir {
+	case "glossary/":
+		return kindGlossary, slug
+	case "questions/":
+		return kindQuestion, slug
+	}
+	return kindChapter, ""
+}
+
+// validSlug reports whether s is usable as a glossary slug, question id or
+// tag: lower-case letters, digits and inner hyphens.
+func validSlug(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for _, c := range s {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

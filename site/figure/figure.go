@@ -1,0 +1,251 @@
+// Package figure draws the book's figures from the engine at build time,
+// as inline SVG: no charting library and no script in the page. Colours
+// come from CSS classes (fig-*), so figures follow the light and dark
+// themes.
+//
+// # Syntax
+//
+// A figure is a fenced block with the info string "figure" holding YAML:
+//
+//	```figure
+//	kind: occupancy-vs-registers
+//	gpu: A100
+//	threads: 256
+//	mark: 33
+//	caption: Occupancy of a 256-thread block on an A100 as registers grow.
+//	alt: A falling staircase from 100 % at 32 registers to 12.5 % at 255.
+//	```
+//
+// Every figure needs kind, caption (shown under it) and alt (read by
+// screen readers in place of the drawing). The other keys depend on the
+// kind; unknown keys are errors. See [Kinds] for the list and README.md for
+// every parameter.
+package figure
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// A Figure is a drawn figure.
+type Figure struct {
+	SVG     string // the <svg> element
+	Caption string
+	Alt     string
+	// Data is an HTML table of the numbers behind the drawing, for readers
+	// who want them and for screen readers; "" if the kind has none.
+	Data string
+}
+
+// An Error is a problem in a figure's YAML. Line counts from 1 at the
+// first line of the block's body; 0 means the whole block.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("figure line %d: %s", e.Line, e.Msg)
+	}
+	return "figure: " + e.Msg
+}
+
+// spec is the YAML of a figure block. Fields typed any accept one value
+// or a list.
+type spec struct {
+	Kind    string `yaml:"kind"`
+	Caption string `yaml:"caption"`
+	Alt     string `yaml:"alt"`
+
+	// Occupancy figures.
+	GPU       any   `yaml:"gpu"`
+	Threads   any   `yaml:"threads"`
+	Registers any   `yaml:"registers"`
+	SharedMem any   `yaml:"smem"`
+	Range     []int `yaml:"range"`
+	Step      int   `yaml:"step"`
+	Mark      any   `yaml:"mark"`
+
+	// Simulator figures.
+	Machine  any    `yaml:"machine"`
+	Workload string `yaml:"workload"`
+	Warps    any    `yaml:"warps"`
+	Cycles   any    `yaml:"cycles"`
+	Policy   string `yaml:"policy"`
+
+	src []byte
+}
+
+// kind is one kind of figure.
+type kind struct {
+	keys []string // keys beyond kind, caption and alt
+	draw func(s *spec, id string) (*Figure, error)
+}
+
+func kinds() map[string]kind {
+	return map[string]kind{
+		"occupancy-vs-registers":  {[]string{"gpu", "threads", "smem", "range", "step", "mark"}, drawOccupancy},
+		"occupancy-vs-smem":       {[]string{"gpu", "threads", "registers", "range", "step", "mark"}, drawOccupancy},
+		"occupancy-vs-block-size": {[]string{"gpu", "registers", "smem", "range", "step", "mark"}, drawOccupancy},
+	}
+}
+
+// Kinds lists the figure kinds, sorted.
+func Kinds() []string {
+	var ks []string
+	for k := range kinds() {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// Draw draws the figure described by src, the YAML body of a figure block.
+// id prefixes the ids inside the SVG; it must be unique on the page.
+func Draw(src []byte, id string) (*Figure, error) {
+	var s spec
+	if err := yaml.UnmarshalWithOptions(src, &s, yaml.Strict()); err != nil {
+		e := &Error{Msg: err.Error()}
+		var ye yaml.Error
+		if errors.As(err, &ye) {
+			e.Msg = ye.GetMessage()
+			if tok := ye.GetToken(); tok != nil && tok.Position != nil {
+				e.Line = tok.Position.Line
+			}
+		}
+		return nil, e
+	}
+	s.src = src
+	if s.Kind == "" {
+		return nil, &Error{Msg: "kind is missing; kinds: " + strings.Join(Kinds(), ", ")}
+	}
+	k, ok := kinds()[s.Kind]
+	if !ok {
+		return nil, s.errorf("kind", "unknown kind %q; kinds: %s", s.Kind, strings.Join(Kinds(), ", "))
+	}
+	for _, key := range s.setKeys() {
+		if !slices.Contains(k.keys, key) {
+			return nil, s.errorf(key, "%s takes no %s (it takes %s)", s.Kind, key, strings.Join(k.keys, ", "))
+		}
+	}
+	if strings.TrimSpace(s.Alt) == "" {
+		return nil, &Error{Msg: "alt is missing: say in words what the figure shows, for readers who cannot see it"}
+	}
+	if strings.TrimSpace(s.Caption) == "" {
+		return nil, &Error{Msg: "caption is missing"}
+	}
+	f, err := k.draw(&s, id)
+	if err != nil {
+		var fe *Error
+		if errors.As(err, &fe) {
+			return nil, fe
+		}
+		return nil, &Error{Msg: err.Error()}
+	}
+	f.Caption, f.Alt = strings.TrimSpace(s.Caption), strings.TrimSpace(s.Alt)
+	return f, nil
+}
+
+// setKeys lists the optional keys the spec sets.
+func (s *spec) setKeys() []string {
+	var keys []string
+	add := func(key string, set bool) {
+		if set {
+			keys = append(keys, key)
+		}
+	}
+	add("gpu", s.GPU != nil)
+	add("threads", s.Threads != nil)
+	add("registers", s.Registers != nil)
+	add("smem", s.SharedMem != nil)
+	add("range", s.Range != nil)
+	add("step", s.Step != 0)
+	add("mark", s.Mark != nil)
+	add("machine", s.Machine != nil)
+	add("workload", s.Workload != "")
+	add("warps", s.Warps != nil)
+	add("cycles", s.Cycles != nil)
+	add("policy", s.Policy != "")
+	return keys
+}
+
+// line returns the line of a top-level key in the spec, or 0.
+func (s *spec) line(key string) int {
+	for i, l := range bytes.Split(s.src, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte(key+":")) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (s *spec) errorf(key, format string, args ...any) *Error {
+	return &Error{Line: s.line(key), Msg: fmt.Sprintf(format, args...)}
+}
+
+// strings returns a key's value as a list of strings.
+func (s *spec) strs(key string, v any) ([]string, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return []string{v}, nil
+	case []any:
+		var out []string
+		for _, x := range v {
+			str, ok := x.(string)
+			if !ok {
+				str = fmt.Sprint(x)
+			}
+			out = append(out, str)
+		}
+		return out, nil
+	default:
+		return []string{fmt.Sprint(v)}, nil
+	}
+}
+
+// ints returns a key's value as a list of integers.
+func (s *spec) ints(key string, v any) ([]int, error) {
+	conv := func(x any) (int, error) {
+		switch x := x.(type) {
+		case int:
+			return x, nil
+		case int64:
+			return int(x), nil
+		case uint64:
+			return int(x), nil
+		case float64:
+			if x == float64(int(x)) {
+				return int(x), nil
+			}
+		}
+		return 0, s.errorf(key, "%s: want a whole number, not %v", key, x)
+	}
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		var out []int
+		for _, x := range v {
+			n, err := conv(x)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	default:
+		n, err := conv(v)
+		if err != nil {
+			return nil, err
+		}
+		return []int{n}, nil
+	}
+}

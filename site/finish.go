@@ -1,0 +1,126 @@
+package site
+
+import (
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// idAttr finds the ids of a page the site wrote.
+var idAttr = regexp.MustCompile(` id="([^"]+)"`)
+
+// checkLinks checks every internal link's anchor against the ids of the
+// page it points at.
+func (b *build) checkLinks() error {
+	ids := map[*page]map[string]bool{}
+	for _, l := range b.links {
+		if l.frag == "" {
+			continue
+		}
+		set := ids[l.target]
+		if set == nil {
+			set = map[string]bool{}
+			for _, m := range idAttr.FindAllSubmatch(b.out[l.target.out], -1) {
+				set[unescapeAttr(string(m[1]))] = true
+			}
+			ids[l.target] = set
+		}
+		if !set[l.frag] {
+			msg := fmt.Sprintf("broken anchor: %s has no #%s", l.target.path, l.frag)
+			if l.target == l.from {
+				msg = fmt.Sprintf("broken anchor: this page has no #%s", l.frag)
+			}
+			if near := nearestID(l.frag, set); near != "" {
+				msg += fmt.Sprintf(" (did you mean #%s?)", near)
+			}
+			b.addErrs(&Error{File: b.file(l.from.path), Line: l.line, Col: l.col, Msg: msg})
+		}
+	}
+	return nil
+}
+
+func unescapeAttr(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	return strings.NewReplacer("&amp;", "&", "&#34;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">").Replace(s)
+}
+
+// nearestID suggests the id closest to want, by edit distance.
+func nearestID(want string, ids map[string]bool) string {
+	best, bestD := "", len(want)/2+1
+	for _, id := range sortedKeys(ids) {
+		if strings.HasPrefix(id, "wb-") {
+			continue
+		}
+		if d := editDistance(want, id); d < bestD {
+			best, bestD = id, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// finish refuses drafts in strict mode and adds the assets, the search
+// index and the files pages link to.
+func (b *build) finish() error {
+	if b.opts.Strict {
+		for _, p := range b.pages {
+			if p.draft != "" {
+				b.addErrs(&Error{File: b.file(p.path), Line: max(p.fmAt, 1), Msg: "draft (" + p.draft + "): --strict refuses to build while pages are drafts"})
+			}
+		}
+	}
+	assets, err := fs.Sub(embedded, "assets")
+	if err != nil {
+		return err
+	}
+	err = fs.WalkDir(assets, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(assets, p)
+		if err != nil {
+			return err
+		}
+		b.out["assets/"+p] = data
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.out["assets/search-index.js"] = b.searchIndex()
+	for _, p := range sortedKeys(b.used) {
+		data, err := fs.ReadFile(b.fsys, p)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", b.file(p), err)
+		}
+		if _, clash := b.out[p]; clash || slices.Contains([]string{"assets"}, strings.Split(p, "/")[0]) {
+			b.errorf(p, 0, "file %s clashes with a file the site generates; rename it", p)
+			continue
+		}
+		b.out[p] = data
+	}
+	return nil
+}

@@ -1,0 +1,264 @@
+package site
+
+import (
+	"cmp"
+	"fmt"
+	"html"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// termPattern is one spelling of a glossary term.
+type termPattern struct {
+	text  string // lower-case ASCII
+	entry *page
+}
+
+// linkGlossary links the first mention of each glossary term (or alias)
+// on every page to its entry, and records the mention on the entry.
+func (b *build) linkGlossary() error {
+	if len(b.glossary) == 0 {
+		return nil
+	}
+	var pats []termPattern
+	seen := map[string]*page{}
+	for _, g := range b.glossary {
+		for i, s := range append([]string{g.fm.Term}, g.fm.Aliases...) {
+			s = strings.TrimSpace(s)
+			if s == "" {
+				continue
+			}
+			key := lowerASCII(s)
+			if other := seen[key]; other != nil && other != g {
+				field := "term"
+				if i > 0 {
+					field = "aliases"
+				}
+				b.errorf(g.path, keyLine(g.fmRaw, g.fmAt, field), "front matter: %q is also a term or alias of %s", s, other.path)
+				continue
+			}
+			if seen[key] == g {
+				continue
+			}
+			seen[key] = g
+			pats = append(pats, termPattern{text: key, entry: g})
+		}
+	}
+	// Longest first, so that "warp scheduler" wins over "warp".
+	slices.SortStableFunc(pats, func(x, y termPattern) int {
+		return cmp.Or(cmp.Compare(len(y.text), len(x.text)), strings.Compare(x.text, y.text))
+	})
+	var mu = &b.mu
+	var pages []*page
+	for _, p := range b.pages {
+		if p.doc != nil && (p.kind == kindChapter || p.kind == kindQuestion || p.kind == kindGlossary) {
+			pages = append(pages, p)
+		}
+	}
+	uses := map[*page][]use{}
+	parallel(pages, func(p *page) {
+		found := linkTerms(p, pats)
+		mu.Lock()
+		for _, u := range found {
+			uses[u.entry] = append(uses[u.entry], u.use)
+		}
+		mu.Unlock()
+	})
+	rank := map[*page]int{}
+	for i, p := range b.order {
+		rank[p] = i + 1
+	}
+	for _, p := range b.questions {
+		rank[p] = len(b.order) + 1 + len(rank)
+	}
+	for g, us := range uses {
+		slices.SortFunc(us, func(x, y use) int {
+			rx, ry := rank[x.page], rank[y.page]
+			if rx == 0 {
+				rx = 1 << 30
+			}
+			if ry == 0 {
+				ry = 1 << 30
+			}
+			return cmp.Or(cmp.Compare(x.page.kind, y.page.kind), cmp.Compare(rx, ry), strings.Compare(x.page.path, y.page.path))
+		})
+		g.uses = us
+	}
+	return nil
+}
+
+type termUse struct {
+	entry *page
+	use   use
+}
+
+// linkTerms links the first mention of each pattern in p's prose.
+func linkTerms(p *page, pats []termPattern) []termUse {
+	var texts []*ast.Text
+	var sections []use // section of each text
+	cur := use{page: p, title: p.title}
+	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			cur = use{page: p, anchor: headingID(n), title: textOf(n, p.src)}
+			return ast.WalkSkipChildren, nil
+		case *ast.Link, *ast.AutoLink, *ast.CodeSpan, *ast.Image, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.RawHTML, *TermLink:
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			if !n.IsRaw() {
+				texts = append(texts, n)
+				sections = append(sections, cur)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	done := map[*page]bool{}
+	if p.kind == kindGlossary {
+		done[p] = true // an entry does not link to itself
+	}
+	var found []termUse
+	for i, t := range texts {
+		for t != nil {
+			seg := t.Segment
+			lower := lowerASCII(string(seg.Value(p.src)))
+			best, at := -1, -1
+			for j, pat := range pats {
+				if done[pat.entry] {
+					continue
+				}
+				if k := indexWord(lower, pat.text); k >= 0 && (at < 0 || k < at) {
+					best, at = j, k
+				}
+			}
+			if best < 0 {
+				break
+			}
+			pat := pats[best]
+			done[pat.entry] = true
+			found = append(found, termUse{entry: pat.entry, use: sections[i]})
+			t = splitText(t, at, at+len(pat.text), pat.entry)
+		}
+	}
+	return found
+}
+
+// splitText wraps bytes [from, to) of text node t in a TermLink and returns
+// the text node after it, or nil.
+func splitText(t *ast.Text, from, to int, entry *page) *ast.Text {
+	parent := t.Parent()
+	seg := t.Segment
+	link := &TermLink{Slug: entry.slug, Short: entry.fm.Short}
+	mid := ast.NewTextSegment(text.NewSegment(seg.Start+from, seg.Start+to))
+	link.AppendChild(link, mid)
+	var after *ast.Text
+	if to < seg.Len() {
+		after = ast.NewTextSegment(text.NewSegment(seg.Start+to, seg.Stop))
+		after.SetSoftLineBreak(t.SoftLineBreak())
+		after.SetHardLineBreak(t.HardLineBreak())
+	} else {
+		mid.SetSoftLineBreak(t.SoftLineBreak())
+		mid.SetHardLineBreak(t.HardLineBreak())
+	}
+	if from > 0 {
+		t.Segment = text.NewSegment(seg.Start, seg.Start+from)
+		t.SetSoftLineBreak(false)
+		t.SetHardLineBreak(false)
+		parent.InsertAfter(parent, t, link)
+	} else {
+		parent.ReplaceChild(parent, t, link)
+	}
+	if after != nil {
+		parent.InsertAfter(parent, link, after)
+	}
+	return after
+}
+
+// lowerASCII lower-cases ASCII letters only, keeping byte offsets.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// indexWord returns the first index of word in s that is not inside a
+// longer word, or -1.
+func indexWord(s, word string) int {
+	for off := 0; ; {
+		k := strings.Index(s[off:], word)
+		if k < 0 {
+			return -1
+		}
+		k += off
+		end := k + len(word)
+		if (k == 0 || !isWordByte(s[k-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return k
+		}
+		off = k + 1
+	}
+}
+
+// glossaryIndex is the body of glossary/index.html: every term with its
+// definition.
+func (b *build) glossaryIndex(r *renderer) string {
+	var w strings.Builder
+	w.WriteString(`<dl class="glossary">` + "\n")
+	for _, g := range b.glossary {
+		fmt.Fprintf(&w, `<dt id="%s"><a href="%s">%s</a></dt><dd>%s</dd>`+"\n",
+			g.slug, rel(r.at, g.out), html.EscapeString(g.title), html.EscapeString(g.fm.Short))
+	}
+	w.WriteString("</dl>\n")
+	return w.String()
+}
+
+// glossaryEntry is the content of a glossary entry's page around its body.
+func (b *build) glossaryEntry(r *renderer, body string) string {
+	g := r.p
+	var w strings.Builder
+	fmt.Fprintf(&w, `<p class="short">%s</p>`+"\n", html.EscapeString(g.fm.Short))
+	if len(g.fm.Aliases) > 0 {
+		fmt.Fprintf(&w, `<p class="aliases">Also: %s</p>`+"\n", html.EscapeString(strings.Join(g.fm.Aliases, ", ")))
+	}
+	w.WriteString(body)
+	if len(g.fm.Related) > 0 {
+		w.WriteString(`<h2 id="related">Related terms</h2>` + "\n<ul class=\"related\">\n")
+		for _, slug := range g.fm.Related {
+			if t := b.bySrc["glossary/"+slug+".md"]; t != nil {
+				fmt.Fprintf(&w, `<li><a href="%s">%s</a></li>`+"\n", rel(r.at, t.out), html.EscapeString(t.title))
+			}
+		}
+		w.WriteString("</ul>\n")
+	}
+	w.WriteString(`<h2 id="used-in">Where it is used</h2>` + "\n")
+	if len(g.uses) == 0 {
+		w.WriteString("<p>No page mentions this term yet.</p>\n")
+	} else {
+		w.WriteString("<ul class=\"uses\">\n")
+		for _, u := range g.uses {
+			href := rel(r.at, u.page.out)
+			label := html.EscapeString(u.page.title)
+			if u.anchor != "" {
+				href += "#" + u.anchor
+				if u.title != u.page.title {
+					label += " › " + html.EscapeString(u.title)
+				}
+			}
+			fmt.Fprintf(&w, `<li><a href="%s">%s</a></li>`+"\n", html.EscapeString(href), label)
+		}
+		w.WriteString("</ul>\n")
+	}
+	return w.String()
+}

@@ -1,0 +1,231 @@
+package site
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html"
+	"html/template"
+	"strings"
+)
+
+//go:embed templates assets
+var embedded embed.FS
+
+// themeScript runs before the stylesheet applies, so that a chosen theme
+// shows without a flash of the other one.
+const themeScript = `(function(){var d=document.documentElement;d.className+=" js";try{var t=localStorage.getItem("warpbook-theme");if(t==="light"||t==="dark")d.setAttribute("data-theme",t)}catch(e){}})();`
+
+var pageTemplate = template.Must(template.ParseFS(embedded, "templates/page.tmpl"))
+
+type linkData struct {
+	Href, Title string
+}
+
+type layoutData struct {
+	Lang, Book, Title, Description string
+	Root                           string
+	Home                           bool
+	Kind                           string
+	ThemeScript                    template.JS
+	Sidebar                        template.HTML
+	Crumbs                         []linkData
+	Draft                          string
+	TitleInDoc                     bool
+	Content                        template.HTML
+	Byline                         string
+	EditURL                        string
+	Prev, Next                     *linkData
+	TOC                            []tocEntry
+	Verified                       string
+}
+
+type tocEntry struct {
+	Level int
+	ID    string
+	Text  string
+}
+
+var kindNames = map[pageKind]string{kindChapter: "chapter", kindGlossary: "glossary", kindQuestion: "question", kindGenerated: "generated"}
+
+// render renders every page, in parallel.
+func (b *build) render() error {
+	parallel(b.pages, func(p *page) {
+		r := b.newRenderer(p, p.out, false)
+		data := b.layout(r)
+		var buf bytes.Buffer
+		if err := pageTemplate.Execute(&buf, data); err != nil {
+			b.errorf(p.path, 0, "template: %v", err)
+			return
+		}
+		b.mu.Lock()
+		b.out[p.out] = buf.Bytes()
+		b.links = append(b.links, r.links...)
+		b.errs = append(b.errs, r.errs...)
+		b.mu.Unlock()
+	})
+	return nil
+}
+
+// content returns the HTML of a page's article.
+func (b *build) content(r *renderer) string {
+	p := r.p
+	switch {
+	case p.body != nil:
+		return p.body(r)
+	case p.kind == kindGlossary:
+		return b.glossaryEntry(r, r.markdown(p.doc))
+	case p.kind == kindQuestion:
+		return b.questionPage(r)
+	}
+	s := r.markdown(p.doc)
+	if p.list != nil {
+		s += p.list(r)
+	}
+	return s + b.chapterQuestions(r)
+}
+
+func (b *build) layout(r *renderer) *layoutData {
+	p := r.p
+	d := &layoutData{
+		Lang:        b.settings.Language,
+		Book:        b.settings.Title,
+		Title:       p.title,
+		Description: b.settings.Description,
+		Root:        r.root,
+		Home:        p.out == "index.html",
+		Kind:        kindNames[p.kind],
+		ThemeScript: template.JS(themeScript),
+		Draft:       p.draft,
+		TitleInDoc:  p.titleInDoc,
+		Content:     template.HTML(b.content(r)),
+	}
+	if p.fm.Description != "" {
+		d.Description = p.fm.Description
+	} else if p.kind == kindGlossary {
+		d.Description = p.fm.Short
+	}
+	d.Sidebar = template.HTML(b.sidebar(r))
+	for _, c := range p.crumbs {
+		l := linkData{Title: c.title}
+		if c.page != nil && c.page != p {
+			l.Href = rel(r.at, c.page.out)
+		}
+		d.Crumbs = append(d.Crumbs, l)
+	}
+	if by := p.fm.Byline; p.draft == "" && by.Author != "" {
+		d.Byline = fmt.Sprintf("Written by %s, reviewed by %s.", by.Author, by.Reviewer)
+	}
+	if b.settings.EditURL != "" && p.kind != kindGenerated {
+		d.EditURL = strings.ReplaceAll(b.settings.EditURL, "{path}", p.path)
+	}
+	if p.prev != nil {
+		d.Prev = &linkData{Href: rel(r.at, p.prev.out), Title: p.prev.title}
+	}
+	if p.next != nil {
+		d.Next = &linkData{Href: rel(r.at, p.next.out), Title: p.next.title}
+	}
+	for _, h := range p.headings {
+		if (h.level == 2 || h.level == 3) && h.id != "" && p.kind != kindQuestion {
+			d.TOC = append(d.TOC, tocEntry{Level: h.level, ID: h.id, Text: h.text})
+		}
+	}
+	if len(d.TOC) < 2 {
+		d.TOC = nil
+	}
+	if p.kind == kindGlossary {
+		d.TOC = nil
+	}
+	if p.verified != "" {
+		d.Verified = "Examples verified by " + p.verified
+	}
+	return d
+}
+
+// sidebar writes the navigation tree with the current page marked.
+func (b *build) sidebar(r *renderer) string {
+	var w strings.Builder
+	var list func(items []*navItem, top bool)
+	list = func(items []*navItem, top bool) {
+		if top {
+			w.WriteString(`<ol class="nav">`)
+		} else {
+			w.WriteString(`<ol>`)
+		}
+		for _, it := range items {
+			switch {
+			case it.sep:
+				w.WriteString(`<li class="sep" aria-hidden="true"></li>`)
+				continue
+			case it.part:
+				w.WriteString(`<li class="part">`)
+				w.WriteString(html.EscapeString(it.title))
+				w.WriteString(`</li>`)
+				continue
+			}
+			w.WriteString(`<li>`)
+			num := ""
+			if it.number != "" {
+				num = `<span class="num">` + it.number + `</span> `
+			}
+			switch {
+			case it.page == nil:
+				fmt.Fprintf(&w, `<span class="draft-chapter">%s%s</span>`, num, html.EscapeString(it.title))
+			case it.page == r.p && !r.print:
+				fmt.Fprintf(&w, `<a href="%s" aria-current="page">%s%s</a>`, rel(r.at, it.page.out), num, html.EscapeString(it.title))
+			default:
+				fmt.Fprintf(&w, `<a href="%s">%s%s</a>`, rel(r.at, it.page.out), num, html.EscapeString(it.title))
+			}
+			if len(it.children) > 0 {
+				list(it.children, false)
+			}
+			w.WriteString("</li>\n")
+		}
+		w.WriteString("</ol>\n")
+	}
+	list(b.nav, true)
+	return w.String()
+}
+
+// titlePage is the front page of a book without index.md or README.md.
+func (b *build) titlePage(r *renderer) string {
+	var w strings.Builder
+	if b.settings.Description != "" {
+		fmt.Fprintf(&w, `<p class="lead">%s</p>`+"\n", html.EscapeString(b.settings.Description))
+	}
+	w.WriteString(`<h2 id="contents">Contents</h2>` + "\n")
+	w.WriteString(b.sidebar(r))
+	return w.String()
+}
+
+// printPage is the whole book on one page.
+func (b *build) printPage(r *renderer) string {
+	var w strings.Builder
+	w.WriteString(`<p class="print-note">The whole book on one page. Use your browser's print command to print it or save it as PDF.</p>` + "\n")
+	for _, p := range b.printList {
+		pr := b.newRenderer(p, r.at, true)
+		fmt.Fprintf(&w, `<section class="print-page" id="%s">`+"\n", printID(p, ""))
+		if !p.titleInDoc {
+			fmt.Fprintf(&w, "<h2>%s</h2>\n", html.EscapeString(p.title))
+		}
+		if p.draft != "" {
+			fmt.Fprintf(&w, `<div class="draft-banner" role="note"><strong>Draft.</strong> This page is not reviewed yet: %s.</div>`+"\n", html.EscapeString(p.draft))
+		}
+		w.WriteString(pr.markdown(p.doc))
+		w.WriteString("</section>\n")
+		r.errs = append(r.errs, pr.errs...)
+	}
+	if len(b.glossary) > 0 {
+		w.WriteString(`<section class="print-page" id="p-glossary"><h2>Glossary</h2>` + "\n<dl class=\"glossary\">\n")
+		for _, g := range b.glossary {
+			fmt.Fprintf(&w, `<dt id="g-%s">%s</dt><dd>%s</dd>`+"\n", g.slug, html.EscapeString(g.title), html.EscapeString(g.fm.Short))
+		}
+		w.WriteString("</dl></section>\n")
+	}
+	return w.String()
+}
+
+// notFoundPage is 404.html.
+func (b *build) notFoundPage(r *renderer) string {
+	return `<p>There is no page at this address. Try the <a href="index.html">contents</a> or the search box.</p>` + "\n"
+}

@@ -1,0 +1,101 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Settings are the book settings, read from book.yaml at the root of the
+// book. Every key is optional; an unknown key is an error.
+type Settings struct {
+	// Title is the book's title, shown in every page header. Default: the
+	// name of the book directory.
+	Title string `yaml:"title"`
+	// Description is one sentence about the book, used for the title page
+	// and the description meta tag.
+	Description string `yaml:"description"`
+	// Language is the BCP 47 language of the content, "en" by default.
+	Language string `yaml:"language"`
+	// EditURL, when set, adds an "Edit this page" link to every page built
+	// from a file. "{path}" in it is replaced by the page's path relative to
+	// the book, for example
+	// "https://github.com/warpbook/warpbook/edit/main/book/{path}".
+	EditURL string `yaml:"edit_url"`
+	// SearchBudget is the largest gzipped size of the search index, in
+	// kilobytes, before the build warns. Default 300.
+	SearchBudget int `yaml:"search_budget_kb"`
+}
+
+// Byline says who wrote and who reviewed a page. A page whose byline lacks
+// a named author, or a different named reviewer, or whose status is
+// "draft", is a draft.
+type Byline struct {
+	Author   string `yaml:"author"`
+	Reviewer string `yaml:"reviewer"`
+	Status   string `yaml:"status"` // "draft", "review" or "published"
+}
+
+// FrontMatter is the YAML at the top of a page, between "---" lines. Which
+// keys a page may use depends on its kind: chapters use title, description,
+// tags and byline; glossary entries (glossary/<slug>.md) add term, short,
+// aliases and related; questions (questions/<id>.md) add question,
+// difficulty and section.
+type FrontMatter struct {
+	Title       string   `yaml:"title"`
+	Description string   `yaml:"description"`
+	Tags        []string `yaml:"tags"`
+	Byline      Byline   `yaml:"byline"`
+
+	// Glossary entries.
+	Term    string   `yaml:"term"`    // the term as it is written in prose
+	Short   string   `yaml:"short"`   // one-line definition
+	Aliases []string `yaml:"aliases"` // other spellings linked on first mention
+	Related []string `yaml:"related"` // slugs of related glossary entries
+
+	// Interview questions.
+	Question   string `yaml:"question"`   // the question, one sentence
+	Difficulty string `yaml:"difficulty"` // easy, medium or hard
+	Section    string `yaml:"section"`    // link to where it is explained, e.g. occupancy.md#cliffs
+}
+
+// decodeYAML decodes data strictly into v. Errors carry the file and the
+// line, counting line as the file line where data starts.
+func decodeYAML(file string, line int, data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	err := yaml.UnmarshalWithOptions(data, v, yaml.Strict())
+	if err == nil {
+		return nil
+	}
+	e := &Error{File: file, Line: line, Err: err}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		e.Msg = ye.GetMessage()
+		if tok := ye.GetToken(); tok != nil && tok.Position != nil {
+			e.Line = line + tok.Position.Line - 1
+			e.Col = tok.Position.Column
+		}
+	} else {
+		e.Msg = err.Error()
+	}
+	e.Msg = "front matter: " + strings.TrimSpace(e.Msg)
+	if file != "" && strings.HasSuffix(file, ".yaml") {
+		e.Msg = strings.TrimPrefix(e.Msg, "front matter: ")
+	}
+	return e
+}
+
+// keyLine returns the file line of a top-level key in YAML data that
+// starts at file line first, or first if the key is absent.
+func keyLine(data []byte, first int, key string) int {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte(key+":")) {
+			return first + i
+		}
+	}
+	return first
+}

@@ -1,0 +1,151 @@
+package site
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// questionParts splits a question's body into the short answer (before
+// the first heading) and the deep dive (after a "Deep dive" heading).
+func (b *build) questionParts(q *page) (short, deep []ast.Node) {
+	inDeep := false
+	for c := q.doc.FirstChild(); c != nil; c = c.NextSibling() {
+		if h, ok := c.(*ast.Heading); ok && !inDeep {
+			if !strings.EqualFold(textOf(h, q.src), "deep dive") {
+				l, _ := q.lines.pos(q.src, lineStart(h))
+				b.errorf(q.path, l, "a question's first heading must be \"## Deep dive\": the short answer comes before it, the long answer after")
+			}
+			inDeep = true
+			continue
+		}
+		if c.Kind().String() == "FrontMatter" {
+			continue
+		}
+		if inDeep {
+			deep = append(deep, c)
+		} else {
+			short = append(short, c)
+		}
+	}
+	if len(short) == 0 {
+		b.errorf(q.path, q.fmAt, "a question needs a short answer before its first heading")
+	}
+	return short, deep
+}
+
+// questionMeta writes a question's difficulty, tags and section link.
+func (b *build) questionMeta(w *strings.Builder, r *renderer, q *page) {
+	fmt.Fprintf(w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm.Difficulty, q.fm.Difficulty)
+	for _, t := range q.tags {
+		fmt.Fprintf(w, ` <a class="tag" href="%s">%s</a>`, rel(r.at, "questions/tags/"+t+".html"), html.EscapeString(t))
+	}
+	if s := q.sectionPage; s != nil {
+		href := rel(r.at, s.out)
+		label := s.title
+		if q.sectionFrag != "" {
+			href += "#" + q.sectionFrag
+			for _, h := range s.headings {
+				if h.id == q.sectionFrag {
+					label += " › " + h.text
+				}
+			}
+		}
+		fmt.Fprintf(w, ` <span class="explained">Explained in <a href="%s">%s</a></span>`, html.EscapeString(href), html.EscapeString(label))
+	}
+	w.WriteString("</p>\n")
+}
+
+// questionItem writes one question of an index: the question, its
+// metadata and the short answer inside <details>.
+func (b *build) questionItem(w *strings.Builder, r *renderer, q *page) {
+	qr := b.newRenderer(q, r.at, false)
+	short, _ := b.questionParts(q)
+	fmt.Fprintf(w, `<article class="qa" id="q-%s" data-tags="%s">`+"\n", q.slug, html.EscapeString(strings.Join(q.tags, " ")))
+	fmt.Fprintf(w, `<h2 class="qa-q"><a href="%s">%s</a></h2>`+"\n", rel(r.at, q.out), html.EscapeString(q.title))
+	b.questionMeta(w, r, q)
+	w.WriteString(`<details class="answer"><summary>Show the answer</summary>` + "\n")
+	w.WriteString(qr.markdown(short...))
+	fmt.Fprintf(w, `<p><a href="%s">Deep dive →</a></p>`+"\n", rel(r.at, q.out)+"#deep-dive")
+	w.WriteString("</details>\n</article>\n")
+	r.links = append(r.links, qr.links...)
+	r.errs = append(r.errs, qr.errs...)
+}
+
+// questionIndex is the body of questions/index.html.
+func (b *build) questionIndex(r *renderer) string {
+	var w strings.Builder
+	fmt.Fprintf(&w, "<p>%s. Each answer stays hidden until you open it.</p>\n", plural(len(b.questions), "question", "questions"))
+	b.tagList(&w, r, "")
+	for _, q := range b.questions {
+		b.questionItem(&w, r, q)
+	}
+	return w.String()
+}
+
+// tagList writes the links that filter the questions by tag.
+func (b *build) tagList(w *strings.Builder, r *renderer, current string) {
+	w.WriteString(`<nav class="tags" aria-label="Filter by tag"><ul>`)
+	cls := ""
+	if current == "" {
+		cls = ` aria-current="page"`
+	}
+	fmt.Fprintf(w, `<li><a class="tag" href="%s"%s>all</a></li>`, rel(r.at, "questions/index.html"), cls)
+	for _, t := range sortedKeys(b.tags) {
+		cls := ""
+		if t == current {
+			cls = ` aria-current="page"`
+		}
+		fmt.Fprintf(w, `<li><a class="tag" href="%s"%s>%s <span class="count">%d</span></a></li>`,
+			rel(r.at, "questions/tags/"+t+".html"), cls, html.EscapeString(t), len(b.tags[t]))
+	}
+	w.WriteString("</ul></nav>\n")
+}
+
+// tagPage is the body of questions/tags/<tag>.html.
+func (b *build) tagPage(r *renderer) string {
+	var w strings.Builder
+	tag := r.p.slug
+	fmt.Fprintf(&w, "<p>%s tagged <strong>%s</strong>.</p>\n", plural(len(b.tags[tag]), "question", "questions"), html.EscapeString(tag))
+	b.tagList(&w, r, tag)
+	for _, q := range b.tags[tag] {
+		b.questionItem(&w, r, q)
+	}
+	return w.String()
+}
+
+// questionPage is the content of a question's own page.
+func (b *build) questionPage(r *renderer) string {
+	q := r.p
+	var w strings.Builder
+	b.questionMeta(&w, r, q)
+	short, deep := b.questionParts(q)
+	w.WriteString(`<details class="answer"><summary>Show the answer</summary>` + "\n")
+	w.WriteString(r.markdown(short...))
+	w.WriteString("</details>\n")
+	if len(deep) > 0 {
+		w.WriteString(`<details class="answer deep" id="deep-dive"><summary>Deep dive</summary>` + "\n")
+		w.WriteString(r.markdown(deep...))
+		w.WriteString("</details>\n")
+	}
+	return w.String()
+}
+
+// chapterQuestions lists, at the end of a chapter, the questions it
+// explains.
+func (b *build) chapterQuestions(r *renderer) string {
+	p := r.p
+	if len(p.qs) == 0 {
+		return ""
+	}
+	var w strings.Builder
+	w.WriteString(`<section class="chapter-qs" aria-labelledby="wb-qs"><h2 id="wb-qs">Interview questions on this page</h2>` + "\n<ul>\n")
+	for _, q := range p.qs {
+		fmt.Fprintf(&w, `<li><a href="%s">%s</a> <span class="difficulty d-%s">%s</span></li>`+"\n",
+			rel(r.at, q.out), html.EscapeString(q.title), q.fm.Difficulty, q.fm.Difficulty)
+	}
+	w.WriteString("</ul></section>\n")
+	return w.String()
+}

@@ -1,0 +1,426 @@
+// Package site renders a book of Markdown pages into a static web site
+// that works offline, from a web server or straight from a folder.
+//
+// # Books
+//
+// A book is a directory (any [fs.FS]) of Markdown files. book.yaml holds
+// the [Settings]. SUMMARY.md, in mdBook's format, orders the chapters: an
+// optional "# Summary" title, prefix chapters as plain links, "# Part"
+// titles, numbered chapters as nested lists of links, "---" separators
+// and suffix chapters. A draft chapter is written [Title]() and listed
+// without a page. Without SUMMARY.md every .md file is a chapter, in path
+// order. README.md and index.md become index.html; every other page
+// <path>.md becomes <path>.html. Files and folders whose names start with
+// "." or "_" are ignored.
+//
+// Each page may open with YAML front matter between "---" lines (see
+// [FrontMatter]). The title comes from the front matter, else from the
+// page's first heading. A page without a named author and a different
+// named reviewer in its byline, or whose byline status is "draft", is a
+// draft: it carries a visible banner, and [Options.Strict] refuses to
+// build while any page is a draft.
+//
+// # Glossary and questions
+//
+// glossary/<slug>.md is a glossary entry (front matter term, short,
+// aliases, related). The first mention of a term or an alias in each other
+// page is linked to its entry, and each entry lists the sections that
+// mention it. questions/<id>.md is an interview question (front matter
+// question, difficulty, tags, section); its body is the short answer,
+// then a "## Deep dive" heading and the long answer. The site makes
+// glossary/index.html, questions/index.html and one page per question tag.
+//
+// # Links
+//
+// Pages link to each other with relative links to the .md files
+// ("occupancy.md#the-cliffs"); the site rewrites them to .html. Every
+// internal link and anchor is checked, and so is every local file a page
+// links to; a page may not load anything from outside the book.
+//
+// # Figures
+//
+// A fenced block with the info string "figure" holds YAML that names a
+// figure kind and its parameters; the site draws it from the engine at
+// build time as inline SVG. See package [github.com/warpbook/warpbook/site/figure].
+//
+// # Output
+//
+// [Build] returns the whole site in memory; [Site.Write] replaces an
+// output directory with it atomically. The same book always gives the
+// same bytes.
+package site
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/warpbook/warpbook/snippets"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+)
+
+// Options configure a build.
+type Options struct {
+	// Dir is the book directory as the user named it; messages name files
+	// as Dir joined with their path in the book ("book/occupancy.md").
+	Dir string
+	// Strict refuses to build while any page is a draft.
+	Strict bool
+	// Kernel runs and verifies the pages' snippets. Nil runs nothing: runnable
+	// snippets are shown with their expected output, marked as not verified
+	// (for tests of the site itself).
+	Kernel Kernel
+	// Warnf receives warnings that do not fail the build. Nil drops them.
+	Warnf func(format string, args ...any)
+}
+
+// A Site is a built site: every output file by its slash-separated path.
+type Site struct {
+	Files    map[string][]byte
+	Pages    int      // number of HTML pages
+	Drafts   []string // source paths of the draft pages
+	Warnings []string
+}
+
+// build is the state of one build.
+type build struct {
+	ctx      context.Context
+	opts     Options
+	fsys     fs.FS
+	settings Settings
+	parser   *snippets.Parser
+
+	pages     []*page          // every page, in output path order once built
+	bySrc     map[string]*page // by source path
+	order     []*page          // reading order, for previous/next
+	nav       []*navItem
+	glossary  []*page // by term
+	questions []*page // by section order, then id
+	tags      map[string][]*page
+	inPrint   map[*page]bool
+	printList []*page
+
+	files map[string]bool // non-Markdown files of the book
+	mu    sync.Mutex
+	used  map[string]bool // files pages link to
+	hl    sync.Map        // highlight cache: lang + "\x00" + code → HTML
+	links []linkRef
+	errs  ErrorList
+	warns []string
+	out   map[string][]byte
+}
+
+// Build reads the book in fsys, runs and verifies its snippets through the
+// kernel, and renders the site. Content errors come back together as an
+// [ErrorList]; then no site is returned.
+func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
+	b := &build{
+		ctx:   ctx,
+		opts:  opts,
+		fsys:  fsys,
+		bySrc: map[string]*page{},
+		used:  map[string]bool{},
+		tags:  map[string][]*page{},
+		out:   map[string][]byte{},
+	}
+	steps := []func() error{
+		b.load,
+		b.structure,
+		b.runCells,
+		b.linkGlossary,
+		b.render,
+		b.checkLinks,
+		b.finish,
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+		if len(b.errs) > 0 {
+			return nil, b.errs.sort()
+		}
+	}
+	s := &Site{Files: b.out, Warnings: b.warns}
+	for _, p := range b.pages {
+		if p.draft != "" {
+			s.Drafts = append(s.Drafts, p.path)
+		}
+	}
+	for name := range b.out {
+		if strings.HasSuffix(name, ".html") {
+			s.Pages++
+		}
+	}
+	return s, nil
+}
+
+// file returns the name of a book file for messages.
+func (b *build) file(p string) string {
+	if b.opts.Dir == "" {
+		return p
+	}
+	return path.Join(strings.ReplaceAll(b.opts.Dir, "\\", "/"), p)
+}
+
+func (b *build) errorf(file string, line int, format string, args ...any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.errs = append(b.errs, &Error{File: b.file(file), Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (b *build) addErrs(errs ...*Error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.errs = append(b.errs, errs...)
+}
+
+func (b *build) warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	b.mu.Lock()
+	b.warns = append(b.warns, msg)
+	b.mu.Unlock()
+	if b.opts.Warnf != nil {
+		b.opts.Warnf("%s", msg)
+	}
+}
+
+func (b *build) useFile(p string) {
+	b.mu.Lock()
+	b.used[p] = true
+	b.mu.Unlock()
+}
+
+// highlight returns highlighted HTML for code, computed once per build.
+func (b *build) highlight(lang, code string) string {
+	key := lang + "\x00" + code
+	if v, ok := b.hl.Load(key); ok {
+		return v.(string)
+	}
+	h := highlight(lang, code)
+	b.hl.Store(key, h)
+	return h
+}
+
+// parallel calls f for each page on all CPUs.
+func parallel(pages []*page, f func(*page)) {
+	var wg sync.WaitGroup
+	ch := make(chan *page)
+	for range min(runtime.GOMAXPROCS(0), max(len(pages), 1)) {
+		wg.Go(func() {
+			for p := range ch {
+				f(p)
+			}
+		})
+	}
+	for _, p := range pages {
+		ch <- p
+	}
+	close(ch)
+	wg.Wait()
+}
+
+// load reads book.yaml and parses every page.
+func (b *build) load() error {
+	if data, err := fs.ReadFile(b.fsys, "book.yaml"); err == nil {
+		if err := decodeYAML(b.file("book.yaml"), 1, data, &b.settings); err != nil {
+			b.addErrs(err.(*Error))
+		}
+	} else if !isNotExist(err) {
+		return fmt.Errorf("read book.yaml: %w", err)
+	}
+	if b.settings.Title == "" {
+		b.settings.Title = "Book"
+		if d := path.Base(strings.ReplaceAll(b.opts.Dir, "\\", "/")); d != "" && d != "." && d != "/" {
+			b.settings.Title = d
+		}
+	}
+	if b.settings.Language == "" {
+		b.settings.Language = "en"
+	}
+	if b.settings.SearchBudget == 0 {
+		b.settings.SearchBudget = 300
+	}
+
+	md, others, err := sourceFiles(b.fsys)
+	if err != nil {
+		return fmt.Errorf("read book: %w", err)
+	}
+	b.files = others
+	for _, p := range md {
+		kind, slug := kindOf(p)
+		pg := &page{path: p, out: outPath(p), kind: kind, slug: slug}
+		if other := b.byOutPath(pg.out); other != nil {
+			b.errorf(p, 0, "%s and %s would both become %s", other.path, p, pg.out)
+			continue
+		}
+		b.pages = append(b.pages, pg)
+		b.bySrc[p] = pg
+	}
+	if len(b.pages) == 0 {
+		return fmt.Errorf("%s: no Markdown pages", cmp.Or(b.opts.Dir, "book"))
+	}
+	b.parser = snippets.NewParser(goldmark.WithExtensions(parserExtensions()...))
+	parallel(b.pages, b.parse)
+	for _, p := range b.pages {
+		b.meta(p)
+	}
+	return nil
+}
+
+func (b *build) byOutPath(out string) *page {
+	for _, p := range b.pages {
+		if p.out == out {
+			return p
+		}
+	}
+	return nil
+}
+
+// parse reads and parses one page: the one goldmark parse, done by the
+// kernel's parser with the site's extensions.
+func (b *build) parse(p *page) {
+	src, err := fs.ReadFile(b.fsys, p.path)
+	if err != nil {
+		b.errorf(p.path, 0, "%v", err)
+		return
+	}
+	pg, err := b.parser.Parse(b.file(p.path), src)
+	p.src = src
+	p.lines = newLineIndex(src)
+	p.snip = pg
+	p.doc = pg.Doc
+	if fm := pg.FrontMatter; fm != nil {
+		p.fmRaw, p.fmAt = fm.Raw, fm.Line
+	}
+	var diags snippets.Diagnostics
+	if errors.As(err, &diags) {
+		for _, d := range diags {
+			b.addErrs(diagError(d))
+		}
+	} else if err != nil {
+		b.errorf(p.path, 0, "%v", err)
+	}
+}
+
+var difficulties = []string{"easy", "medium", "hard"}
+
+// meta decodes and checks a page's front matter and finds its title,
+// headings and draft state.
+func (b *build) meta(p *page) {
+	if p.doc == nil {
+		return
+	}
+	file := b.file(p.path)
+	if err := decodeYAML(file, p.fmAt, p.fmRaw, &p.fm); err != nil {
+		b.addErrs(err.(*Error))
+	}
+	fm := &p.fm
+	line := func(key string) int { return keyLine(p.fmRaw, p.fmAt, key) }
+	notFor := func(what string, keys map[string]bool) {
+		for k, set := range keys {
+			if set {
+				b.errorf(p.path, line(k), "front matter: %q is only for %s", k, what)
+			}
+		}
+	}
+	glossaryKeys := map[string]bool{"term": fm.Term != "", "short": fm.Short != "", "aliases": len(fm.Aliases) > 0, "related": len(fm.Related) > 0}
+	questionKeys := map[string]bool{"question": fm.Question != "", "difficulty": fm.Difficulty != "", "section": fm.Section != ""}
+	for _, t := range fm.Tags {
+		if !validSlug(t) {
+			b.errorf(p.path, line("tags"), "front matter: tag %q: use lower-case letters, digits and hyphens", t)
+		}
+	}
+	p.tags = fm.Tags
+
+	// Headings.
+	var firstH1 string
+	first := true
+	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !ok || !entering {
+			if entering && n.Kind() != ast.KindDocument && n.Type() == ast.TypeBlock && n.Kind().String() != "FrontMatter" {
+				first = false
+			}
+			return ast.WalkContinue, nil
+		}
+		t := textOf(h, p.src)
+		if h.Level == 1 && first {
+			firstH1 = t
+			p.titleInDoc = true
+		}
+		first = false
+		p.headings = append(p.headings, heading{level: h.Level, id: headingID(h), text: t})
+		return ast.WalkSkipChildren, nil
+	})
+
+	switch p.kind {
+	case kindChapter:
+		notFor("glossary entries (glossary/*.md)", glossaryKeys)
+		notFor("questions (questions/*.md)", questionKeys)
+		p.title = cmp.Or(fm.Title, firstH1)
+	case kindGlossary:
+		notFor("questions (questions/*.md)", questionKeys)
+		if !validSlug(p.slug) {
+			b.errorf(p.path, 1, "glossary file name %q: use lower-case letters, digits and hyphens", p.slug+".md")
+		}
+		if fm.Term == "" {
+			b.errorf(p.path, p.fmAt, "glossary entry needs a term in its front matter")
+		}
+		if fm.Short == "" {
+			b.errorf(p.path, p.fmAt, "glossary entry needs a short definition (short:) in its front matter")
+		}
+		p.title = fm.Term
+		p.titleInDoc = false
+		if fm.Title != "" {
+			b.errorf(p.path, line("title"), "front matter: a glossary entry is titled by its term; drop title")
+		}
+	case kindQuestion:
+		notFor("glossary entries (glossary/*.md)", glossaryKeys)
+		if !validSlug(p.slug) {
+			b.errorf(p.path, 1, "question file name %q: use lower-case letters, digits and hyphens (it is the question's stable id)", p.slug+".md")
+		}
+		if fm.Question == "" {
+			b.errorf(p.path, p.fmAt, "question needs question: in its front matter")
+		}
+		if !slices.Contains(difficulties, fm.Difficulty) {
+			b.errorf(p.path, line("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
+		}
+		if fm.Section == "" {
+			b.errorf(p.path, p.fmAt, "question needs section: the page.md#anchor that explains it")
+		}
+		p.title = fm.Question
+		p.titleInDoc = false
+	}
+	if p.title == "" {
+		p.title = strings.TrimSuffix(path.Base(p.path), ".md")
+	}
+
+	// Drafts.
+	by := fm.Byline
+	author, reviewer := strings.TrimSpace(by.Author), strings.TrimSpace(by.Reviewer)
+	switch by.Status {
+	case "", "draft", "review", "published":
+	default:
+		b.errorf(p.path, line("byline"), "front matter: byline status must be draft, review or published, not %q", by.Status)
+	}
+	switch {
+	case author == "":
+		p.draft = "it has no named author"
+	case reviewer == "":
+		p.draft = "it has no named reviewer"
+	case strings.EqualFold(author, reviewer):
+		p.draft = "its reviewer is its author"
+	case by.Status == "draft" || by.Status == "review":
+		p.draft = "its byline status is " + by.Status
+	}
+}
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -1,0 +1,159 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// A Stamp lets a build skip all work when nothing changed: it records the
+// hash of every input (the book's files and the tool) and the size and
+// modification time of every file the build wrote. It lives in the user's
+// cache directory, never in the site.
+type Stamp struct {
+	Input  string     `json:"input"`
+	Output []fileStat `json:"output"`
+}
+
+type fileStat struct {
+	Path  string `json:"path"`
+	Size  int64  `json:"size"`
+	MTime int64  `json:"mtime"`
+}
+
+// InputKey hashes every file of the book that a build reads, together
+// with extra (the tool's own fingerprint and the build options).
+func InputKey(fsys fs.FS, extra string) (string, error) {
+	h := sha256.New()
+	io.WriteString(h, extra)
+	h.Write([]byte{0})
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != "." && isHidden(d.Name()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
+		h.Write(data)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil)), err
+}
+
+// ToolFingerprint identifies the running warpbook binary by its path,
+// size and modification time: a rebuilt tool (a new engine, a new
+// template) never reuses an old site.
+func ToolFingerprint() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return exe
+	}
+	return fmt.Sprintf("%s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
+}
+
+func stampPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cache, "warpbook", "site", hex.EncodeToString(sum[:12])+".json"), nil
+}
+
+func statTree(dir string) ([]fileStat, error) {
+	var out []fileStat
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, fileStat{Path: filepath.ToSlash(rel), Size: fi.Size(), MTime: fi.ModTime().UnixNano()})
+		return nil
+	})
+	slices.SortFunc(out, func(a, b fileStat) int { return strings.Compare(a.Path, b.Path) })
+	return out, err
+}
+
+// UpToDate reports whether the site in dir was built from inputs with
+// this key and is unchanged since.
+func UpToDate(dir, key string) bool {
+	sp, err := stampPath(dir)
+	if err != nil {
+		return false
+	}
+	data, err := os.ReadFile(sp)
+	if err != nil {
+		return false
+	}
+	var st Stamp
+	if json.Unmarshal(data, &st) != nil || st.Input != key {
+		return false
+	}
+	now, err := statTree(dir)
+	return err == nil && slices.Equal(now, st.Output)
+}
+
+// SaveStamp records that dir now holds the site built from inputs with
+// this key. A failure only costs the next build its shortcut.
+func SaveStamp(dir, key string) error {
+	sp, err := stampPath(dir)
+	if err != nil {
+		return err
+	}
+	files, err := statTree(dir)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(Stamp{Input: key, Output: files})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(sp), 0o755); err != nil {
+		return err
+	}
+	tmp := sp + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, sp)
+}
+
+// ForgetStamp removes dir's stamp, so that the next build does the work.
+func ForgetStamp(dir string) {
+	if sp, err := stampPath(dir); err == nil {
+		if err := os.Remove(sp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+	}
+}

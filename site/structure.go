@@ -1,0 +1,250 @@
+package site
+
+import (
+	"cmp"
+	"io/fs"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+)
+
+// structure orders the pages: the sidebar from SUMMARY.md (or path
+// order), previous and next links, breadcrumbs, the glossary and question
+// collections, and the pages the site generates.
+func (b *build) structure() error {
+	// Generated collection pages, linkable as glossary/index.md and
+	// questions/index.md even when no such file exists.
+	var glossIndex, qIndex *page
+	for _, p := range b.pages {
+		switch p.kind {
+		case kindGlossary:
+			b.glossary = append(b.glossary, p)
+		case kindQuestion:
+			b.questions = append(b.questions, p)
+		}
+	}
+	if len(b.glossary) > 0 {
+		glossIndex = b.collection("glossary/index.md", "Glossary", b.glossaryIndex)
+	}
+	if len(b.questions) > 0 {
+		qIndex = b.collection("questions/index.md", "Interview questions", b.questionIndex)
+	}
+	slices.SortFunc(b.glossary, func(x, y *page) int {
+		return cmp.Or(strings.Compare(strings.ToLower(x.title), strings.ToLower(y.title)), strings.Compare(x.slug, y.slug))
+	})
+
+	// The sidebar.
+	listed := map[*page]bool{}
+	if src, err := fs.ReadFile(b.fsys, "SUMMARY.md"); err == nil {
+		nav, errs := parseSummary(b.file("SUMMARY.md"), src, func(p string, line, col int) *page {
+			pg := b.bySrc[p]
+			switch {
+			case pg == nil:
+				b.addErrs(&Error{File: b.file("SUMMARY.md"), Line: line, Col: col, Msg: "no such page: " + p})
+			case listed[pg]:
+				b.addErrs(&Error{File: b.file("SUMMARY.md"), Line: line, Col: col, Msg: "page listed twice: " + p})
+				return nil
+			}
+			listed[pg] = true
+			return pg
+		})
+		b.addErrs(errs...)
+		b.nav = nav
+	} else if !isNotExist(err) {
+		return err
+	} else {
+		for _, p := range b.pages {
+			if p.kind == kindChapter {
+				b.nav = append(b.nav, &navItem{title: p.title, page: p})
+				listed[p] = true
+			}
+		}
+		// The front page first.
+		slices.SortStableFunc(b.nav, func(x, y *navItem) int {
+			return cmp.Compare(boolInt(x.page.out != "index.html"), boolInt(y.page.out != "index.html"))
+		})
+	}
+	var suffix []*navItem
+	if glossIndex != nil && !listed[glossIndex] {
+		suffix = append(suffix, &navItem{title: glossIndex.title, page: glossIndex})
+	}
+	if qIndex != nil && !listed[qIndex] {
+		suffix = append(suffix, &navItem{title: qIndex.title, page: qIndex})
+	}
+	if len(suffix) > 0 {
+		if len(b.nav) > 0 {
+			b.nav = append(b.nav, &navItem{sep: true})
+		}
+		b.nav = append(b.nav, suffix...)
+	}
+
+	// The title page, unless the book has its own.
+	if b.bySrc["index.md"] == nil && b.bySrc["README.md"] == nil && b.pageAt("index.html") == nil {
+		home := &page{path: "index.md", out: "index.html", kind: kindGenerated, title: b.settings.Title, body: b.titlePage}
+		b.pages = append(b.pages, home)
+		b.bySrc["index.md"] = home
+		b.order = append(b.order, home)
+	}
+
+	// Reading order and breadcrumbs.
+	walkNav(b.nav, func(it *navItem, parents []*navItem) {
+		if it.page == nil {
+			return
+		}
+		p := it.page
+		p.listed = true
+		p.number = it.number
+		b.order = append(b.order, p)
+		p.crumbs = []crumb{{title: b.settings.Title, page: b.pageAt("index.html")}}
+		for _, par := range parents {
+			p.crumbs = append(p.crumbs, crumb{title: par.title, page: par.page})
+		}
+		if p.out == "index.html" {
+			p.crumbs = nil
+		}
+	})
+	chain(b.order)
+	for _, p := range b.pages {
+		if p.kind == kindChapter && !listed[p] && p.out != "glossary/index.html" && p.out != "questions/index.html" {
+			b.warnf("%s: not listed in SUMMARY.md; it is built but only reachable by links", b.file(p.path))
+		}
+	}
+
+	// Glossary entries.
+	chain(b.glossary)
+	for _, p := range b.glossary {
+		p.crumbs = []crumb{{title: b.settings.Title, page: b.pageAt("index.html")}, {title: glossIndex.title, page: glossIndex}}
+		for _, r := range p.fm.Related {
+			if b.bySrc["glossary/"+r+".md"] == nil {
+				b.errorf(p.path, keyLine(p.fmRaw, p.fmAt, "related"), "front matter: related term %q has no entry glossary/%s.md", r, r)
+			}
+		}
+	}
+
+	// Questions: by the reading order of the section that explains them.
+	rank := map[*page]int{}
+	for i, p := range b.order {
+		rank[p] = i + 1
+	}
+	for _, q := range b.questions {
+		b.questionSection(q)
+	}
+	slices.SortStableFunc(b.questions, func(x, y *page) int {
+		rx, ry := len(b.order)+1, len(b.order)+1
+		if x.sectionPage != nil && rank[x.sectionPage] > 0 {
+			rx = rank[x.sectionPage]
+		}
+		if y.sectionPage != nil && rank[y.sectionPage] > 0 {
+			ry = rank[y.sectionPage]
+		}
+		return cmp.Or(cmp.Compare(rx, ry), strings.Compare(x.slug, y.slug))
+	})
+	chain(b.questions)
+	for _, q := range b.questions {
+		q.crumbs = []crumb{{title: b.settings.Title, page: b.pageAt("index.html")}, {title: qIndex.title, page: qIndex}}
+		if q.sectionPage != nil {
+			q.sectionPage.qs = append(q.sectionPage.qs, q)
+		}
+		for _, t := range q.tags {
+			b.tags[t] = append(b.tags[t], q)
+		}
+	}
+	for _, t := range sortedKeys(b.tags) {
+		tp := &page{
+			path: "questions/tags/" + t + ".md", out: "questions/tags/" + t + ".html", kind: kindGenerated,
+			title: "Questions tagged " + t, slug: t, body: b.tagPage,
+			crumbs: []crumb{{title: b.settings.Title, page: b.pageAt("index.html")}, {title: qIndex.title, page: qIndex}},
+		}
+		b.pages = append(b.pages, tp)
+	}
+
+	// Pages printed on print.html: the reading order, then the glossary.
+	for _, p := range b.order {
+		if p.kind == kindChapter && p.doc != nil {
+			b.printList = append(b.printList, p)
+		}
+	}
+	b.inPrint = map[*page]bool{}
+	for _, p := range b.printList {
+		b.inPrint[p] = true
+	}
+	b.pages = append(b.pages,
+		&page{path: "print.md", out: "print.html", kind: kindGenerated, title: b.settings.Title, body: b.printPage},
+		&page{path: "404.md", out: "404.html", kind: kindGenerated, title: "Page not found", body: b.notFoundPage},
+	)
+	slices.SortFunc(b.pages, func(x, y *page) int { return strings.Compare(x.out, y.out) })
+	return nil
+}
+
+// collection returns the page for a glossary or question index: the book's
+// own file if it has one, else a generated page.
+func (b *build) collection(src, title string, body func(*renderer) string) *page {
+	if p := b.bySrc[src]; p != nil {
+		p.list = body
+		return p
+	}
+	p := &page{path: src, out: outPath(src), kind: kindGenerated, title: title, body: body}
+	b.pages = append(b.pages, p)
+	b.bySrc[src] = p
+	return p
+}
+
+// questionSection resolves a question's section: a link, relative to the
+// book root, to the page and anchor that explain it.
+func (b *build) questionSection(q *page) {
+	sec := q.fm.Section
+	if sec == "" {
+		return
+	}
+	line := keyLine(q.fmRaw, q.fmAt, "section")
+	u, err := url.Parse(sec)
+	if err != nil || u.Scheme != "" || u.Host != "" || !strings.HasSuffix(u.Path, ".md") || path.IsAbs(u.Path) {
+		b.errorf(q.path, line, "front matter: section %q: want page.md#anchor, relative to the book root", sec)
+		return
+	}
+	t := b.bySrc[path.Clean(u.Path)]
+	if t == nil {
+		b.errorf(q.path, line, "front matter: section %q: no such page", sec)
+		return
+	}
+	q.sectionPage, q.sectionFrag = t, u.Fragment
+	b.links = append(b.links, linkRef{from: q, line: line, target: t, frag: u.Fragment})
+}
+
+func (b *build) pageAt(out string) *page {
+	for _, p := range b.pages {
+		if p.out == out {
+			return p
+		}
+	}
+	return nil
+}
+
+// chain links pages with previous and next.
+func chain(pages []*page) {
+	for i, p := range pages {
+		if i > 0 {
+			p.prev = pages[i-1]
+		}
+		if i+1 < len(pages) {
+			p.next = pages[i+1]
+		}
+	}
+}
+
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,101 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// marker is a file every built site has; Write only replaces a directory
+// that holds it (or an empty one), so that a wrong -o never deletes
+// someone's files.
+const marker = "assets/warpbook.js"
+
+// Write replaces the directory dir with the site, atomically: it writes
+// the site into a new directory beside dir and then swaps the two, so
+// that dir is at every moment either the old site or the new one, never a
+// mix. On an error dir is left as it was.
+func (s *Site) Write(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if abs == filepath.Dir(abs) {
+		return fmt.Errorf("refusing to replace %s with a site", dir)
+	}
+	if fi, err := os.Stat(abs); err == nil {
+		if !fi.IsDir() {
+			return fmt.Errorf("%s exists and is not a directory", dir)
+		}
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return err
+		}
+		if len(entries) > 0 {
+			if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(marker))); err != nil {
+				return fmt.Errorf("%s is not empty and holds no warpbook site (no %s); refusing to replace it", dir, marker)
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".new-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp) // after a swap it holds the old site
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(s.Files))
+	for name := range s.Files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	made := map[string]bool{}
+	for _, name := range names {
+		if !fs.ValidPath(name) || strings.Contains(name, `\`) {
+			return fmt.Errorf("invalid output path %q", name)
+		}
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		if d := filepath.Dir(p); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
+		}
+		if err := os.WriteFile(p, s.Files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	return swapDirs(tmp, abs)
+}
+
+// swapDirs puts directory src in place of dst. Afterwards src holds the
+// old dst, if there was one.
+func swapDirs(src, dst string) error {
+	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+		return os.Rename(src, dst)
+	}
+	if err := exchange(src, dst); err == nil {
+		return nil
+	}
+	// No atomic exchange here: two renames, with dst missing in between.
+	old := src + ".old"
+	if err := os.Rename(dst, old); err != nil {
+		return err
+	}
+	if err := os.Rename(src, dst); err != nil {
+		os.Rename(old, dst)
+		return err
+	}
+	return os.Rename(old, src)
+}

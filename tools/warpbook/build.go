@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/warpbook/warpbook/site"
+	"github.com/warpbook/warpbook/snippets"
+)
+
+func runBuild(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("build", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	book := fset.String("book", "book", "book `directory`: Markdown pages, SUMMARY.md, book.yaml")
+	out := fset.String("o", "_site", "output `directory`, replaced atomically")
+	strict := fset.Bool("strict", false, "refuse to build while any page is a draft")
+	force := fset.Bool("force", false, "rebuild even when nothing changed")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: warpbook build [--book DIR] [-o DIR] [--strict] [--force]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Build parses, runs and verifies every page of the book, then renders the")
+		fmt.Fprintln(stderr, "site. On any failing snippet or broken link it writes nothing and exits 1.")
+		fmt.Fprintln(stderr)
+		fset.PrintDefaults()
+	}
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	if fset.NArg() > 0 {
+		fset.Usage()
+		return 2
+	}
+	return buildBook(context.Background(), *book, *out, *strict, *force, stdout, stderr)
+}
+
+// buildBook builds the book in dir into out and reports like the build
+// command.
+func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout, stderr io.Writer) int {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		fmt.Fprintf(stderr, "warpbook build: %s is not a directory\n", dir)
+		return 1
+	}
+	fsys := os.DirFS(dir)
+	key, err := site.InputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s", site.ToolFingerprint(), strict, out))
+	if err != nil {
+		fmt.Fprintf(stderr, "warpbook build: %v\n", err)
+		return 1
+	}
+	if !force && site.UpToDate(out, key) {
+		fmt.Fprintf(stdout, "%s is up to date\n", out)
+		return 0
+	}
+	s, err := site.Build(ctx, fsys, site.Options{
+		Dir:    dir,
+		Strict: strict,
+		Kernel: newKernel(),
+		Warnf: func(format string, args ...any) {
+			fmt.Fprintf(stderr, "warning: "+format+"\n", args...)
+		},
+	})
+	if err != nil {
+		var list site.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				fmt.Fprintln(stderr, e)
+			}
+			fmt.Fprintf(stderr, "warpbook build: %s; nothing written\n", sitePlural(len(list), "error", "errors"))
+		} else {
+			fmt.Fprintf(stderr, "warpbook build: %v; nothing written\n", err)
+		}
+		return 1
+	}
+	site.ForgetStamp(out)
+	if err := s.Write(out); err != nil {
+		fmt.Fprintf(stderr, "warpbook build: %v\n", err)
+		return 1
+	}
+	if err := site.SaveStamp(out, key); err != nil {
+		fmt.Fprintf(stderr, "warning: %v\n", err)
+	}
+	drafts := ""
+	if n := len(s.Drafts); n > 0 {
+		drafts = fmt.Sprintf(" (%s)", sitePlural(n, "draft", "drafts"))
+	}
+	fmt.Fprintf(stdout, "built %s%s into %s\n", sitePlural(s.Pages, "page", "pages"), drafts, out)
+	return 0
+}
+
+func sitePlural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// newKernel returns the snippet kernel the build runs pages through.
+func newKernel() site.Kernel { return &snippets.Kernel{} }
