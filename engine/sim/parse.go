@@ -60,6 +60,15 @@ type wparser struct {
 }
 
 func (p *wparser) errAt(n ast.Node, format string, args ...any) error {
+	// A mapping is reported at its first key.
+	switch m := unwrap(n).(type) {
+	case *ast.MappingNode:
+		if len(m.Values) > 0 {
+			n = m.Values[0].Key
+		}
+	case *ast.MappingValueNode:
+		n = m.Key
+	}
 	e := &Error{File: p.file, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
 		if tk := n.GetToken(); tk != nil && tk.Position != nil {
@@ -229,6 +238,8 @@ func describe(n ast.Node) string {
 		return "a mapping"
 	case *ast.LiteralNode:
 		return "a block of text"
+	case *ast.AliasNode:
+		return "an alias (aliases are not supported in workload files)"
 	}
 	return "a " + n.Type().String()
 }
@@ -342,6 +353,9 @@ func (p *wparser) program(n ast.Node, what string) (*Program, error) {
 	prog := NewProgram()
 	if _, ok := unwrap(n).(*ast.NullNode); ok {
 		return prog, nil
+	}
+	if _, ok := unwrap(n).(*ast.AliasNode); ok {
+		return nil, p.errAt(n, "aliases are not supported in workload files")
 	}
 	seq, ok := unwrap(n).(*ast.SequenceNode)
 	if !ok {

@@ -169,12 +169,12 @@ func (c Config) Run(w Workload) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %v", err)
 	}
-	if w.Program == nil || !issues(w.Program) {
-		return nil, fmt.Errorf("sim: workload %q has an empty program", w.Name)
-	}
 	prog, err := compile(w.Program, w.Name)
 	if err != nil {
 		return nil, err
+	}
+	if !issues(w.Program) {
+		return nil, fmt.Errorf("sim: workload %q has an empty program", w.Name)
 	}
 	l := w.Launch
 	if l.Block < 1 || l.Block > m.MaxThreadsPerBlock {

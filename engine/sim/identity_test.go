@@ -1,0 +1,257 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// genProgram makes a random program from r: math and memory instructions,
+// loops, divergent and warp-uniform branches, barriers, sleeps, fences.
+func genProgram(r *rand.Rand, depth int, top bool) *Program {
+	p := NewProgram()
+	n := 1 + r.IntN(5)
+	reg := func() string { return fmt.Sprintf("r%d", r.IntN(8)) }
+	for i := 0; i < n; i++ {
+		switch k := r.IntN(20); {
+		case k < 5:
+			op := []string{"FFMA", "IADD3", "DFMA", "MUFU", "HMMA", "IMAD", "NOP"}[r.IntN(7)]
+			if op == "NOP" {
+				p.Add(Inst{Op: op})
+				continue
+			}
+			p.Add(Inst{Op: op, Dst: reg(), Src: []string{reg(), reg()}, ILP: r.IntN(3)})
+		case k < 7:
+			p.LDS(reg(), reg())
+		case k == 7:
+			p.Add(Inst{Op: "STS", Src: []string{reg(), reg()}, Width: []int{4, 8, 16}[r.IntN(3)]})
+		case k < 10:
+			p.LDG(reg(), reg(), []string{"l1", "l2", "dram"}[r.IntN(3)])
+		case k == 10:
+			p.Add(Inst{Op: "STG", Src: []string{reg(), reg()}})
+		case k == 11:
+			p.Add(Inst{Op: "LDL", Dst: reg(), Src: []string{reg()}})
+		case k == 12:
+			p.BAR()
+		case k == 13:
+			p.Add(Inst{Op: "MEMBAR"})
+		case k == 14:
+			p.NANOSLEEP(r.IntN(40))
+		case k < 17 && depth > 0:
+			p.Loop(r.IntN(4), genProgram(r, depth-1, false))
+		case k < 19 && depth > 0:
+			var then, els *Program
+			if r.IntN(4) > 0 {
+				then = genProgram(r, depth-1, false)
+			}
+			if r.IntN(3) > 0 {
+				els = genProgram(r, depth-1, false)
+			}
+			lo := r.IntN(32)
+			hi := lo + r.IntN(32-lo)
+			set := fmt.Sprintf("%d-%d", lo, hi)
+			if r.IntN(2) == 0 {
+				p.Branch(set, then, els)
+			} else {
+				wlo := r.IntN(8)
+				p.BranchWarps(fmt.Sprintf("%d-%d", wlo, wlo+r.IntN(8-wlo)), then, els)
+			}
+		default:
+			p.FFMA(reg(), reg(), reg())
+		}
+	}
+	if top && r.IntN(2) == 0 {
+		p.EXIT()
+	}
+	return p
+}
+
+// expected counts the warp instructions and thread instructions one warp
+// (index widx, lane mask mask) issues running p: an independent model of the
+// program's control flow.
+func expected(p *Program, widx int, mask uint32) (inst, threads int) {
+	if p == nil {
+		return 0, 0
+	}
+	n := bits.OnesCount32(mask)
+	for _, s := range p.stmts {
+		switch s.kind {
+		case stmtInst:
+			k := max(s.inst.ILP, 1)
+			inst += k
+			threads += k * n
+		case stmtLoop:
+			i, t := expected(s.body, widx, mask)
+			inst += s.count * i
+			threads += s.count * t
+		case stmtBranch:
+			inst++
+			threads += n
+			var taken uint32
+			if s.warps != "" {
+				set, _ := parseSet(s.warps, 32)
+				if set>>uint(widx)&1 != 0 {
+					taken = mask
+				}
+			} else {
+				set, _ := parseSet(s.lanes, 32)
+				taken = mask & set
+			}
+			if taken != 0 {
+				i, t := expected(s.then, widx, taken)
+				inst += i
+				threads += t
+			}
+			if rest := mask &^ taken; rest != 0 {
+				i, t := expected(s.els, widx, rest)
+				inst += i
+				threads += t
+			}
+		}
+	}
+	return inst, threads
+}
+
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// checkIdentities checks the identities that hold on real hardware (and
+// the simulator's own bookkeeping) on one result.
+func checkIdentities(t *testing.T, name string, r *Result) {
+	t.Helper()
+	sum := 0.0
+	for _, st := range States() {
+		sum += r.Stall(st)
+	}
+	if !near(sum, r.WarpCyclesPerIssue) {
+		t.Errorf("%s: stall ratios (selected included) sum to %v, warp cycles per issued instruction is %v", name, sum, r.WarpCyclesPerIssue)
+	}
+	if !near(r.WarpsActive, r.IssuedPerCycle*r.WarpCyclesPerIssue) {
+		t.Errorf("%s: active warps per scheduler %v ≠ issued per cycle %v × warp cycles per issue %v", name, r.WarpsActive, r.IssuedPerCycle, r.WarpCyclesPerIssue)
+	}
+	if !near(r.IssueActive+r.NoEligible, 100) {
+		t.Errorf("%s: issue active %v%% + no eligible %v%% ≠ 100%%", name, r.IssueActive, r.NoEligible)
+	}
+	if !near(r.Stall(Selected), 1) {
+		t.Errorf("%s: selected per issued instruction = %v, want 1", name, r.Stall(Selected))
+	}
+	if r.WarpsEligible+1e-12 < r.IssuedPerCycle {
+		t.Errorf("%s: eligible warps %v below issued per cycle %v", name, r.WarpsEligible, r.IssuedPerCycle)
+	}
+	for _, sc := range r.Schedulers {
+		total := 0
+		for _, st := range States() {
+			total += sc.StateCycles(st)
+		}
+		if sc.StateCycles(Selected) != sc.Instructions {
+			t.Errorf("%s: scheduler %d: %d selected cycles, %d instructions", name, sc.Scheduler, sc.StateCycles(Selected), sc.Instructions)
+		}
+		if total > sc.ActiveCycles*r.Machine.MaxWarps {
+			t.Errorf("%s: scheduler %d: %d warp-cycles in %d active cycles", name, sc.Scheduler, total, sc.ActiveCycles)
+		}
+		if sc.Instructions > sc.ActiveCycles {
+			t.Errorf("%s: scheduler %d issued %d instructions in %d active cycles", name, sc.Scheduler, sc.Instructions, sc.ActiveCycles)
+		}
+	}
+	for _, m := range r.Metrics() {
+		if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) || m.Value < 0 {
+			t.Errorf("%s: metric %s = %v", name, m.Name, m.Value)
+		}
+	}
+}
+
+// TestIdentities runs many generated workloads (random programs, presets,
+// policies, launches and memory models) and checks on every run: the
+// per-reason stall ratios, selected included, sum to warp cycles per issued
+// instruction; active warps per scheduler = issued per scheduler per cycle ×
+// warp cycles per issued instruction; issue active + no eligible = 100 %;
+// the instruction counts match an independent walk of the program; a
+// complete trace agrees with the counters; a second run is identical.
+func TestIdentities(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 2026))
+	presets := Presets()
+	runs := 300
+	if testing.Short() {
+		runs = 60
+	}
+	for i := 0; i < runs; i++ {
+		m := presets[r.IntN(len(presets))]
+		m.SMs = 1
+		m.QueueModel = r.IntN(2) == 0
+		pol := []string{"gto", "lrr", "oldest", "two_level:2", "two_level:5"}[r.IntN(5)]
+		block := 1 + r.IntN(min(m.MaxThreadsPerBlock, 320))
+		w := Workload{
+			Name:    fmt.Sprintf("gen%d", i),
+			Policy:  pol,
+			Launch:  Launch{Block: block, Blocks: 1 + r.IntN(4), Regs: 16 * r.IntN(4), Resident: r.IntN(3)},
+			Program: genProgram(r, 2, true),
+		}
+		if !issues(w.Program) {
+			continue
+		}
+		cfg := Config{Machine: &m, Trace: Window{From: 0, To: 20000}}
+		if m.MaxWarps*20000 > MaxTraceCells {
+			cfg.Trace = Window{}
+		}
+		res, err := cfg.Run(w)
+		if err != nil {
+			t.Fatalf("%s on %s: %v\n%s", w.Name, m.Name, err, w.Program)
+		}
+		name := fmt.Sprintf("%s (%s, %s, block %d, queue %v)", w.Name, m.Name, pol, block, m.QueueModel)
+		checkIdentities(t, name, res)
+
+		// Instruction counts from an independent walk of the program.
+		wantInst, wantThreads := 0, 0
+		for b := 0; b < res.BlocksOnSM; b++ {
+			for k := 0; k*32 < block; k++ {
+				n := min(32, block-32*k)
+				mask := uint32(1<<uint(n) - 1)
+				if n == 32 {
+					mask = ^uint32(0)
+				}
+				i, th := expected(w.Program, k, mask)
+				if last := w.Program.stmts[len(w.Program.stmts)-1]; last.kind != stmtInst || last.inst.Op != "EXIT" {
+					i++ // the EXIT the compiler adds
+					th += n
+				}
+				wantInst += i
+				wantThreads += th
+			}
+		}
+		if res.Instructions != wantInst || res.ThreadInstructions != wantThreads {
+			t.Errorf("%s: issued %d instructions (%d thread instructions), the program walk says %d (%d)\n%s",
+				name, res.Instructions, res.ThreadInstructions, wantInst, wantThreads, w.Program)
+		}
+
+		// A trace of the whole run agrees with the counters.
+		if tr := res.Trace; tr != nil && res.Cycles <= tr.To {
+			for _, st := range States() {
+				if got := tr.Count(st); got != res.StateCycles(st) {
+					t.Errorf("%s: trace has %d cells in %s, counters %d", name, got, st, res.StateCycles(st))
+				}
+			}
+			if len(tr.Issues) != res.Instructions {
+				t.Errorf("%s: trace has %d issues, counters %d", name, len(tr.Issues), res.Instructions)
+			}
+			for _, is := range tr.Issues {
+				if st := tr.At(is.Slot, is.Cycle); st != Selected {
+					t.Errorf("%s: issue at cycle %d slot %d but the trace says %s", name, is.Cycle, is.Slot, st)
+					break
+				}
+			}
+		}
+
+		// Same input, same output.
+		again, err := cfg.Run(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res, again) {
+			t.Errorf("%s: a second run differs", name)
+		}
+	}
+}
