@@ -273,3 +273,30 @@ func TestPresetsNotShared(t *testing.T) {
 		t.Errorf("a change to one A100 leaked into another: %+v, %v", r, err)
 	}
 }
+
+// TestGP10xCrossCheck covers the 6.0 rule the golden sample has no row
+// for. 288 threads (9 warps) at 176 registers: 5,632 registers per warp.
+// GP100's two sub-partitions check 10 warps × 5,632 = 56,320 ≤ 65,536 and
+// would hold one block, but GP10x's four check 12 × 5,632 = 67,584 >
+// 65,536, so the reference refuses the kernel on GP100 too.
+func TestGP10xCrossCheck(t *testing.T) {
+	k := occupancy.Kernel{BlockSize: 288, Registers: 176}
+	r, err := occupancy.Compute(gpu.P100(), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ActiveBlocks != 0 || r.Obstacles != occupancy.GP10xCrossCheck || r.Limits.Registers != occupancy.Blocks(0) {
+		t.Errorf("P100: %d blocks, obstacles %q, register limit %v; want 0, %q, 0", r.ActiveBlocks, r.Obstacles, r.Limits.Registers, occupancy.GP10xCrossCheck)
+	}
+	// The same kernel on a GP10x part fails the sub-partition check itself.
+	r, _ = occupancy.Compute(gpu.GTX1080(), k)
+	if r.ActiveBlocks != 0 || r.Obstacles != occupancy.SubPartitionRounding {
+		t.Errorf("GTX 1080: %d blocks, obstacles %q; want 0, %q", r.ActiveBlocks, r.Obstacles, occupancy.SubPartitionRounding)
+	}
+	// At 160
+	// registers (5,120 per warp, 12 × 5,120 = 61,440) passes both checks.
+	r, _ = occupancy.Compute(gpu.P100(), occupancy.Kernel{BlockSize: 288, Registers: 160})
+	if r.ActiveBlocks != 1 {
+		t.Errorf("P100 at 160 registers: %d blocks, want 1 (32,768 ÷ 5,120 = 6 warps × 2 = 12 ≥ 9)", r.ActiveBlocks)
+	}
+}
