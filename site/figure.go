@@ -17,7 +17,10 @@ func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
 	id := r.id(fmt.Sprintf("figure-%d", r.figures))
 	f, err := figure.Draw([]byte(blockText(n, r.p.src)), id)
 	if err != nil {
-		off := lineStart(n)
+		off := n.Pos()
+		if off < 0 {
+			off = lineStart(n)
+		}
 		var fe *figure.Error
 		if errors.As(err, &fe) && fe.Line > 0 && n.Lines().Len() >= fe.Line {
 			off = n.Lines().At(fe.Line - 1).Start

@@ -97,6 +97,7 @@ type termUse struct {
 
 // linkTerms links the first mention of each pattern in p's prose.
 func linkTerms(p *page, pats []termPattern) []termUse {
+	mergeTexts(p.doc)
 	var texts []*ast.Text
 	var sections []use // section of each text
 	cur := use{page: p, title: p.title}
@@ -106,7 +107,11 @@ func linkTerms(p *page, pats []termPattern) []termUse {
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
-			cur = use{page: p, anchor: headingID(n), title: textOf(n, p.src)}
+			if n.Level == 1 {
+				cur = use{page: p, title: p.title}
+			} else {
+				cur = use{page: p, anchor: headingID(n), title: textOf(n, p.src)}
+			}
 			return ast.WalkSkipChildren, nil
 		case *ast.Link, *ast.AutoLink, *ast.CodeSpan, *ast.Image, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.RawHTML, *TermLink:
 			return ast.WalkSkipChildren, nil
@@ -146,6 +151,30 @@ func linkTerms(p *page, pats []termPattern) []termUse {
 		}
 	}
 	return found
+}
+
+// mergeTexts joins runs of adjacent text nodes on one line: goldmark's
+// inline parsers split text where a construct could have started (an
+// autolink at "www", say), and a term must match across such splits.
+func mergeTexts(doc ast.Node) {
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		t, ok := n.(*ast.Text)
+		if !ok || !entering {
+			return ast.WalkContinue, nil
+		}
+		for {
+			next, ok := t.NextSibling().(*ast.Text)
+			if !ok || t.IsRaw() || next.IsRaw() || t.SoftLineBreak() || t.HardLineBreak() || t.Segment.Stop != next.Segment.Start ||
+				t.Segment.Padding != 0 || next.Segment.Padding != 0 {
+				break
+			}
+			t.Segment = t.Segment.WithStop(next.Segment.Stop)
+			t.SetSoftLineBreak(next.SoftLineBreak())
+			t.SetHardLineBreak(next.HardLineBreak())
+			t.Parent().RemoveChild(t.Parent(), next)
+		}
+		return ast.WalkContinue, nil
+	})
 }
 
 // splitText wraps bytes [from, to) of text node t in a TermLink and returns

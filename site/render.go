@@ -250,7 +250,7 @@ func (r *renderer) alert(w util.BufWriter, src []byte, node ast.Node, entering b
 func (r *renderer) termLink(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*TermLink)
 	if entering {
-		href := r.root + "glossary/" + n.Slug + ".html"
+		href := rel(r.at, "glossary/"+n.Slug+".html")
 		if r.print {
 			href = "#g-" + n.Slug
 		}

@@ -341,7 +341,8 @@ func (b *build) meta(p *page) {
 	p.tags = fm.Tags
 
 	// Headings.
-	var firstH1 string
+	var firstH1 string // the first h1, else the first heading
+	firstLevel := 0
 	first := true
 	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		h, ok := n.(*ast.Heading)
@@ -353,8 +354,10 @@ func (b *build) meta(p *page) {
 		}
 		t := textOf(h, p.src)
 		if h.Level == 1 && first {
-			firstH1 = t
 			p.titleInDoc = true
+		}
+		if firstH1 == "" || h.Level == 1 && firstLevel > 1 {
+			firstH1, firstLevel = t, h.Level
 		}
 		first = false
 		p.headings = append(p.headings, heading{level: h.Level, id: headingID(h), text: t})
