@@ -28,6 +28,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"occupancy": {"compute occupancy for a kernel on a GPU", runOccupancy},
 		"build":     {"build the book into a static site", runBuild},
+		"sim":       {"simulate the warp schedulers of one SM running a workload file", runSim},
 	}
 }
 

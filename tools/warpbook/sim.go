@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/warpbook/warpbook/engine/sim"
+)
+
+const simUsage = `usage: warpbook sim FILE.yaml [--gpu G] [--policy P] [--json] [--trace FILE.csv]
+
+Simulates the warp schedulers of one SM running the workload in FILE.yaml
+and reports what Nsight Compute would: issue-slot utilisation, active and
+eligible warps per scheduler, warp cycles per issued instruction and its
+breakdown by stall reason. --json prints the metrics under their Nsight
+Compute names. --trace writes the state of every warp slot in every cycle
+of the trace window as CSV (cycle,slot,scheduler,block,warp,state).
+
+presets: toy, gt200, gf100, volta, turing, ampere, hopper
+policies: lrr, gto, oldest, two_level:N
+
+flags (they may come before or after FILE):
+`
+
+// runSim implements "warpbook sim".
+func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, simUsage)
+		fs.PrintDefaults()
+	}
+	var (
+		gpuName   = fs.String("gpu", "", "preset to run on, overriding the file's gpu")
+		policy    = fs.String("policy", "", "scheduling policy, overriding the file's policy")
+		asJSON    = fs.Bool("json", false, "print JSON (metrics keyed by Nsight Compute name) instead of the report")
+		traceFile = fs.String("trace", "", "write the per-cycle, per-warp-slot states to this CSV file")
+		traceFrom = fs.Int("trace-from", 0, "first cycle of the trace window")
+		traceLen  = fs.Int("trace-cycles", 2000, "cycles in the trace window")
+		maxCycles = fs.Int("max-cycles", 0, "stop with an error after this many cycles (0: the default limit)")
+	)
+	// Flags may follow the file name: parse, take the file, parse the rest.
+	var files []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		fmt.Fprintln(stderr, "warpbook sim: want exactly one workload file")
+		fs.Usage()
+		return 2
+	}
+	if *traceFile != "" && (*traceFrom < 0 || *traceLen < 1) {
+		fmt.Fprintln(stderr, "warpbook sim: --trace-from must be ≥ 0 and --trace-cycles ≥ 1")
+		return 2
+	}
+	name := files[0]
+	data, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
+		return 1
+	}
+	w, err := sim.ParseWorkload(name, data)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if *gpuName != "" {
+		w.GPU = *gpuName
+	}
+	if *policy != "" {
+		w.Policy = *policy
+	}
+	cfg := sim.Config{MaxCycles: *maxCycles}
+	if *traceFile != "" {
+		cfg.Trace = sim.Window{From: *traceFrom, To: *traceFrom + *traceLen}
+	}
+	r, err := cfg.Run(w)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if *traceFile != "" {
+		if err := writeTrace(*traceFile, r.Trace); err != nil {
+			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
+			return 1
+		}
+	}
+	var out bytes.Buffer
+	if *asJSON {
+		b, err := json.MarshalIndent(simJSON(r), "", "  ")
+		if err != nil {
+			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
+			return 1
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+	} else {
+		out.WriteString(r.Report())
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+type simLaunchJSON struct {
+	Block           int     `json:"block"`
+	Blocks          int     `json:"blocks"`
+	Regs            int     `json:"regs"`
+	Smem            int     `json:"smem"`
+	BlocksOnSM      int     `json:"blocks_on_sm"`
+	OccupancyBlocks int     `json:"occupancy_blocks"`
+	ResidentBlocks  int     `json:"resident_blocks"`
+	Limiter         string  `json:"limiter"`
+	OccupancySource string  `json:"occupancy_source"`
+	Waves           float64 `json:"waves"`
+}
+
+type simSchedulerJSON struct {
+	Scheduler    int            `json:"scheduler"`
+	ActiveCycles int            `json:"active_cycles"`
+	Instructions int            `json:"instructions"`
+	WarpCycles   map[string]int `json:"warp_cycles"`
+}
+
+type simOutJSON struct {
+	Workload   string             `json:"workload"`
+	GPU        string             `json:"gpu"`
+	Policy     string             `json:"policy"`
+	Launch     simLaunchJSON      `json:"launch"`
+	Metrics    map[string]float64 `json:"metrics"`
+	Dominant   string             `json:"dominant_stall"`
+	Schedulers []simSchedulerJSON `json:"schedulers"`
+}
+
+func simJSON(r *sim.Result) simOutJSON {
+	o := simOutJSON{
+		Workload: r.Workload, GPU: r.Machine.Name, Policy: r.Policy,
+		Launch: simLaunchJSON{Block: r.Launch.Block, Blocks: r.Launch.Blocks, Regs: r.Launch.Regs, Smem: r.Launch.Smem,
+			BlocksOnSM: r.BlocksOnSM, OccupancyBlocks: r.OccupancyBlocks, ResidentBlocks: r.ResidentBlocks,
+			Limiter: r.Limiter, OccupancySource: r.OccupancySource, Waves: r.Waves},
+		Metrics:  map[string]float64{},
+		Dominant: r.Dominant().String(),
+	}
+	for _, m := range r.Metrics() {
+		o.Metrics[m.Name] = m.Value
+	}
+	for _, sc := range r.Schedulers {
+		s := simSchedulerJSON{Scheduler: sc.Scheduler, ActiveCycles: sc.ActiveCycles, Instructions: sc.Instructions, WarpCycles: map[string]int{}}
+		for _, st := range sim.States() {
+			s.WarpCycles[st.String()] = sc.StateCycles(st)
+		}
+		o.Schedulers = append(o.Schedulers, s)
+	}
+	return o
+}
+
+// writeTrace writes the trace as CSV, one row per occupied warp slot per
+// cycle of the window, through a temporary file so that a failure leaves no
+// half-written file behind.
+func writeTrace(path string, t *sim.Trace) error {
+	if t == nil {
+		return fmt.Errorf("no trace recorded")
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".trace-*.csv")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	fmt.Fprintln(bw, "cycle,slot,scheduler,block,warp,state")
+	// The span holding each slot, advanced as the cycles go by.
+	bySlot := make([][]sim.Span, t.Slots)
+	for _, s := range t.Spans {
+		bySlot[s.Slot] = append(bySlot[s.Slot], s)
+	}
+	next := make([]int, t.Slots)
+	end := min(t.To, t.End)
+	for c := t.From; c < end; c++ {
+		for slot := 0; slot < t.Slots; slot++ {
+			spans := bySlot[slot]
+			for next[slot] < len(spans) && spans[next[slot]].End <= c {
+				next[slot]++
+			}
+			if next[slot] == len(spans) || spans[next[slot]].Start > c {
+				continue
+			}
+			s := spans[next[slot]]
+			fmt.Fprintf(bw, "%d,%d,%d,%d,%d,%s\n", c, slot, s.Scheduler, s.Block, s.Warp, t.At(slot, c))
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
