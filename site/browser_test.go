@@ -1,0 +1,377 @@
+package site_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/warpbook/warpbook/site"
+)
+
+// The browser tests drive Debian's chromium over the built test book, from
+// a loopback server and from file://. They skip when no chromium is
+// installed, unless WARPBOOK_BROWSER=require (set by .ci/run) asks for
+// them: then a missing browser is a failure.
+
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	const msg = "no chromium in PATH: install Debian's chromium (apt-get install chromium) to run the browser tests"
+	if os.Getenv("WARPBOOK_BROWSER") == "require" {
+		t.Fatal(msg + "; WARPBOOK_BROWSER=require asks for them")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// browser starts chromium with a fresh profile and returns its context.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	exe := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	bctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return bctx
+}
+
+// tab is one browser tab watching what the page does.
+type tab struct {
+	t    *testing.T
+	ctx  context.Context
+	base string // site root URL, ending in "/"
+
+	mu       sync.Mutex
+	console  []string // errors and exceptions
+	requests []string // every URL the page asked for
+}
+
+func newTab(t *testing.T, bctx context.Context, base string) *tab {
+	ctx, cancel := chromedp.NewContext(bctx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute) // a hung browser, not a slow one
+	t.Cleanup(cancel)
+	tb := &tab{t: t, ctx: ctx, base: base}
+	if err := chromedp.Listen(ctx, func(ev any) {
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		if ev, ok := ev.(*network.EventRequestWillBeSent); ok {
+			tb.requests = append(tb.requests, ev.Request.URL)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning {
+				tb.mu.Lock()
+				tb.console = append(tb.console, fmt.Sprintf("%s %s:%d: %s", m.Type, m.URL, m.Line+1, m.Text))
+				tb.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(tb.checkQuiet)
+	return tb
+}
+
+// checkQuiet fails on console errors and on requests outside the site.
+func (tb *tab) checkQuiet() {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	for _, c := range tb.console {
+		tb.t.Errorf("console: %s", c)
+	}
+	for _, r := range tb.requests {
+		if !strings.HasPrefix(r, tb.base) {
+			tb.t.Errorf("request outside the site: %s", r)
+		}
+	}
+	if len(tb.requests) == 0 {
+		tb.t.Errorf("no requests seen: the request watch is broken")
+	}
+}
+
+func (tb *tab) do(steps ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	if err := chromedp.Do(tb.ctx, steps...); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+func (tb *tab) open(path string) {
+	tb.t.Helper()
+	tb.do(chromedp.Navigate(tb.base + path))
+}
+
+// navigateBy runs an action that loads a new page and waits for it.
+func (tb *tab) navigateBy(a chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	if _, err := chromedp.Run(tb.ctx, chromedp.WaitEvent(cdppage.LoadEventFired, nil, a)); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+func (tb *tab) location() string {
+	tb.t.Helper()
+	loc, err := chromedp.Run(tb.ctx, chromedp.Location())
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return strings.TrimPrefix(loc, tb.base)
+}
+
+func evalJS[T any](tb *tab, js string) T {
+	tb.t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		tb.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+func (tb *tab) wantLocation(want string) {
+	tb.t.Helper()
+	if got := tb.location(); got != want {
+		tb.t.Errorf("at %s, want %s", got, want)
+	}
+}
+
+// builtBook writes the test book's site to a directory.
+func builtBook(t *testing.T) string {
+	t.Helper()
+	s := build(t, os.DirFS("testdata/book"), site.Options{Dir: "testdata/book", Kernel: fakeKernel{}})
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := s.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestBrowser(t *testing.T) {
+	bctx := browser(t)
+	dir := builtBook(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	fileBase := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
+	axe, err := os.ReadFile("testdata/axe/axe.min.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, base := range []struct{ name, url string }{{"http", srv.URL + "/"}, {"file", fileBase}} {
+		t.Run(base.name, func(t *testing.T) {
+			t.Run("next-previous", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				tb.open("index.html")
+				tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
+				tb.wantLocation("warps.html")
+				tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
+				tb.wantLocation("scheduling.html")
+				tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.prev")))
+				tb.wantLocation("warps.html")
+				// The keyboard: → and ←.
+				tb.navigateBy(chromedp.KeyEvent(kb.ArrowRight))
+				tb.wantLocation("scheduling.html")
+				tb.navigateBy(chromedp.KeyEvent(kb.ArrowLeft))
+				tb.wantLocation("warps.html")
+				// The sidebar marks the page.
+				if cur := evalJS[string](tb, `document.querySelector('.wb-sidebar [aria-current=page]').textContent`); !strings.Contains(cur, "Warps") {
+					t.Errorf("sidebar marks %q, want Warps", cur)
+				}
+			})
+
+			t.Run("answer", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				tb.open("questions/index.html")
+				q := `document.querySelector('#q-why-cliffs details.answer')`
+				if evalJS[bool](tb, q+`.open`) {
+					t.Fatal("the answer is open before it is asked for")
+				}
+				if evalJS[bool](tb, q+`.querySelector('p').checkVisibility()`) {
+					t.Errorf("the closed answer is visible")
+				}
+				tb.do(chromedp.Click(chromedp.CSS("#q-why-cliffs details.answer > summary")))
+				if !evalJS[bool](tb, q+`.open`) {
+					t.Fatal("clicking the summary did not open the answer")
+				}
+				if txt := evalJS[string](tb, q+`.innerText`); !strings.Contains(txt, "Registers are allocated per warp") {
+					t.Errorf("open answer shows %q", txt)
+				}
+			})
+
+			t.Run("theme", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				tb.open("warps.html")
+				bg := `getComputedStyle(document.body).backgroundColor`
+				light := evalJS[string](tb, bg)
+				if light != "rgb(255, 255, 255)" {
+					t.Errorf("light background %s", light)
+				}
+				tb.do(chromedp.Click(chromedp.ID("wb-theme")))
+				if dark := evalJS[string](tb, bg); dark == light {
+					t.Errorf("the toggle left the background %s", dark)
+				}
+				if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
+					t.Errorf("data-theme %q after the toggle, want dark", th)
+				}
+				// Remembered on the next page, set before the first paint.
+				tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
+				if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
+					t.Errorf("data-theme %q on the next page, want dark", th)
+				}
+				// The system preference is the default.
+				tb.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem("warpbook-theme")`),
+					chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+						_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+							Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+						})
+						return err
+					}),
+					chromedp.Reload())
+				if got := evalJS[string](tb, bg); got == light {
+					t.Errorf("prefers-color-scheme: dark gives the light background %s", got)
+				}
+			})
+
+			t.Run("search", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				tb.open("warps.html")
+				tb.do(chromedp.KeyEvent("/"))
+				if id := evalJS[string](tb, `document.activeElement.id`); id != "wb-q" {
+					t.Fatalf("/ focused %q, want the search box", id)
+				}
+				tb.do(chromedp.KeyEvent("cliffs"),
+					chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
+				first := evalJS[string](tb, `document.querySelector('#wb-results li a').innerText`)
+				if !strings.Contains(first, "The cliffs") || !strings.Contains(first, "Occupancy") {
+					t.Errorf("first result %q, want the section and its chapter", first)
+				}
+				tb.navigateBy(chromedp.KeyEvent(kb.Enter))
+				tb.wantLocation("occupancy.html#the-cliffs")
+				// A glossary term is found too.
+				tb.do(chromedp.Click(chromedp.ID("wb-q")), chromedp.KeyEvent("scheduler"),
+					chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
+				if all := evalJS[string](tb, `document.querySelector('#wb-results').innerText`); !strings.Contains(all, "Glossary") {
+					t.Errorf("results for scheduler %q lack the glossary entry", all)
+				}
+			})
+
+			t.Run("hidden-lines-and-copy", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				tb.open("cells.html")
+				vis := `getComputedStyle(document.querySelector('#cell-hello .hl')).display`
+				if d := evalJS[string](tb, vis); d != "none" {
+					t.Errorf("hidden lines display %q before the toggle", d)
+				}
+				tb.do(chromedp.Click(chromedp.CSS("#cell-hello .show-hidden-label")))
+				if d := evalJS[string](tb, vis); d == "none" {
+					t.Error("hidden lines still hidden after the toggle")
+				}
+				if n := evalJS[int](tb, `document.querySelectorAll('pre.code button.copy').length`); n == 0 {
+					t.Error("no copy buttons")
+				}
+			})
+
+			t.Run("help", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				tb.open("index.html")
+				tb.do(chromedp.KeyEvent("?"))
+				if !evalJS[bool](tb, `document.getElementById('wb-help').open`) {
+					t.Error("? did not open the help")
+				}
+			})
+
+			t.Run("axe", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				pages := []string{"index.html", "warps.html", "occupancy.html", "cells.html", "glossary/index.html",
+					"glossary/warp.html", "questions/index.html", "questions/why-cliffs.html", "questions/tags/occupancy.html", "print.html", "404.html"}
+				for _, p := range pages {
+					for _, theme := range []string{"light", "dark"} {
+						tb.open(p)
+						tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "` + theme + `")`))
+						tb.do(chromedp.Evaluate[chromedp.Void](string(axe)))
+						raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](
+							`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
+							chromedp.EvalAwaitPromise))
+						if err != nil {
+							t.Fatalf("axe on %s: %v", p, err)
+						}
+						var violations []struct {
+							ID, Help string
+							Nodes    []string
+						}
+						if err := json.Unmarshal(raw, &violations); err != nil {
+							t.Fatalf("axe result %s: %v", raw, err)
+						}
+						for _, v := range violations {
+							t.Errorf("axe, %s (%s): %s: %s\n\t%s", p, theme, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
+						}
+					}
+				}
+			})
+		})
+	}
+
+	// Without JavaScript every core feature still works: reading, the
+	// sidebar, next and previous, answers, hidden lines, figures.
+	t.Run("no-javascript", func(t *testing.T) {
+		tb := newTab(t, bctx, srv.URL+"/")
+		tb.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+			return err
+		}))
+		tb.open("index.html")
+		tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
+		tb.wantLocation("warps.html")
+		tb.navigateBy(chromedp.Click(chromedp.CSS(`.wb-sidebar a[href="cells.html"]`)))
+		tb.wantLocation("cells.html")
+		tb.do(chromedp.Click(chromedp.CSS("#cell-hello .show-hidden-label")),
+			chromedp.WaitVisible(chromedp.CSS("#cell-hello .hl")))
+		tb.navigateBy(chromedp.Click(chromedp.CSS(`.wb-sidebar a[href="occupancy.html"]`)))
+		tb.do(chromedp.WaitVisible(chromedp.CSS("figure.figure svg")))
+		tb.open("questions/index.html")
+		tb.do(chromedp.Click(chromedp.CSS("#q-why-cliffs details.answer > summary")),
+			chromedp.WaitVisible(chromedp.CSS("#q-why-cliffs details.answer p")))
+		// The script-only controls stay out of the way.
+		tb.do(chromedp.WaitNotVisible(chromedp.ID("wb-theme")), chromedp.WaitNotVisible(chromedp.ID("wb-q")))
+	})
+}

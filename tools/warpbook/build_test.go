@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeBook writes name/content pairs under a new directory.
+func writeBook(t *testing.T, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := 0; i+1 < len(files); i += 2 {
+		p := filepath.Join(dir, filepath.FromSlash(files[i]))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(files[i+1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runCmd(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = dispatch(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestBuildCommand(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	bk := writeBook(t,
+		"SUMMARY.md", "- [A](a.md)\n- [B](b.md)\n",
+		"a.md", "# A\n\nSee [B](b.md#b-section).\n",
+		"b.md", "# B\n\n## B section\n",
+	)
+	out := filepath.Join(t.TempDir(), "site")
+
+	code, stdout, stderr := runCmd("build", "--book", bk, "-o", out)
+	if code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "built 5 pages (2 drafts) into "+out) {
+		t.Errorf("stdout %q", stdout)
+	}
+	for _, f := range []string{"index.html", "a.html", "b.html", "print.html", "404.html", "assets/warpbook.css", "assets/search-index.js"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	first, _ := os.ReadFile(filepath.Join(out, "a.html"))
+
+	// Nothing changed: nothing to do.
+	code, stdout, _ = runCmd("build", "--book", bk, "-o", out)
+	if code != 0 || !strings.Contains(stdout, "is up to date") {
+		t.Errorf("second build: exit %d, %q; want up to date", code, stdout)
+	}
+	// Forced, the same bytes.
+	if code, _, stderr = runCmd("build", "--book", bk, "-o", out, "--force"); code != 0 {
+		t.Fatalf("forced build: exit %d\n%s", code, stderr)
+	}
+	if again, _ := os.ReadFile(filepath.Join(out, "a.html")); !bytes.Equal(first, again) {
+		t.Error("two builds of the same book differ")
+	}
+
+	// A broken anchor: exit 1 with file:line, and the old site stays.
+	os.WriteFile(filepath.Join(bk, "a.md"), []byte("# A\n\nSee [B](b.md#nope).\n"), 0o644)
+	code, _, stderr = runCmd("build", "--book", bk, "-o", out)
+	if code != 1 {
+		t.Errorf("broken anchor: exit %d, want 1", code)
+	}
+	if want := filepath.Join(bk, "a.md") + ":3:5: broken anchor: b.md has no #nope"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+	if !strings.Contains(stderr, "1 error; nothing written") {
+		t.Errorf("stderr %q does not say nothing was written", stderr)
+	}
+	if now, _ := os.ReadFile(filepath.Join(out, "a.html")); !bytes.Equal(first, now) {
+		t.Error("a failed build changed the site")
+	}
+	// Into a new directory, a failed build creates nothing.
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if code, _, _ = runCmd("build", "--book", bk, "-o", fresh); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("a failed build created %s", fresh)
+	}
+}
+
+func TestBuildStrictAndUsage(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	bk := writeBook(t, "a.md", "# A\n")
+	out := filepath.Join(t.TempDir(), "site")
+	code, _, stderr := runCmd("build", "--strict", "--book", bk, "-o", out)
+	if code != 1 || !strings.Contains(stderr, "a.md:1: draft (it has no named author): --strict refuses to build while pages are drafts") {
+		t.Errorf("strict build of a draft: exit %d\n%s", code, stderr)
+	}
+	if code, _, _ := runCmd("build", "extra"); code != 2 {
+		t.Errorf("build with an argument: exit %d, want 2", code)
+	}
+	if code, _, _ := runCmd("build", "--nope"); code != 2 {
+		t.Errorf("build with an unknown flag: exit %d, want 2", code)
+	}
+	if code, _, stderr := runCmd("build", "--book", filepath.Join(bk, "missing")); code != 1 || !strings.Contains(stderr, "is not a directory") {
+		t.Errorf("missing book: exit %d, %q", code, stderr)
+	}
+}
