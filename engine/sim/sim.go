@@ -45,11 +45,14 @@ type divEntry struct {
 }
 
 type warp struct {
-	until      int64 // state below holds until this cycle; re-evaluate then
 	blockUntil int64 // an issued instruction holds the warp until this cycle
 	since      int64 // cycle the current state started
 	age        int64 // launch order, for gto/oldest
 	eligAt     int64 // last cycle the warp was eligible
+	opsReady   int64 // cycle the operands of instruction opsPC are ready
+	opsPC      int32 // pc opsReady was computed for; -1 after an issue
+	opsKind    sbClass
+	opsPipe    pipe // pipe of instruction opsPC
 	memDone    int64 // all its memory operations complete
 	storeDone  int64 // all its stores complete
 	state      State
@@ -65,10 +68,8 @@ type warp struct {
 	widx       int32 // warp index within its block
 	span       int32 // index into trace spans, -1 when not traced
 	barPC      int32 // pc of the last BAR issued (for deadlock reports)
-	loopN      int32
-	divN       int32
-	loops      [maxNest]int32
-	divs       [maxNest]divEntry
+	loopN      int32 // depth of the loop stack (sm.loops)
+	divN       int32 // depth of the reconvergence stack (sm.divs)
 }
 
 type scheduler struct {
@@ -100,6 +101,9 @@ type sm struct {
 	policy   policyKind
 	twoN     int
 	ws       []warp
+	until    []int64 // per slot: the warp's state holds until this cycle; re-evaluate then
+	loops    []int32    // per slot, maxNest entries: loop trip counts left
+	divs     []divEntry // per slot, maxNest entries: the reconvergence stack
 	regReady []int64
 	regKind  []sbClass
 	scheds   []scheduler
@@ -219,6 +223,9 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	s := &sm{
 		m: m, code: prog.code, nregs: prog.nregs, policy: pol, twoN: twoN,
 		ws:            make([]warp, m.MaxWarps),
+		until:         make([]int64, m.MaxWarps),
+		loops:         make([]int32, m.MaxWarps*maxNest),
+		divs:          make([]divEntry, m.MaxWarps*maxNest),
 		regReady:      make([]int64, m.MaxWarps*prog.nregs),
 		regKind:       make([]sbClass, m.MaxWarps*prog.nregs),
 		scheds:        make([]scheduler, m.Schedulers),
@@ -306,7 +313,7 @@ func (s *sm) nextEvent() int64 {
 	t := s.nextRetire
 	for i := range s.scheds {
 		for _, slot := range s.scheds[i].warps {
-			if u := s.ws[slot].until; u < t {
+			if u := s.until[slot]; u < t {
 				t = u
 			}
 		}
@@ -337,9 +344,12 @@ func (s *sm) deadlock(now int64) error {
 
 // setState closes the warp's current state at now and starts st.
 func (s *sm) setState(w *warp, st State, now int64) {
-	if st == w.state {
-		return
+	if st != w.state {
+		s.changeState(w, st, now)
 	}
+}
+
+func (s *sm) changeState(w *warp, st State, now int64) {
 	d := now - w.since
 	s.scheds[w.sched].cycles[w.state] += d
 	if s.tr != nil && d > 0 {
@@ -352,31 +362,17 @@ func (s *sm) setState(w *warp, st State, now int64) {
 // eval classifies a warp that is not issuing (see the package documentation
 // for the priority). It returns NotSelected for an eligible warp, with the
 // cycle until which the returned state holds.
-func (s *sm) eval(w *warp, now int64) (State, int64) {
+func (s *sm) eval(sc *scheduler, w *warp, now int64) (State, int64) {
 	if now < w.blockUntil {
 		return w.blockState, w.blockUntil
 	}
-	in := &s.code[w.pc]
-	// Operand dependencies: the latest-ready operand decides.
-	var latest int64
-	var kind sbClass
-	base := w.regBase
-	for i := uint8(0); i < in.nsrc; i++ {
-		r := base + int32(in.src[i])
-		if t := s.regReady[r]; t > latest || (t == latest && s.regKind[r] > kind) {
-			latest, kind = t, s.regKind[r]
-		}
+	// Operand dependencies. Only the warp's own issues change its
+	// registers, so the answer is kept until it issues again.
+	if w.opsPC != w.pc {
+		s.operands(w)
 	}
-	if in.dst >= 0 {
-		r := base + int32(in.dst)
-		if k := s.regKind[r]; k != sbFixed {
-			if t := s.regReady[r]; t > latest || (t == latest && k > kind) {
-				latest, kind = t, k
-			}
-		}
-	}
-	if latest > now {
-		switch kind {
+	if latest := w.opsReady; latest > now {
+		switch w.opsKind {
 		case sbLong:
 			return LongScoreboard, latest
 		case sbShort:
@@ -385,9 +381,9 @@ func (s *sm) eval(w *warp, now int64) (State, int64) {
 		return Wait, latest
 	}
 	// Resources.
-	switch p := in.pipe; {
+	switch p := w.opsPipe; {
 	case p < numSchedPipes:
-		if t := s.scheds[w.sched].pipeFree[p]; t > now {
+		if t := sc.pipeFree[p]; t > now {
 			return MathPipeThrottle, t
 		}
 	case p == pipeLSU:
@@ -405,6 +401,31 @@ func (s *sm) eval(w *warp, now int64) (State, int64) {
 	return NotSelected, now + 1
 }
 
+// operands finds when the operands of the warp's next instruction are
+// ready: the latest-ready operand decides, and on equal times long beats
+// short beats wait.
+func (s *sm) operands(w *warp) {
+	in := &s.code[w.pc]
+	var latest int64
+	var kind sbClass
+	base := w.regBase
+	for i := uint8(0); i < in.nsrc; i++ {
+		r := base + int32(in.src[i])
+		if t := s.regReady[r]; t > latest || (t == latest && s.regKind[r] > kind) {
+			latest, kind = t, s.regKind[r]
+		}
+	}
+	if in.dst >= 0 {
+		r := base + int32(in.dst)
+		if k := s.regKind[r]; k != sbFixed {
+			if t := s.regReady[r]; t > latest || (t == latest && k > kind) {
+				latest, kind = t, k
+			}
+		}
+	}
+	w.opsPC, w.opsReady, w.opsKind, w.opsPipe = w.pc, latest, kind, in.pipe
+}
+
 func isLongWait(st State) bool {
 	switch st {
 	case LongScoreboard, Barrier, Membar, Sleeping, Drain:
@@ -417,20 +438,21 @@ func isLongWait(st State) bool {
 func (s *sm) cycle(si int32, now int64) bool {
 	sc := &s.scheds[si]
 	elig := sc.elig[:0]
+	untilOf := s.until
 	for _, slot := range sc.warps {
-		w := &s.ws[slot]
-		if w.until > now {
+		if untilOf[slot] > now {
 			continue
 		}
-		st, until := s.eval(w, now)
+		w := &s.ws[slot]
+		st, until := s.eval(sc, w, now)
 		if st == NotSelected {
 			elig = append(elig, slot)
 			w.eligAt = now
-			w.until = now + 1
+			untilOf[slot] = now + 1
 			continue
 		}
 		s.setState(w, st, now)
-		w.until = until
+		untilOf[slot] = until
 	}
 	if s.policy == polTwoLevel {
 		elig = s.twoLevel(sc, elig, now)
@@ -530,6 +552,7 @@ func (s *sm) twoLevel(sc *scheduler, elig []int32, now int64) []int32 {
 // issue performs the warp's next instruction at cycle now.
 func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	in := &s.code[w.pc]
+	w.opsPC = -1
 	sc.inst++
 	n := int64(bits.OnesCount32(w.mask))
 	sc.threads += n
@@ -648,8 +671,8 @@ func (s *sm) release(b *blockRec, now int64) {
 	for _, slot := range b.waiting {
 		w := &s.ws[slot]
 		w.blockUntil = now + 1
-		if w.until > now+1 {
-			w.until = now + 1
+		if s.until[slot] > now+1 {
+			s.until[slot] = now + 1
 		}
 	}
 	b.waiting = b.waiting[:0]
@@ -670,7 +693,8 @@ func (s *sm) branch(w *warp, in *inst, now int64) {
 	} else {
 		taken = active & in.lanes
 	}
-	d := &w.divs[w.divN]
+	divs := s.divs[int(w.slot)*maxNest : int(w.slot+1)*maxNest]
+	d := &divs[w.divN]
 	w.divN++
 	d.restore = active
 	d.joinPC = in.joinPC
@@ -692,6 +716,8 @@ func (s *sm) branch(w *warp, in *inst, now int64) {
 // settle moves the warp's pc past loop and branch markers to its next
 // instruction; markers cost nothing.
 func (s *sm) settle(w *warp) {
+	loops := s.loops[int(w.slot)*maxNest : int(w.slot+1)*maxNest]
+	divs := s.divs[int(w.slot)*maxNest : int(w.slot+1)*maxNest]
 	for {
 		in := &s.code[w.pc]
 		switch in.act {
@@ -700,11 +726,11 @@ func (s *sm) settle(w *warp) {
 				w.pc = in.target + 1
 				continue
 			}
-			w.loops[w.loopN] = in.arg
+			loops[w.loopN] = in.arg
 			w.loopN++
 			w.pc++
 		case actLoopEnd:
-			top := &w.loops[w.loopN-1]
+			top := &loops[w.loopN-1]
 			*top--
 			if *top > 0 {
 				w.pc = in.target + 1
@@ -713,7 +739,7 @@ func (s *sm) settle(w *warp) {
 				w.pc++
 			}
 		case actEndThen:
-			d := &w.divs[w.divN-1]
+			d := &divs[w.divN-1]
 			if d.elseMask != 0 {
 				w.mask = d.elseMask
 				d.elseMask = 0
@@ -723,7 +749,7 @@ func (s *sm) settle(w *warp) {
 			}
 		case actEndIf:
 			w.divN--
-			w.mask = w.divs[w.divN].restore
+			w.mask = divs[w.divN].restore
 			w.pc++
 		default:
 			return
@@ -808,13 +834,14 @@ func (s *sm) launch(bi int32, now int64) {
 		w := &s.ws[slot]
 		*w = warp{
 			slot: slot, sched: slot % int32(len(s.scheds)), block: bi, widx: int32(k),
-			regBase: slot * int32(s.nregs), age: s.ages, since: now, until: now,
+			regBase: slot * int32(s.nregs), age: s.ages, since: now, opsPC: -1,
 			mask:       uint32(1<<uint(threads) - 1),
 			blockUntil: now + int64(s.m.FetchLatency), blockState: NoInstruction, span: -1,
 		}
 		if threads == 32 {
 			w.mask = ^uint32(0)
 		}
+		s.until[slot] = now
 		s.ages++
 		for r := w.regBase; r < w.regBase+int32(s.nregs); r++ {
 			s.regReady[r] = 0
