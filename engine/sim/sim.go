@@ -52,7 +52,7 @@ type warp struct {
 	opsReady   int64 // cycle the operands of instruction opsPC are ready
 	opsPC      int32 // pc opsReady was computed for; -1 after an issue
 	opsKind    sbClass
-	opsPipe    pipe // pipe of instruction opsPC
+	opsPipe    pipe  // pipe of instruction opsPC
 	memDone    int64 // all its memory operations complete
 	storeDone  int64 // all its stores complete
 	state      State
@@ -101,7 +101,7 @@ type sm struct {
 	policy   policyKind
 	twoN     int
 	ws       []warp
-	until    []int64 // per slot: the warp's state holds until this cycle; re-evaluate then
+	until    []int64    // per slot: the warp's state holds until this cycle; re-evaluate then
 	loops    []int32    // per slot, maxNest entries: loop trip counts left
 	divs     []divEntry // per slot, maxNest entries: the reconvergence stack
 	regReady []int64
