@@ -104,3 +104,16 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+// TestNoAllocationPerCycle: a run allocates at setup only, so a run ten
+// times as long allocates the same.
+func TestNoAllocationPerCycle(t *testing.T) {
+	c, l := benchSM()
+	short := Workload{Launch: l, Program: NewProgram().Loop(20, benchMixed())}
+	long := Workload{Launch: l, Program: NewProgram().Loop(200, benchMixed())}
+	a := testing.AllocsPerRun(3, func() { _, _ = c.Run(short) })
+	b := testing.AllocsPerRun(3, func() { _, _ = c.Run(long) })
+	if a != b {
+		t.Errorf("%v allocations for a short run, %v for a run ten times as long", a, b)
+	}
+}

@@ -199,7 +199,7 @@ func (r *Result) Report() string {
 		name = "workload"
 	}
 	fmt.Fprintf(&b, "%s on %s (policy %s)\n", name, r.Machine.Name, r.Policy)
-	fmt.Fprintf(&b, "  launch: %d blocks × %d threads; %d on this SM, %d resident (occupancy allows %d, limited by %s), %.2f waves\n\n",
+	fmt.Fprintf(&b, "  launch: grid %d × block %d threads; this SM runs %d, %d at a time (occupancy allows %d, limited by %s), %.2f waves\n\n",
 		r.Launch.Blocks, r.Launch.Block, r.BlocksOnSM, r.ResidentBlocks, r.OccupancyBlocks, r.Limiter, r.Waves)
 
 	row := func(name, unit, val string) {
@@ -250,5 +250,9 @@ func (r *Result) Report() string {
 	row("Achieved Occupancy", "%", f2(r.AchievedOccupancy))
 	row("Waves Per SM", "", f2(r.Waves))
 	b.WriteString(rule)
-	return b.String()
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
