@@ -109,8 +109,8 @@ func BenchmarkRun(b *testing.B) {
 // times as long allocates the same.
 func TestNoAllocationPerCycle(t *testing.T) {
 	c, l := benchSM()
-	short := Workload{Launch: l, Program: NewProgram().Loop(20, benchMixed())}
-	long := Workload{Launch: l, Program: NewProgram().Loop(200, benchMixed())}
+	short := Workload{Launch: l, Program: NewProgram().Loop(1, benchMixed())}
+	long := Workload{Launch: l, Program: NewProgram().Loop(10, benchMixed())}
 	a := testing.AllocsPerRun(3, func() { _, _ = c.Run(short) })
 	b := testing.AllocsPerRun(3, func() { _, _ = c.Run(long) })
 	if a != b {
