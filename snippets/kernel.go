@@ -3,6 +3,8 @@ package snippets
 import (
 	"context"
 	"regexp"
+	"runtime"
+	"sync"
 	"time"
 )
 
@@ -47,19 +49,51 @@ const (
 	DefaultOutputLimit = 1 << 20
 )
 
-// Run runs every page and returns their results in the same order. Pages
-// with parse errors are not run: their result carries the diagnostics.
+func (k *Kernel) timeout() time.Duration {
+	if k.Timeout > 0 {
+		return k.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (k *Kernel) memoryLimit() int64 {
+	if k.MemoryLimit > 0 {
+		return k.MemoryLimit
+	}
+	return DefaultMemoryLimit
+}
+
+func (k *Kernel) outputLimit() int64 {
+	if k.OutputLimit > 0 {
+		return k.OutputLimit
+	}
+	return DefaultOutputLimit
+}
+
+// Run runs every page, Jobs at a time, and returns their results in the
+// same order.
 func (k *Kernel) Run(ctx context.Context, pages []*Page) []*PageResult {
 	res := make([]*PageResult, len(pages))
-	for i, p := range pages {
-		res[i] = k.RunPage(ctx, p)
+	jobs := k.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
 	}
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, p := range pages {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			res[i] = k.RunPage(ctx, p)
+		}()
+	}
+	wg.Wait()
 	return res
 }
 
-// RunPage type-checks, runs and verifies one page.
-func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
-	r := &PageResult{Page: p, Cells: make([]*CellResult, len(p.Cells)), Checks: make([]*CheckResult, len(p.Checks))}
-	r.Diagnostics = append(r.Diagnostics, &Diagnostic{Pos: Pos{File: p.Path}, Msg: "running snippets is not implemented yet"})
-	return r
+// selected reports whether the filter selects id.
+func (k *Kernel) selected(id string) bool {
+	return k.Filter == nil || k.Filter.MatchString(id)
 }

@@ -73,6 +73,9 @@ type Page struct {
 	Cells []*Cell
 	// Checks are the page's checked prose values, in document order.
 	Checks []*Check
+	// Diagnostics are the page's parse errors (what Parse returned as its
+	// error); a page with any is not run.
+	Diagnostics Diagnostics
 
 	lines []int // byte offset of the start of each line
 }
@@ -204,6 +207,7 @@ func (p *Parser) Parse(path string, src []byte) (*Page, error) {
 	})
 	pg.assignIDs(&diags)
 	sortDiagnostics(diags)
+	pg.Diagnostics = diags
 	return pg, diags.Err()
 }
 

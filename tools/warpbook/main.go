@@ -13,6 +13,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // command is one warpbook subcommand. run receives the arguments after the
@@ -29,10 +31,16 @@ func commands() map[string]command {
 		"occupancy": {"compute occupancy for a kernel on a GPU", runOccupancy},
 		"build":     {"build the book into a static site", runBuild},
 		"sim":       {"simulate the warp schedulers of one SM running a workload file", runSim},
+		"test":      {"run the snippets of Markdown pages and check their outputs", runTest},
+		"run":       {"run a page's snippets like a notebook", runRun},
 	}
 }
 
 func main() {
+	// The snippet kernel runs each page in a copy of this executable.
+	if snippets.IsWorker() {
+		os.Exit(snippets.ServeWorker())
+	}
 	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

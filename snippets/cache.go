@@ -1,0 +1,164 @@
+package snippets
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sync"
+
+	"github.com/warpbook/warpbook/snippets/symbols"
+)
+
+// DefaultCacheDir returns the usual cache directory,
+// os.UserCacheDir()/warpbook: outside the source tree and the site.
+func DefaultCacheDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find the cache directory: %w", err)
+	}
+	return filepath.Join(d, "warpbook"), nil
+}
+
+// Verifier says what verifies pages run by k.
+func (k *Kernel) Verifier() Verifier {
+	v := Verifier{Tool: toolVersion(), Engine: symbols.EngineFingerprint, Go: runtime.Version()}
+	if k.Native {
+		v.Native = k.nativeVersion()
+	}
+	return v
+}
+
+var (
+	toolOnce sync.Once
+	toolVer  string
+)
+
+// toolVersion is "warpbook VERSION+HASH": the module version (or
+// "devel") and a hash of the running executable, so that any rebuild of the
+// tool, the kernel or the engine invalidates cached results.
+func toolVersion() string {
+	toolOnce.Do(func() {
+		ver := "devel"
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			ver = bi.Main.Version
+		}
+		sum := "unknown"
+		if exe, err := os.Executable(); err == nil {
+			if f, err := os.Open(exe); err == nil {
+				h := sha256.New()
+				if _, err := io.Copy(h, f); err == nil {
+					sum = hex.EncodeToString(h.Sum(nil))[:12]
+				}
+				f.Close()
+			}
+		}
+		toolVer = "warpbook " + ver + "+" + sum
+	})
+	return toolVer
+}
+
+// chain is a running hash of what a session ran.
+type chain [32]byte
+
+func newHash(parts ...string) chain {
+	var c chain
+	for _, p := range parts {
+		c = c.add(p)
+	}
+	return c
+}
+
+func (c chain) add(s string) chain {
+	h := sha256.New()
+	h.Write(c[:])
+	fmt.Fprintf(h, "%d:", len(s))
+	io.WriteString(h, s)
+	var out chain
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+func (c chain) hex() string { return hex.EncodeToString(c[:]) }
+
+// resultCache stores outcomes of units by key, one small JSON file each.
+// A nil cache stores nothing.
+type resultCache struct {
+	dir string
+}
+
+func (k *Kernel) cache() *resultCache {
+	if k.CacheDir == "" {
+		return nil
+	}
+	return &resultCache{dir: k.CacheDir}
+}
+
+type cachedOutcome struct {
+	Output string  `json:"output"`
+	Panic  *string `json:"panic,omitempty"`
+	Error  *string `json:"error,omitempty"`
+	Value  *string `json:"value,omitempty"`
+}
+
+func (c *resultCache) path(key string) string {
+	return filepath.Join(c.dir, "results", key[:2], key+".json")
+}
+
+func (c *resultCache) get(key string) *outcome {
+	if c == nil || key == "" {
+		return nil
+	}
+	b, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return nil
+	}
+	var co cachedOutcome
+	if json.Unmarshal(b, &co) != nil {
+		return nil
+	}
+	return &outcome{ran: true, cached: true, output: []byte(co.Output), panic: co.Panic, errMsg: co.Error, value: co.Value}
+}
+
+// put stores o; failures to write are ignored (the cache is an
+// optimisation), but a file is never left half-written.
+func (c *resultCache) put(key string, o *outcome) {
+	if c == nil || key == "" {
+		return
+	}
+	b, err := json.Marshal(cachedOutcome{Output: string(o.output), Panic: o.panic, Error: o.errMsg, Value: o.value})
+	if err != nil {
+		return
+	}
+	_ = writeFileAtomic(c.path(key), b, 0o644)
+}
+
+// writeFileAtomic writes b to name through a temporary file in the same
+// directory and a rename, so that readers see the old or the new contents.
+func writeFileAtomic(name string, b []byte, perm os.FileMode) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(f.Name(), perm)); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), name); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}

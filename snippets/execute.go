@@ -1,0 +1,209 @@
+package snippets
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// RunPage type-checks, runs and verifies one page. A page with parse
+// errors is not run; its result carries them.
+func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
+	r := &PageResult{
+		Page:     p,
+		Cells:    make([]*CellResult, len(p.Cells)),
+		Checks:   make([]*CheckResult, len(p.Checks)),
+		Verifier: k.Verifier(),
+	}
+	if len(p.Diagnostics) > 0 {
+		r.Diagnostics = append(r.Diagnostics, p.Diagnostics...)
+		return r
+	}
+	pl := newPlan(p, k.timeout())
+	r.Diagnostics = append(r.Diagnostics, pl.compile()...)
+
+	// What runs: each session up to its last selected unit, but not past
+	// its first unit that does not compile.
+	need := map[*unit]bool{}
+	for _, s := range pl.sessions {
+		last := -1
+		for i, u := range s.units {
+			if k.selected(u.id()) {
+				last = i
+			}
+		}
+		for i := 0; i <= last && i < s.firstBad; i++ {
+			need[s.units[i]] = true
+		}
+	}
+	cache := k.cache()
+	pl.keys(r.Verifier, "interp")
+	outcomes := map[int]*outcome{}
+	var jobs []jobUnit
+	timeouts := map[int]time.Duration{}
+	for _, s := range pl.sessions {
+		var units []*unit
+		hit := true
+		for _, u := range s.units {
+			if !need[u] {
+				continue
+			}
+			units = append(units, u)
+			if o := cache.get(u.key); o != nil {
+				outcomes[u.index] = o
+			} else {
+				hit = false
+			}
+		}
+		if hit {
+			continue
+		}
+		for _, u := range units {
+			delete(outcomes, u.index)
+			jobs = append(jobs, jobUnit{U: u.index, Session: s.id, Chunks: u.chunks, Expr: u.expr})
+			timeouts[u.index] = u.timeout
+		}
+	}
+	if len(jobs) > 0 {
+		start := workerStart
+		if k.InProcess {
+			start = inProcessStart
+		}
+		lim := limits{timeout: timeouts, startup: startupTimeout, output: k.outputLimit(), memory: k.memoryLimit()}
+		if k.InProcess {
+			lim.memory = 0
+		}
+		sortJobs(jobs)
+		got := runUnits(ctx, jobs, lim, start, k.memoryLimit())
+		for n, o := range got {
+			outcomes[n] = o
+			if o.ran && o.fail == "" {
+				cache.put(pl.units[n].key, o)
+			}
+		}
+	}
+	var native map[int]*outcome
+	if k.Native {
+		var d Diagnostics
+		native, d = k.runNative(ctx, pl, need, r.Verifier)
+		r.Diagnostics = append(r.Diagnostics, d...)
+	}
+	k.verify(pl, r, outcomes, native)
+	return r
+}
+
+func sortJobs(j []jobUnit) {
+	for i := 1; i < len(j); i++ {
+		for k := i; k > 0 && j[k].U < j[k-1].U; k-- {
+			j[k], j[k-1] = j[k-1], j[k]
+		}
+	}
+}
+
+// compile type-checks every session and every error= cell, recording
+// diagnostics on the units. It returns problems that belong to no unit.
+func (pl *plan) compile() Diagnostics {
+	var page Diagnostics
+	for _, s := range pl.sessions {
+		s.firstBad = len(s.units)
+		if len(s.units) == 0 {
+			continue
+		}
+		ck := pl.typeCheck(s.mainGo, !s.program)
+		for _, o := range ck.other {
+			page = append(page, &Diagnostic{Pos: Pos{File: pl.page.Path}, Msg: "internal error in the generated program: " + o})
+		}
+		ck.errs = append(ck.errs, pl.lintRedeclared(s, ck)...)
+		for _, e := range ck.errs {
+			i, u := pl.unitAt(s, e.pos)
+			u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
+			s.broken = true
+			if i < s.firstBad {
+				s.firstBad = i
+			}
+		}
+	}
+	for _, c := range pl.page.Cells {
+		if c.Attrs.Error != "" && c.Attrs.Skip == "" {
+			pl.compileError(c)
+		}
+	}
+	return page
+}
+
+// unitAt returns the unit of s (and its index in s.units) that holds a
+// position: the cell whose lines or the check whose expression contain its
+// line, else the last unit above it.
+func (pl *plan) unitAt(s *session, p Pos) (int, *unit) {
+	best := 0
+	for i, u := range s.units {
+		first, last := u.lines()
+		if p.Line >= first && p.Line <= last {
+			return i, u
+		}
+		if first <= p.Line {
+			best = i
+		}
+	}
+	return best, s.units[best]
+}
+
+// lines returns the first and last Markdown line of a unit's code.
+func (u *unit) lines() (int, int) {
+	if u.cell != nil {
+		if len(u.cell.Lines) == 0 {
+			return u.cell.Pos.Line, u.cell.Pos.Line
+		}
+		return u.cell.Lines[0].Pos.Line, u.cell.Lines[len(u.cell.Lines)-1].Pos.Line
+	}
+	return u.check.ExprPos.Line, u.check.ExprPos.Line + strings.Count(u.check.Expr, "\n")
+}
+
+// compileError type-checks an error= cell after the session cells above it
+// and records the first error located in the cell.
+func (pl *plan) compileError(c *Cell) {
+	cc := pl.codes[c.Index]
+	eu := &unit{cell: c, code: cc, index: -1}
+	tmp := &session{id: -1, program: cc.program}
+	if !cc.program && !c.Attrs.Fresh {
+		for _, u := range pl.sessions[0].units {
+			if u.cell != nil && u.cell.Index < c.Index {
+				tmp.units = append(tmp.units, u)
+			}
+		}
+	}
+	tmp.units = append(tmp.units, eu)
+	pl.generate(tmp)
+	ck := pl.typeCheck(tmp.mainGo, !tmp.program)
+	pl.generate(pl.sessions[0]) // restore the units' chunks
+	first, last := eu.lines()
+	res := &errResult{}
+	for _, e := range ck.errs {
+		if e.pos.Line >= first && e.pos.Line <= last {
+			res.msg, res.pos = e.msg, e.pos
+			break
+		}
+	}
+	pl.errCells[c] = res
+}
+
+// errResult is what type-checking an error= cell found.
+type errResult struct {
+	msg string
+	pos Pos
+}
+
+// keys sets every unit's cache key: a hash of what verified it and of
+// everything its session ran before it.
+func (pl *plan) keys(v Verifier, mode string) {
+	for _, s := range pl.sessions {
+		h := newHash(v.Tool, v.Engine, v.Go, v.Native, mode)
+		for _, u := range s.units {
+			h = h.add(u.expr)
+			for _, c := range u.chunks {
+				h = h.add(c)
+			}
+			u.key = h.hex()
+		}
+	}
+}

@@ -1,0 +1,298 @@
+package snippets
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"strings"
+	"time"
+)
+
+// A plan is a page prepared to run: its cells cut into top-level items,
+// grouped into sessions (one interpreter each), with the Go program of each
+// session for the type checker and the native build, and the units (cells
+// and checked values, in document order) the worker runs.
+type plan struct {
+	page     *Page
+	fset     *token.FileSet
+	codes    []*cellCode // by cell index; nil for skipped cells
+	sessions []*session
+	units    []*unit
+	// byCell and byCheck find a unit.
+	byCell  map[*Cell]*unit
+	byCheck map[*Check]*unit
+	// errCells holds what type-checking each error= cell found.
+	errCells map[*Cell]*errResult
+}
+
+// cellCode is one cell's source cut into items.
+type cellCode struct {
+	cell    *Cell
+	src     *snippetSource
+	items   []item
+	program bool // "package main": a whole program
+}
+
+// session is one interpreter: the page's shared session (id 0), or the own
+// session of a fresh cell or a program.
+type session struct {
+	id      int
+	program bool
+	units   []*unit
+	// mainGo is the generated program's first file; helperGo is the other.
+	mainGo string
+	// broken is set when the session does not type-check; firstBad is the
+	// index (in units) of the first unit with an error.
+	broken   bool
+	firstBad int
+}
+
+// unit is one thing the worker runs: a cell or a checked value.
+type unit struct {
+	index   int // in plan.units; the worker protocol's unit number
+	session *session
+	cell    *Cell
+	check   *Check
+	code    *cellCode
+	chunks  []string   // what the interpreter evaluates, in order
+	maps    []chunkMap // the Markdown position of each chunk's lines
+	expr    string     // a check's expression, with its position comment
+	timeout time.Duration
+	// diags are compile-time problems (type errors, sandbox, interpreter
+	// limits); a unit with any does not run.
+	diags Diagnostics
+	key   string // cache key
+}
+
+func (u *unit) id() string {
+	if u.cell != nil {
+		return u.cell.ID
+	}
+	return u.check.ID
+}
+
+func (u *unit) pos() Pos {
+	if u.cell != nil {
+		return u.cell.Pos
+	}
+	return u.check.Pos
+}
+
+// newPlan cuts the page's cells and builds its sessions and units. Cells
+// with skip= or error= are not part of any session.
+func newPlan(p *Page, timeout time.Duration) *plan {
+	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*Cell]*unit{}, byCheck: map[*Check]*unit{}, errCells: map[*Cell]*errResult{}}
+	pl.codes = make([]*cellCode, len(p.Cells))
+	for i, c := range p.Cells {
+		if c.Attrs.Skip != "" {
+			continue
+		}
+		s := newSnippetSource(c)
+		cc := &cellCode{cell: c, src: s, program: s.isProgram()}
+		if !cc.program {
+			cc.items = s.split()
+		}
+		pl.codes[i] = cc
+	}
+	shared := &session{id: 0}
+	pl.sessions = append(pl.sessions, shared)
+	addUnit := func(s *session, u *unit) {
+		u.index = len(pl.units)
+		u.session = s
+		pl.units = append(pl.units, u)
+		s.units = append(s.units, u)
+	}
+	checks := p.Checks
+	flushChecks := func(upTo int) {
+		for len(checks) > 0 && checks[0].After <= upTo {
+			k := checks[0]
+			checks = checks[1:]
+			u := &unit{check: k, timeout: timeout}
+			pl.byCheck[k] = u
+			addUnit(shared, u)
+		}
+	}
+	for i, c := range p.Cells {
+		flushChecks(i)
+		cc := pl.codes[i]
+		if cc == nil || c.Attrs.Error != "" {
+			continue
+		}
+		u := &unit{cell: c, code: cc, timeout: timeout}
+		if c.Attrs.Timeout > 0 {
+			u.timeout = c.Attrs.Timeout
+		}
+		pl.byCell[c] = u
+		if c.Attrs.Fresh || cc.program {
+			s := &session{id: len(pl.sessions), program: cc.program}
+			pl.sessions = append(pl.sessions, s)
+			addUnit(s, u)
+			continue
+		}
+		addUnit(shared, u)
+	}
+	flushChecks(len(p.Cells))
+	for _, s := range pl.sessions {
+		pl.generate(s)
+	}
+	return pl
+}
+
+// chunkMap maps the lines of an interpreter chunk to Markdown: line
+// first (1-based) of the chunk is pos[0], and so on.
+type chunkMap struct {
+	first int
+	pos   []Pos
+}
+
+// importSpec is one import of a snippet, with its Markdown position.
+type importSpec struct {
+	name, path string
+	pos        Pos
+	text       string // "/*line*/name \"path\""
+}
+
+// imports parses the import specs of an import item; ok is false when the
+// item does not parse (the type checker will say why).
+func (cc *cellCode) imports(it item) (specs []importSpec, ok bool) {
+	text := cc.src.text[it.start:it.end]
+	const head = "package p\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", head+text, parser.ImportsOnly)
+	if err != nil {
+		return nil, false
+	}
+	for _, s := range f.Imports {
+		off := fset.Position(s.Pos()).Offset - len(head) + it.start
+		l := cc.src.lineOf(off)
+		lp := cc.cell.Lines[l].Pos
+		sp := importSpec{path: s.Path.Value}
+		if s.Name != nil {
+			sp.name = s.Name.Name
+		}
+		sp.pos = Pos{File: lp.File, Line: lp.Line, Col: lp.Col + off - cc.src.lines[l]}
+		sp.text = lineComment(sp.pos.File, sp.pos.Line, sp.pos.Col)
+		if sp.name != "" {
+			sp.text += sp.name + " "
+		}
+		sp.text += sp.path
+		specs = append(specs, sp)
+	}
+	return specs, true
+}
+
+// generate writes the session's Go program and its units' interpreter
+// chunks.
+func (pl *plan) generate(s *session) {
+	if s.program {
+		u := s.units[0]
+		src := u.code.src
+		s.mainGo = src.located(0, len(src.text))
+		plain, pos := src.plain(0, len(src.text))
+		u.chunks = []string{plain}
+		u.maps = []chunkMap{{first: 1, pos: pos}}
+		return
+	}
+	var imports, decls, body strings.Builder
+	imported := map[string]bool{} // name + " " + path
+	depth := 0
+	for _, u := range s.units {
+		if u.check != nil {
+			k := u.check
+			u.expr = k.Expr
+			u.maps = []chunkMap{{first: 1, pos: []Pos{k.ExprPos}}}
+			located := lineComment(pl.page.Path, k.ExprPos.Line, k.ExprPos.Col) + k.Expr
+			fmt.Fprintf(&body, "\t_wbCheck(%d, func() any {\n\t\treturn %s\n\t})\n", u.index, located)
+			continue
+		}
+		cc := u.code
+		u.chunks, u.maps = nil, nil
+		var stmts strings.Builder
+		// Consecutive items of the same kind make one interpreter chunk.
+		var run strings.Builder
+		var runPos []Pos
+		runKind := itemKind(-1)
+		endRun := func() {
+			if run.Len() == 0 {
+				return
+			}
+			head := "package main\n"
+			if runKind == stmtItem {
+				head = ";\n" // forces statement mode; code starts on line 2
+			}
+			u.chunks = append(u.chunks, head+run.String())
+			u.maps = append(u.maps, chunkMap{first: 2, pos: runPos})
+			run.Reset()
+			runPos = nil
+		}
+		for _, it := range cc.items {
+			text := cc.src.located(it.start, it.end)
+			switch it.kind {
+			case importItem:
+				specs, ok := cc.imports(it)
+				if !ok {
+					imports.WriteString(text)
+					continue
+				}
+				var fresh []importSpec
+				for _, sp := range specs {
+					k := sp.name + " " + sp.path
+					if imported[k] {
+						continue
+					}
+					imported[k] = true
+					fresh = append(fresh, sp)
+					fmt.Fprintf(&imports, "import %s\n", sp.text)
+				}
+				if len(fresh) > 0 {
+					endRun()
+					var b strings.Builder
+					m := chunkMap{first: 3}
+					b.WriteString("package main\nimport (\n")
+					for _, sp := range fresh {
+						b.WriteString(strings.TrimSpace(sp.name + " " + sp.path))
+						b.WriteString("\n")
+						m.pos = append(m.pos, sp.pos)
+					}
+					b.WriteString(")\n")
+					u.chunks = append(u.chunks, b.String())
+					u.maps = append(u.maps, m)
+				}
+				continue
+			case declItem:
+				decls.WriteString(text)
+			case stmtItem:
+				stmts.WriteString(text)
+			}
+			if it.kind != runKind {
+				endRun()
+				runKind = it.kind
+			}
+			plain, pos := cc.src.plain(it.start, it.end)
+			run.WriteString(plain)
+			runPos = append(runPos, pos...)
+		}
+		endRun()
+		// Each cell opens a block inside the previous one: it sees the
+		// variables above it and may redeclare them, as in the session.
+		if depth > 0 || u != s.units[0] {
+			body.WriteString("\t{\n")
+			depth++
+		}
+		if u.cell.Attrs.Panics != "" {
+			fmt.Fprintf(&body, "\t_wbPanics(%d, func() {\n%s\t})\n", u.index, stmts.String())
+		} else {
+			fmt.Fprintf(&body, "\t_wbStart(%d)\n%s\t_wbDone(%d)\n", u.index, stmts.String(), u.index)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("package main\n\n")
+	b.WriteString(imports.String())
+	b.WriteString("\n")
+	b.WriteString(decls.String())
+	b.WriteString("\nfunc _wbCells() {\n")
+	b.WriteString(body.String())
+	b.WriteString(strings.Repeat("\t}\n", depth))
+	b.WriteString("}\n")
+	s.mainGo = b.String()
+}

@@ -1,0 +1,245 @@
+package snippets
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Summary counts the outcomes of a run.
+type Summary struct {
+	Pages, Pass, Fail, Skip int
+}
+
+// Summarize counts the cells and checks of results.
+func Summarize(results []*PageResult) Summary {
+	var s Summary
+	for _, r := range results {
+		s.Pages++
+		count := func(st Status) {
+			switch st {
+			case StatusPass:
+				s.Pass++
+			case StatusFail:
+				s.Fail++
+			case StatusSkip:
+				s.Skip++
+			}
+		}
+		for _, c := range r.Cells {
+			if c != nil {
+				count(c.Status)
+			}
+		}
+		for _, c := range r.Checks {
+			if c != nil {
+				count(c.Status)
+			}
+		}
+	}
+	return s
+}
+
+// WriteText writes results the way "warpbook test" prints them: each
+// problem as "file.md:LINE:COL: ID: what", with its diff and the command
+// that would fix it indented below, then one line per page. Verbose adds a
+// line per cell.
+func WriteText(w io.Writer, results []*PageResult, verbose bool) {
+	for _, r := range results {
+		if verbose {
+			for _, c := range r.Cells {
+				if c == nil {
+					continue
+				}
+				cell := r.Page.Cells[indexOfResult(r.Cells, c)]
+				line := fmt.Sprintf("--- %s: %s %s", strings.ToUpper(c.Status.String()), cell.Pos, c.ID)
+				switch {
+				case c.Status == StatusSkip:
+					line += " (" + c.Skip + ")"
+				case c.Cached:
+					line += " (cached)"
+				case c.Elapsed > 0:
+					line += fmt.Sprintf(" (%.2fs)", c.Elapsed.Seconds())
+				}
+				fmt.Fprintln(w, line)
+			}
+			for i, c := range r.Checks {
+				if c == nil {
+					continue
+				}
+				ch := r.Page.Checks[i]
+				fmt.Fprintf(w, "--- %s: %s %s [%s](= %q)\n", strings.ToUpper(c.Status.String()), ch.Pos, c.ID, ch.Text, ch.Expr)
+			}
+		}
+		for _, d := range r.AllDiagnostics() {
+			writeDiagnostic(w, d)
+		}
+		s := Summarize([]*PageResult{r})
+		status := "ok  "
+		if r.Failed() {
+			status = "FAIL"
+		}
+		fmt.Fprintf(w, "%s %s\t%s\n", status, r.Page.Path, counts(s))
+	}
+}
+
+func indexOfResult(cs []*CellResult, c *CellResult) int {
+	for i, x := range cs {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func counts(s Summary) string {
+	var parts []string
+	parts = append(parts, fmt.Sprintf("%d passed", s.Pass))
+	if s.Fail > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", s.Fail))
+	}
+	if s.Skip > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped", s.Skip))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeDiagnostic prints d, its diff and its hint.
+func writeDiagnostic(w io.Writer, d *Diagnostic) {
+	fmt.Fprintln(w, d.Error())
+	if d.Diff != "" {
+		for _, l := range strings.SplitAfter(strings.TrimRight(d.Diff, "\n"), "\n") {
+			fmt.Fprintf(w, "\t%s", strings.TrimSuffix(l, "\n"))
+			fmt.Fprintln(w)
+		}
+	}
+	if d.Hint != "" {
+		fmt.Fprintf(w, "\tto update: %s\n", d.Hint)
+	}
+}
+
+// FormatDiagnostic returns d as WriteText prints it.
+func FormatDiagnostic(d *Diagnostic) string {
+	var b strings.Builder
+	writeDiagnostic(&b, d)
+	return b.String()
+}
+
+// Event is one line of "warpbook test -json", in the shape of
+// "go test -json" (test2json): Package is the page, Test the cell or
+// checked value.
+type Event struct {
+	Time    time.Time `json:",omitempty"`
+	Action  string
+	Package string   `json:",omitempty"`
+	Test    string   `json:",omitempty"`
+	Elapsed *float64 `json:",omitempty"`
+	Output  string   `json:",omitempty"`
+}
+
+// WriteJSON writes results as test2json-style events, one JSON object per
+// line. now stamps the events (pass time.Now; tests pass a fixed time).
+func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
+	enc := json.NewEncoder(w)
+	emit := func(e Event) error {
+		if now != nil {
+			e.Time = now()
+		}
+		return enc.Encode(e)
+	}
+	for _, r := range results {
+		pkg := r.Page.Path
+		if err := emit(Event{Action: "start", Package: pkg}); err != nil {
+			return err
+		}
+		for _, d := range r.Diagnostics {
+			if err := emit(Event{Action: "output", Package: pkg, Output: FormatDiagnostic(d)}); err != nil {
+				return err
+			}
+		}
+		type entry struct {
+			id      string
+			status  Status
+			diags   Diagnostics
+			elapsed time.Duration
+			output  string
+		}
+		var entries []entry
+		for _, c := range r.Cells {
+			if c != nil {
+				entries = append(entries, entry{c.ID, c.Status, c.Diagnostics, c.Elapsed, c.Output})
+			}
+		}
+		for _, c := range r.Checks {
+			if c != nil {
+				entries = append(entries, entry{c.ID, c.Status, c.Diagnostics, 0, ""})
+			}
+		}
+		var total float64
+		for _, e := range entries {
+			if err := emit(Event{Action: "run", Package: pkg, Test: e.id}); err != nil {
+				return err
+			}
+			if e.output != "" {
+				if err := emit(Event{Action: "output", Package: pkg, Test: e.id, Output: e.output}); err != nil {
+					return err
+				}
+			}
+			for _, d := range e.diags {
+				if err := emit(Event{Action: "output", Package: pkg, Test: e.id, Output: FormatDiagnostic(d)}); err != nil {
+					return err
+				}
+			}
+			el := e.elapsed.Seconds()
+			total += el
+			if err := emit(Event{Action: e.status.String(), Package: pkg, Test: e.id, Elapsed: &el}); err != nil {
+				return err
+			}
+		}
+		action := "pass"
+		if r.Failed() {
+			action = "fail"
+		}
+		if err := emit(Event{Action: action, Package: pkg, Elapsed: &total}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteGitHub writes every problem as a GitHub Actions workflow command
+// (::error file=...,line=...,col=...,title=...::message).
+func WriteGitHub(w io.Writer, results []*PageResult) {
+	for _, r := range results {
+		for _, d := range r.AllDiagnostics() {
+			msg := d.Msg
+			if d.Diff != "" {
+				msg += "\n" + strings.TrimRight(d.Diff, "\n")
+			}
+			if d.Hint != "" {
+				msg += "\nto update: " + d.Hint
+			}
+			props := "file=" + ghProp(d.Pos.File)
+			if d.Pos.Line > 0 {
+				props += fmt.Sprintf(",line=%d", d.Pos.Line)
+			}
+			if d.Pos.Col > 0 {
+				props += fmt.Sprintf(",col=%d", d.Pos.Col)
+			}
+			if d.ID != "" {
+				props += ",title=" + ghProp(d.ID)
+			}
+			fmt.Fprintf(w, "::error %s::%s\n", props, ghData(msg))
+		}
+	}
+}
+
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

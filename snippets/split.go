@@ -1,0 +1,224 @@
+package snippets
+
+import (
+	"go/scanner"
+	"go/token"
+	"strconv"
+	"strings"
+)
+
+// itemKind classifies a top-level piece of a snippet.
+type itemKind int
+
+const (
+	stmtItem   itemKind = iota // a statement (var declarations included)
+	importItem                 // an import declaration
+	declItem                   // a type, func (not a literal) or const declaration
+)
+
+// item is a top-level piece of a snippet: src[start:end] of the snippet's
+// source. Items partition the source: comments and blank lines belong to
+// the item before them.
+type item struct {
+	kind       itemKind
+	start, end int
+}
+
+// snippetSource is a cell's code with what the kernel needs to map it back
+// to Markdown: the offset of each line and the lines that start inside a
+// multi-line token (a raw string or a block comment).
+type snippetSource struct {
+	cell  *Cell
+	text  string
+	lines []int        // offset of each line in text
+	cont  map[int]bool // lines (0-based) that begin inside a token
+}
+
+func newSnippetSource(c *Cell) *snippetSource {
+	s := &snippetSource{cell: c, text: c.Source(), cont: map[int]bool{}}
+	off := 0
+	for _, l := range c.Lines {
+		s.lines = append(s.lines, off)
+		off += len(l.Text) + 1
+	}
+	return s
+}
+
+// lineOf returns the 0-based line of offset off.
+func (s *snippetSource) lineOf(off int) int {
+	l := 0
+	for i, start := range s.lines {
+		if start <= off {
+			l = i
+		}
+	}
+	return l
+}
+
+// isProgram reports whether the snippet is a whole program ("package main").
+func (s *snippetSource) isProgram() bool {
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(s.text))
+	sc.Init(f, []byte(s.text), nil, 0)
+	_, tok, _ := sc.Scan()
+	return tok == token.PACKAGE
+}
+
+// split cuts the snippet into top-level items. It never fails: a snippet
+// the scanner cannot read is one statement item, and the type checker
+// reports what is wrong with it.
+func (s *snippetSource) split() []item {
+	type tk struct {
+		tok token.Token
+		off int
+		lit string
+	}
+	var toks []tk
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(s.text))
+	var sc scanner.Scanner
+	sc.Init(f, []byte(s.text), func(token.Position, string) {}, scanner.ScanComments)
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := f.Offset(pos)
+		if (tok == token.COMMENT || (tok == token.STRING && strings.HasPrefix(lit, "`"))) && strings.Contains(lit, "\n") {
+			first := s.lineOf(off)
+			last := s.lineOf(off + len(lit) - 1)
+			for l := first + 1; l <= last; l++ {
+				s.cont[l] = true
+			}
+		}
+		if tok == token.COMMENT {
+			continue
+		}
+		toks = append(toks, tk{tok, off, lit})
+	}
+	all := make([]token.Token, len(toks))
+	for i, t := range toks {
+		all[i] = t.tok
+	}
+	var items []item
+	depth := 0
+	atStart := true
+	for i, t := range toks {
+		if atStart && t.tok != token.SEMICOLON {
+			kind := stmtItem
+			switch t.tok {
+			case token.IMPORT:
+				kind = importItem
+			case token.TYPE, token.CONST:
+				kind = declItem
+			case token.FUNC:
+				if isFuncDecl(all[i+1:]) {
+					kind = declItem
+				}
+			}
+			start := t.off
+			if len(items) == 0 {
+				start = 0
+			}
+			if n := len(items); n > 0 {
+				items[n-1].end = start
+			}
+			items = append(items, item{kind: kind, start: start, end: len(s.text)})
+			atStart = false
+		}
+		switch t.tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		case token.SEMICOLON:
+			if depth <= 0 {
+				atStart = true
+			}
+		}
+	}
+	if len(items) == 0 && strings.TrimSpace(s.text) != "" {
+		items = append(items, item{kind: stmtItem, start: 0, end: len(s.text)})
+	}
+	return items
+}
+
+// isFuncDecl reports whether the tokens after "func" make a declaration:
+// "func Name" or "func (recv) Name(", rather than a literal "func(...) {".
+func isFuncDecl(rest []token.Token) bool {
+	if len(rest) == 0 {
+		return false
+	}
+	tok := func(i int) token.Token { return rest[i] }
+	switch tok(0) {
+	case token.IDENT:
+		return true
+	case token.LPAREN:
+		depth := 0
+		for j := 0; j < len(rest); j++ {
+			switch tok(j) {
+			case token.LPAREN:
+				depth++
+			case token.RPAREN:
+				depth--
+				if depth == 0 {
+					return j+2 < len(rest) && tok(j+1) == token.IDENT && tok(j+2) == token.LPAREN
+				}
+			}
+		}
+	}
+	return false
+}
+
+// located returns src[start:end] of the snippet with position comments, so
+// that positions in Go (type checker, interpreter, compiler) are Markdown
+// positions: a /*line*/ comment before the first byte and before every line
+// whose Markdown column is not 1 (fences indented in a list).
+func (s *snippetSource) located(start, end int) string {
+	var b strings.Builder
+	file := s.cell.Pos.File
+	first := s.lineOf(start)
+	for l := first; l < len(s.lines); l++ {
+		ls := s.lines[l]
+		if ls >= end {
+			break
+		}
+		from := max(ls, start)
+		le := ls + len(s.cell.Lines[l].Text) + 1
+		to := min(le, end)
+		p := s.cell.Lines[l].Pos
+		if l == first || (p.Col != 1 && !s.cont[l]) {
+			b.WriteString(lineComment(file, p.Line, p.Col+from-ls))
+		}
+		b.WriteString(s.text[from:to])
+	}
+	out := b.String()
+	if !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return out
+}
+
+// plain returns src[start:end] of the snippet as it is, and the Markdown
+// position of the first byte of each of its lines: the interpreter gets
+// plain code (it keys imports by file name, which position comments would
+// change), and its error positions are mapped back with the positions.
+func (s *snippetSource) plain(start, end int) (string, []Pos) {
+	text := s.text[start:end]
+	var pos []Pos
+	for l := s.lineOf(start); l < len(s.lines) && s.lines[l] < end; l++ {
+		p := s.cell.Lines[l].Pos
+		p.Col += max(s.lines[l], start) - s.lines[l]
+		pos = append(pos, p)
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text, pos
+}
+
+// lineComment is a /*line*/ directive for file:line:col.
+func lineComment(file string, line, col int) string {
+	return "/*line " + file + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col) + "*/"
+}

@@ -1,0 +1,132 @@
+package snippets
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Updatable reports whether -update can fix a cell result: it failed only
+// because its output differs from its output block (or it has none). A
+// cell that panicked unexpectedly, did not compile or whose panics= or
+// error= does not match is never "fixed" by rewriting its output.
+func Updatable(cr *CellResult) bool {
+	if cr == nil || cr.Status != StatusFail || len(cr.Diagnostics) == 0 {
+		return false
+	}
+	for _, d := range cr.Diagnostics {
+		if !errors.Is(d, ErrOutput) {
+			return false
+		}
+	}
+	return true
+}
+
+// Update returns the page's source with the output block of every
+// updatable cell rewritten to what the cell printed (an output block is
+// inserted after a cell that has none). Every other byte is kept. It
+// returns the ids of the cells it rewrote; with none, src is the page's
+// own source.
+func Update(r *PageResult) (src []byte, ids []string, err error) {
+	p := r.Page
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	for _, cr := range r.Cells {
+		if !Updatable(cr) {
+			continue
+		}
+		c := p.Cell(cr.ID)
+		body := normalize(cr.Output, false)
+		nl := "\n"
+		openLine := c.Pos.Line
+		if c.Output != nil {
+			openLine = c.OutputPos.Line
+		}
+		if bytes.HasSuffix(p.Source[p.lineStart(openLine):p.lineStart(openLine+1)], []byte("\r\n")) {
+			nl = "\r\n"
+		}
+		prefix := string(p.Source[p.lineStart(openLine) : p.lineStart(openLine)+c.Pos.Col-1])
+		if c.Output != nil {
+			prefix = string(p.Source[p.lineStart(openLine) : p.lineStart(openLine)+c.OutputPos.Col-1])
+		}
+		fenceChar := byte('`')
+		fenceLen := 3
+		if c.Output != nil {
+			fenceChar = p.Source[c.Output.Pos()]
+			fenceLen = 0
+			for i := c.Output.Pos(); i < len(p.Source) && p.Source[i] == fenceChar; i++ {
+				fenceLen++
+			}
+		}
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(body, "\n") {
+			if l == "" {
+				continue
+			}
+			t := strings.TrimLeft(l, " ")
+			if len(l)-len(t) < 4 && strings.HasPrefix(t, strings.Repeat(string(fenceChar), fenceLen)) {
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, c.ID, strings.TrimSpace(l))
+			}
+			l = strings.TrimSuffix(l, "\n")
+			if l == "" {
+				b.WriteString(strings.TrimRight(prefix, " \t"))
+			} else {
+				b.WriteString(prefix)
+			}
+			b.WriteString(l)
+			b.WriteString(nl)
+		}
+		if c.Output != nil {
+			closing, ok := p.closingFence(c.Output)
+			if !ok {
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output block is never closed", c.OutputPos, c.ID)
+			}
+			edits = append(edits, edit{p.lineStart(c.OutputPos.Line + 1), p.lineStart(closing), b.String()})
+		} else {
+			closing, ok := p.closingFence(c.Code)
+			if !ok {
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the snippet is never closed", c.Pos, c.ID)
+			}
+			at := p.lineStart(closing + 1)
+			text := prefix + "```output" + nl + b.String() + prefix + "```" + nl
+			if at == len(p.Source) && !bytes.HasSuffix(p.Source, []byte("\n")) {
+				text = nl + text
+			}
+			edits = append(edits, edit{at, at, text})
+		}
+		ids = append(ids, c.ID)
+	}
+	if len(edits) == 0 {
+		return p.Source, nil, nil
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	out := append([]byte(nil), p.Source...)
+	for _, e := range edits {
+		out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
+	}
+	return out, ids, nil
+}
+
+// UpdateFile rewrites the page's file on disk (atomically, keeping its
+// permissions) when Update changes it, and returns the ids of the cells it
+// rewrote.
+func UpdateFile(r *PageResult) ([]string, error) {
+	src, ids, err := Update(r)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(r.Page.Path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if err := writeFileAtomic(r.Page.Path, src, perm); err != nil {
+		return nil, fmt.Errorf("update %s: %w", r.Page.Path, err)
+	}
+	return ids, nil
+}

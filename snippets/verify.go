@@ -1,0 +1,245 @@
+package snippets
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+)
+
+// verify turns outcomes into results: it compares what each cell printed
+// with its output block, its panic with panics=, and the native run with
+// both.
+func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*outcome) {
+	p := pl.page
+	for _, c := range p.Cells {
+		if !k.selected(c.ID) {
+			continue
+		}
+		cr := &CellResult{ID: c.ID}
+		r.Cells[c.Index] = cr
+		fail := func(pos Pos, err error, format string, args ...any) *Diagnostic {
+			d := &Diagnostic{Pos: pos, ID: c.ID, Msg: fmt.Sprintf(format, args...), Err: err}
+			cr.Diagnostics = append(cr.Diagnostics, d)
+			cr.Status = StatusFail
+			return d
+		}
+		switch {
+		case c.Attrs.Skip != "":
+			cr.Status, cr.Skip = StatusSkip, c.Attrs.Skip
+			continue
+		case c.Attrs.Error != "":
+			e := pl.errCells[c]
+			switch {
+			case e == nil || e.msg == "":
+				fail(c.Pos, ErrUnexpectedSuccess, "compiles, but error=%q expects a compile error", c.Attrs.Error)
+			case !strings.Contains(e.msg, c.Attrs.Error):
+				fail(e.pos, nil, "the compile error is %q, which does not contain error=%q", e.msg, c.Attrs.Error)
+			default:
+				cr.Error = e.msg
+			}
+			continue
+		}
+		u := pl.byCell[c]
+		if len(u.diags) > 0 {
+			cr.Status = StatusFail
+			cr.Diagnostics = append(cr.Diagnostics, u.diags...)
+			cr.Error = u.diags[0].Msg
+			continue
+		}
+		o := outcomes[u.index]
+		if o == nil || !o.ran {
+			cr.Status = StatusSkip
+			cr.Skip = pl.notRunReason(u)
+			continue
+		}
+		cr.Output = string(o.output)
+		cr.Cached = o.cached
+		cr.Elapsed = o.elapsed
+		if o.panic != nil {
+			cr.Panic = *o.panic
+		}
+		switch {
+		case o.fail != "":
+			fail(c.Pos, o.err, "%s", o.fail)
+			continue
+		case o.errMsg != nil:
+			pos, msg := u.mapError(o.chunk, *o.errMsg, c.Pos)
+			fail(pos, ErrInterpreter, "the interpreter could not run this snippet, although Go compiles it: %s; rewrite it in plainer Go", msg)
+			continue
+		case c.Attrs.Panics != "" && o.panic == nil:
+			fail(c.Pos, ErrUnexpectedSuccess, "did not panic, but panics=%q expects a panic", c.Attrs.Panics)
+		case c.Attrs.Panics != "" && !strings.Contains(*o.panic, c.Attrs.Panics):
+			fail(c.Pos, nil, "panicked with %q, which does not contain panics=%q", *o.panic, c.Attrs.Panics)
+		case c.Attrs.Panics == "" && o.panic != nil:
+			fail(c.Pos, nil, "panicked: %s", *o.panic)
+		}
+		if d := compareOutput(c, cr.Output); d != nil {
+			cr.Diagnostics = append(cr.Diagnostics, d)
+			cr.Status = StatusFail
+		}
+		if native != nil {
+			k.verifyNative(c, cr, o, native[u.index], fail)
+		}
+	}
+	for _, ch := range p.Checks {
+		if !k.selected(ch.ID) {
+			continue
+		}
+		res := &CheckResult{ID: ch.ID}
+		r.Checks[ch.Index] = res
+		fail := func(pos Pos, err error, format string, args ...any) {
+			res.Diagnostics = append(res.Diagnostics, &Diagnostic{Pos: pos, ID: ch.ID, Msg: fmt.Sprintf(format, args...), Err: err})
+			res.Status = StatusFail
+		}
+		u := pl.byCheck[ch]
+		if len(u.diags) > 0 {
+			res.Status = StatusFail
+			res.Diagnostics = append(res.Diagnostics, u.diags...)
+			continue
+		}
+		o := outcomes[u.index]
+		if o == nil || !o.ran {
+			res.Status = StatusSkip
+			continue
+		}
+		res.Cached = o.cached
+		switch {
+		case o.fail != "":
+			fail(ch.Pos, o.err, "%s", o.fail)
+		case o.panic != nil:
+			fail(ch.Pos, nil, "evaluating %s panicked: %s", ch.Expr, *o.panic)
+		case o.errMsg != nil:
+			pos, msg := u.mapError(o.chunk, *o.errMsg, ch.Pos)
+			fail(pos, ErrInterpreter, "the interpreter could not evaluate %s: %s", ch.Expr, msg)
+		case o.value == nil:
+			fail(ch.Pos, nil, "%s has no value", ch.Expr)
+		default:
+			res.Value = *o.value
+			if strings.TrimSpace(res.Value) != ch.Text {
+				fail(ch.Pos, ErrOutput, "the text says %s, but %s is %s", ch.Text, ch.Expr, res.Value)
+			}
+		}
+		if native != nil && res.Status == StatusPass {
+			if no := native[u.index]; no != nil && no.ran && no.fail == "" && no.value != nil && *no.value != res.Value {
+				fail(ch.Pos, nil, "compiled with Go, %s is %s; the interpreter says %s", ch.Expr, *no.value, res.Value)
+			}
+		}
+	}
+}
+
+// notRunReason says why a unit of a session did not run.
+func (pl *plan) notRunReason(u *unit) string {
+	s := u.session
+	if s.firstBad < len(s.units) && indexOf(s.units, u) >= s.firstBad {
+		return fmt.Sprintf("not run: %s above does not compile", s.units[s.firstBad].id())
+	}
+	return "not run"
+}
+
+func indexOf(us []*unit, u *unit) int {
+	for i, x := range us {
+		if x == u {
+			return i
+		}
+	}
+	return -1
+}
+
+// verifyNative compares a cell's native outcome with the interpreter's.
+func (k *Kernel) verifyNative(c *Cell, cr *CellResult, o, no *outcome, fail func(Pos, error, string, ...any) *Diagnostic) {
+	if no == nil || !no.ran {
+		return
+	}
+	nr := &NativeResult{Ran: true, Output: string(no.output)}
+	if no.panic != nil {
+		nr.Panic = *no.panic
+	}
+	cr.Native = nr
+	switch {
+	case no.fail != "":
+		fail(c.Pos, no.err, "compiled with Go: %s", no.fail)
+		return
+	case c.Attrs.Panics != "" && no.panic == nil:
+		fail(c.Pos, nil, "compiled with Go, it does not panic; panics=%q expects a panic", c.Attrs.Panics)
+	case c.Attrs.Panics != "" && !strings.Contains(*no.panic, c.Attrs.Panics):
+		fail(c.Pos, nil, "compiled with Go, it panics with %q, which does not contain panics=%q", *no.panic, c.Attrs.Panics)
+	case c.Attrs.Panics == "" && no.panic != nil && o.panic == nil:
+		fail(c.Pos, nil, "compiled with Go, it panics: %s; the interpreter does not", *no.panic)
+	}
+	if normalize(nr.Output, c.Attrs.Unordered) != normalize(cr.Output, c.Attrs.Unordered) {
+		d := fail(c.Pos, ErrInterpreter, "compiled with Go, it prints something else than in the interpreter")
+		d.Diff = udiff.Unified("interpreter", "go", normalize(cr.Output, false), normalize(nr.Output, false))
+	}
+}
+
+// compareOutput compares what a cell printed with its output block.
+// Trailing whitespace on each line and trailing blank lines do not count.
+func compareOutput(c *Cell, actual string) *Diagnostic {
+	want := normalize(c.Expected, c.Attrs.Unordered)
+	got := normalize(actual, c.Attrs.Unordered)
+	if want == got {
+		return nil
+	}
+	d := &Diagnostic{ID: c.ID, Err: ErrOutput, Hint: UpdateCommand(c)}
+	if c.Output == nil {
+		d.Pos = c.Pos
+		d.Msg = "prints output, but has no output block"
+	} else {
+		d.Pos = c.OutputPos
+		d.Msg = "output differs from the output block"
+		if c.Attrs.Unordered {
+			d.Msg = "output differs from the output block (compared as unordered lines)"
+		}
+	}
+	d.Diff = udiff.Unified("expected", "actual", normalize(c.Expected, false), normalize(actual, false))
+	return d
+}
+
+// UpdateCommand is the command that rewrites c's output block.
+func UpdateCommand(c *Cell) string {
+	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID, c.Pos.File)
+}
+
+// normalize trims trailing whitespace from each line and drops trailing
+// blank lines; unordered sorts the lines.
+func normalize(s string, unordered bool) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if unordered {
+		sort.Strings(lines)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+var yaegiPos = regexp.MustCompile(`^(?:[^\s:]*:)?(\d+):(\d+): `)
+
+// mapError turns the position in an interpreter error ("_.go:2:5: msg" or
+// "2:5: msg") into a Markdown position through the chunk's map.
+func (u *unit) mapError(chunk int, msg string, def Pos) (Pos, string) {
+	m := yaegiPos.FindStringSubmatch(msg)
+	if m == nil || chunk < 0 || chunk >= len(u.maps) {
+		return def, msg
+	}
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2])
+	cm := u.maps[chunk]
+	i := line - cm.first
+	if i < 0 || i >= len(cm.pos) {
+		return def, msg[len(m[0]):]
+	}
+	p := cm.pos[i]
+	p.Col += col - 1
+	return p, msg[len(m[0]):]
+}

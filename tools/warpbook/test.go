@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/warpbook/warpbook/snippets"
+)
+
+const testUsage = `usage: warpbook test [flags] [path ...]
+
+Runs the Go snippets of Markdown pages, checks what they print against the
+pages' output blocks, and reports every difference as file.md:LINE:COL.
+Paths are .md files or directories (searched for *.md); the default is book.
+
+Exit status: 0 all pass, 1 any failure, 2 usage or page syntax errors.
+
+flags:
+`
+
+func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, testUsage)
+		fs.PrintDefaults()
+	}
+	run := fs.String("run", "", "run only the snippets and checked values whose id matches this regular expression (the ones above still run, silently)")
+	verbose := fs.Bool("v", false, "print every snippet's status")
+	jsonOut := fs.Bool("json", false, "print test2json-style events")
+	format := fs.String("format", "text", "report format: text or github (workflow annotations)")
+	update := fs.Bool("update", false, "rewrite the output blocks of snippets whose output differs")
+	native := fs.Bool("native", false, "also compile every page's snippets with the Go toolchain, run them and compare")
+	timeout := fs.Duration("timeout", snippets.DefaultTimeout, "time limit per snippet (timeout= overrides)")
+	cacheDir := fs.String("cache", "", `result cache directory (default: the user cache directory's warpbook; "off" disables it)`)
+	jobs := fs.Int("j", 0, "pages to run at once (default: the number of CPUs)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *format != "text" && *format != "github" {
+		fmt.Fprintf(stderr, "warpbook test: -format must be text or github, not %q\n", *format)
+		return 2
+	}
+	k := &snippets.Kernel{Timeout: *timeout, Native: *native, Jobs: *jobs}
+	if *run != "" {
+		re, err := regexp.Compile(*run)
+		if err != nil {
+			fmt.Fprintf(stderr, "warpbook test: -run: %v\n", err)
+			return 2
+		}
+		k.Filter = re
+	}
+	switch *cacheDir {
+	case "off":
+	case "":
+		d, err := snippets.DefaultCacheDir()
+		if err == nil {
+			k.CacheDir = d
+		}
+	default:
+		k.CacheDir = *cacheDir
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"book"}
+	}
+	files, err := markdownFiles(paths)
+	if err != nil {
+		fmt.Fprintf(stderr, "warpbook test: %v\n", err)
+		return 2
+	}
+	pages, code := parsePages(files, stderr)
+	if pages == nil {
+		return code
+	}
+	results := k.Run(context.Background(), pages)
+
+	if *update {
+		for _, r := range results {
+			ids, err := snippets.UpdateFile(r)
+			if err != nil {
+				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
+				code = 1
+				continue
+			}
+			if len(ids) > 0 {
+				fmt.Fprintf(stderr, "updated %s: %s\n", r.Page.Path, strings.Join(ids, ", "))
+				markUpdated(r, ids)
+			}
+		}
+	}
+	switch {
+	case *jsonOut:
+		if err := snippets.WriteJSON(stdout, results, time.Now); err != nil {
+			fmt.Fprintf(stderr, "warpbook test: %v\n", err)
+			return 1
+		}
+	case *format == "github":
+		snippets.WriteGitHub(stdout, results)
+	default:
+		snippets.WriteText(stdout, results, *verbose)
+	}
+	failed := false
+	for _, r := range results {
+		if r.Failed() {
+			failed = true
+		}
+	}
+	if !*jsonOut && *format == "text" {
+		s := snippets.Summarize(results)
+		fmt.Fprintf(stdout, "%d pages: %d passed, %d failed, %d skipped\n", s.Pages, s.Pass, s.Fail, s.Skip)
+	}
+	switch {
+	case code == 2:
+		return 2
+	case failed || code != 0:
+		return 1
+	}
+	return 0
+}
+
+// markUpdated records that -update fixed the given cells.
+func markUpdated(r *snippets.PageResult, ids []string) {
+	for _, c := range r.Cells {
+		if c == nil {
+			continue
+		}
+		for _, id := range ids {
+			if c.ID == id {
+				c.Status = snippets.StatusPass
+				c.Diagnostics = nil
+			}
+		}
+	}
+}
+
+// parsePages parses every file. Pages with syntax errors are kept (their
+// results carry the errors) and make the exit status 2; a file that cannot
+// be read stops everything.
+func parsePages(files []string, stderr io.Writer) ([]*snippets.Page, int) {
+	var pages []*snippets.Page
+	code := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "warpbook: %v\n", err)
+			return nil, 2
+		}
+		p, err := snippets.Parse(f, src)
+		if err != nil {
+			code = 2
+		}
+		pages = append(pages, p)
+	}
+	return pages, code
+}
+
+// markdownFiles expands paths: files are kept, directories are searched
+// for *.md (skipping hidden and _-prefixed directories).
+func markdownFiles(paths []string) ([]string, error) {
+	var files []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			if !seen[p] {
+				seen[p] = true
+				files = append(files, p)
+			}
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && path != p && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") && !seen[path] {
+				seen[path] = true
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		files = append(files, found...)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no Markdown files in %s", strings.Join(paths, " "))
+	}
+	return files, nil
+}
