@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -140,8 +141,8 @@ func (c *compiler) block(p *Program, path string, depth int, top bool) error {
 			if depth+1 > maxNest {
 				return c.errorf(s, sp, "loops and branches nested more than %d deep", maxNest)
 			}
-			if s.count < 0 {
-				return c.errorf(s, sp, "loop count %d, want 0 or more", s.count)
+			if s.count < 0 || s.count > math.MaxInt32 {
+				return c.errorf(s, sp, "loop count %d, want 0 to %d", s.count, math.MaxInt32)
 			}
 			if s.count > 0 && !issues(s.body) {
 				return c.errorf(s, sp, "loop body issues no instruction; want at least one instruction in body")
@@ -246,8 +247,8 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	if in.Cycles != 0 && info.act != actSleep {
 		return c.errorf(s, path, "cycles is only for NANOSLEEP, not %s", name)
 	}
-	if in.Cycles < 0 {
-		return c.errorf(s, path, "NANOSLEEP cycles %d, want 0 or more", in.Cycles)
+	if in.Cycles < 0 || in.Cycles > 1<<30 {
+		return c.errorf(s, path, "NANOSLEEP cycles %d, want 0 to %d", in.Cycles, 1<<30)
 	}
 	if in.ILP < 0 {
 		return c.errorf(s, path, "ilp %d, want 1 or more", in.ILP)
