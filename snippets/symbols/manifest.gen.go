@@ -8,12 +8,13 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "bc397b3e97a9bc8b"
+const EngineFingerprint = "1519996566d464c4"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
 	"github.com/warpbook/warpbook/engine/occupancy",
 	"github.com/warpbook/warpbook/engine/occupancy/batch",
+	"github.com/warpbook/warpbook/engine/sim",
 }
 
 var stdPackages = []stdPackage{
