@@ -60,7 +60,10 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 		}
 		for _, u := range units {
 			delete(outcomes, u.index)
-			jobs = append(jobs, jobUnit{U: u.index, Session: s.id, Chunks: u.chunks, Expr: u.expr})
+			if len(u.diags) > 0 {
+				continue // a checked value that does not compile
+			}
+			jobs = append(jobs, jobUnit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr})
 			timeouts[u.index] = u.timeout
 		}
 	}
@@ -114,11 +117,13 @@ func (pl *plan) compile() Diagnostics {
 			page = append(page, &Diagnostic{Pos: Pos{File: pl.page.Path}, Msg: "internal error in the generated program: " + o})
 		}
 		ck.errs = append(ck.errs, pl.lintRedeclared(s, ck)...)
+		ck.errs = append(ck.errs, pl.lintLater(s, ck)...)
 		for _, e := range ck.errs {
 			i, u := pl.unitAt(s, e.pos)
 			u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
 			s.broken = true
-			if i < s.firstBad {
+			// A checked value changes nothing: the cells after it can run.
+			if i < s.firstBad && u.cell != nil {
 				s.firstBad = i
 			}
 		}

@@ -52,28 +52,28 @@ func (pl *plan) lint(ck *checked) {
 		}
 		return ""
 	}
-	for _, f := range ck.files {
-		// Restricted names: from os only the standard streams.
-		for id, obj := range ck.info.Uses {
-			if !inPage(id.Pos()) || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
-				continue
-			}
-			names, ok := symbols.Allowed(obj.Pkg().Path())
-			if ok && names != nil && !slices.Contains(names, obj.Name()) {
-				report(id.Pos(), ErrForbidden, "%s.%s is not allowed in snippets (from %s they may use only %s)",
-					obj.Pkg().Name(), obj.Name(), obj.Pkg().Path(), strings.Join(names, ", "))
-			}
-			if fn, ok := obj.(*types.Func); ok && obj.Pkg().Path() != "main" {
-				if sig := fn.Type().(*types.Signature); sig.TypeParams().Len() > 0 {
-					interp(id.Pos(), "cannot call the generic function %s.%s; write the loop or use a non-generic function", obj.Pkg().Name(), obj.Name())
-				}
-			}
-			if tn, ok := obj.(*types.TypeName); ok && obj.Pkg().Path() != "main" {
-				if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
-					interp(id.Pos(), "cannot use the generic type %s.%s", obj.Pkg().Name(), obj.Name())
-				}
+	// Restricted names: from os only the standard streams.
+	for id, obj := range ck.info.Uses {
+		if !inPage(id.Pos()) || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
+			continue
+		}
+		names, ok := symbols.Allowed(obj.Pkg().Path())
+		if ok && names != nil && !slices.Contains(names, obj.Name()) {
+			report(id.Pos(), ErrForbidden, "%s.%s is not allowed in snippets (from %s they may use only %s)",
+				obj.Pkg().Name(), obj.Name(), obj.Pkg().Path(), strings.Join(names, ", "))
+		}
+		if fn, ok := obj.(*types.Func); ok && obj.Pkg().Path() != "main" {
+			if sig := fn.Type().(*types.Signature); sig.TypeParams().Len() > 0 {
+				interp(id.Pos(), "cannot call the generic function %s.%s; write the loop or use a non-generic function", obj.Pkg().Name(), obj.Name())
 			}
 		}
+		if tn, ok := obj.(*types.TypeName); ok && obj.Pkg().Path() != "main" {
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+				interp(id.Pos(), "cannot use the generic type %s.%s", obj.Pkg().Name(), obj.Name())
+			}
+		}
+	}
+	for _, f := range ck.files {
 		var cells *ast.BlockStmt
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "_wbCells" {
@@ -342,4 +342,30 @@ func (u *unit) covers(p Pos) bool {
 	}
 	first, last := u.lines()
 	return p.Line >= first && p.Line <= last
+}
+
+// lintLater reports a use of a package-level declaration from a cell below:
+// Go does not mind the order, the session (top to bottom) does.
+func (pl *plan) lintLater(s *session, ck *checked) []posError {
+	if ck.info == nil || s.program {
+		return nil
+	}
+	var errs []posError
+	for id, obj := range ck.info.Uses {
+		if obj.Pkg() == nil || obj.Pkg().Path() != "main" || obj.Parent() != obj.Pkg().Scope() {
+			continue
+		}
+		p := pl.fset.Position(id.Pos())
+		if p.Filename != pl.page.Path {
+			continue
+		}
+		use := Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+		decl := posOf(pl, obj)
+		ui, u := pl.unitAt(s, use)
+		di, d := pl.unitAt(s, decl)
+		if di > ui && u.covers(use) && d.covers(decl) {
+			errs = append(errs, posError{use, fmt.Sprintf("%s is declared further down (%s, line %d); the session runs top to bottom, so move the declaration up", obj.Name(), d.id(), decl.Line), nil})
+		}
+	}
+	return errs
 }

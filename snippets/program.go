@@ -56,6 +56,7 @@ type unit struct {
 	code    *cellCode
 	chunks  []string   // what the interpreter evaluates, in order
 	maps    []chunkMap // the Markdown position of each chunk's lines
+	stmt    []bool     // whether each chunk holds statements (not declarations)
 	expr    string     // a check's expression, with its position comment
 	timeout time.Duration
 	// diags are compile-time problems (type errors, sandbox, interpreter
@@ -191,6 +192,7 @@ func (pl *plan) generate(s *session) {
 		plain, pos := src.plain(0, len(src.text))
 		u.chunks = []string{plain}
 		u.maps = []chunkMap{{first: 1, pos: pos}}
+		u.stmt = []bool{true}
 		return
 	}
 	var imports, decls, body strings.Builder
@@ -206,7 +208,7 @@ func (pl *plan) generate(s *session) {
 			continue
 		}
 		cc := u.code
-		u.chunks, u.maps = nil, nil
+		u.chunks, u.maps, u.stmt = nil, nil, nil
 		var stmts strings.Builder
 		// Consecutive items of the same kind make one interpreter chunk.
 		var run strings.Builder
@@ -222,6 +224,7 @@ func (pl *plan) generate(s *session) {
 			}
 			u.chunks = append(u.chunks, head+run.String())
 			u.maps = append(u.maps, chunkMap{first: 2, pos: runPos})
+			u.stmt = append(u.stmt, runKind == stmtItem)
 			run.Reset()
 			runPos = nil
 		}
@@ -257,6 +260,7 @@ func (pl *plan) generate(s *session) {
 					b.WriteString(")\n")
 					u.chunks = append(u.chunks, b.String())
 					u.maps = append(u.maps, m)
+					u.stmt = append(u.stmt, false)
 				}
 				continue
 			case declItem:
@@ -269,6 +273,14 @@ func (pl *plan) generate(s *session) {
 				runKind = it.kind
 			}
 			plain, pos := cc.src.plain(it.start, it.end)
+			if it.block {
+				// yaegi v0.16.1 loses all but the first variable of
+				// "a, b := f()" inside a block at the top level of a
+				// session; the same statement in a function literal runs
+				// as Go does, and declares nothing the session keeps.
+				plain = "func() {\n" + plain + "}()\n"
+				pos = append(append([]Pos{pos[0]}, pos...), pos[len(pos)-1])
+			}
 			run.WriteString(plain)
 			runPos = append(runPos, pos...)
 		}

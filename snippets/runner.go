@@ -73,9 +73,27 @@ func runUnits(ctx context.Context, units []jobUnit, lim limits, start startFunc,
 		j.MemoryLimit = memLimit
 		replay := map[int]bool{}
 		for _, u := range units {
-			if o := res[u.U]; o != nil && need[u.Session] && o.ran && o.fail == "" {
+			o := res[u.U]
+			if o == nil || !need[u.Session] {
+				continue
+			}
+			switch {
+			case o.ran && o.fail == "":
 				j.Units = append(j.Units, u)
 				replay[u.U] = true
+			case o.fail != "":
+				// The unit that failed: keep its imports and declarations,
+				// which later units may use, but not its statements.
+				d := jobUnit{U: u.U, Session: u.Session}
+				for i, c := range u.Chunks {
+					if i < len(u.Stmt) && !u.Stmt[i] {
+						d.Chunks = append(d.Chunks, c)
+						d.Stmt = append(d.Stmt, false)
+					}
+				}
+				if len(d.Chunks) > 0 {
+					j.Units = append(j.Units, d)
+				}
 			}
 		}
 		j.Units = append(j.Units, todo...)

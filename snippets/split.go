@@ -22,6 +22,10 @@ const (
 type item struct {
 	kind       itemKind
 	start, end int
+	// block marks a statement that opens a block (for, if, switch,
+	// select, a bare block, a labeled statement): it declares nothing the
+	// session keeps.
+	block bool
 }
 
 // snippetSource is a cell's code with what the kernel needs to map it back
@@ -124,7 +128,14 @@ func (s *snippetSource) split() []item {
 			if n := len(items); n > 0 {
 				items[n-1].end = start
 			}
-			items = append(items, item{kind: kind, start: start, end: len(s.text)})
+			block := false
+			switch t.tok {
+			case token.FOR, token.IF, token.SWITCH, token.SELECT, token.LBRACE:
+				block = true
+			case token.IDENT:
+				block = i+1 < len(all) && all[i+1] == token.COLON
+			}
+			items = append(items, item{kind: kind, start: start, end: len(s.text), block: block})
 			atStart = false
 		}
 		switch t.tok {
@@ -133,7 +144,9 @@ func (s *snippetSource) split() []item {
 		case token.RPAREN, token.RBRACK, token.RBRACE:
 			depth--
 		case token.SEMICOLON:
-			if depth <= 0 {
+			// Only a line end ends an item: the semicolons of a header
+			// ("for i := 0; i < n; i++ {") and of "a := 1; b := 2" do not.
+			if depth <= 0 && t.lit == "\n" {
 				atStart = true
 			}
 		}

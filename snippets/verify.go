@@ -84,6 +84,12 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*outco
 		if native != nil {
 			k.verifyNative(c, cr, o, native[u.index], fail)
 		}
+		if !Updatable(cr) {
+			// Only offer the update command when it would fix the cell.
+			for _, d := range cr.Diagnostics {
+				d.Hint = ""
+			}
+		}
 	}
 	for _, ch := range p.Checks {
 		if !k.selected(ch.ID) {

@@ -49,7 +49,7 @@ func ServeWorker() int {
 
 // maxStack is a worker's goroutine stack limit: runaway recursion fails
 // fast and clearly instead of eating memory.
-const maxStack = 256 << 20
+const maxStack = 64 << 20
 
 // job is what a worker runs: units in order, each in its session.
 type job struct {
@@ -63,7 +63,10 @@ type jobUnit struct {
 	U       int      `json:"u"`
 	Session int      `json:"s"`
 	Chunks  []string `json:"chunks,omitempty"`
-	Expr    string   `json:"expr,omitempty"`
+	// Stmt says which chunks hold statements; a unit replayed after it
+	// failed keeps only its declarations.
+	Stmt []bool `json:"stmt,omitempty"`
+	Expr string `json:"expr,omitempty"`
 }
 
 // event is one marker line of the worker protocol: "\x00NONCE {json}\n"
