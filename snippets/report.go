@@ -81,6 +81,12 @@ func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 		if r.Failed() {
 			status = "FAIL"
 		}
+		if s.Pass+s.Fail+s.Skip == 0 && !r.Failed() {
+			if verbose {
+				fmt.Fprintf(w, "?    %s\t[no snippets]\n", r.Page.Path)
+			}
+			continue
+		}
 		fmt.Fprintf(w, "%s %s\t%s\n", status, r.Page.Path, counts(s))
 	}
 }
