@@ -1,0 +1,97 @@
+package snippets
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// benchSnippet is a typical book snippet: compute occupancy on a preset
+// and print it. %d makes each iteration's source different, so that no
+// cache (yaegi's or the go command's) serves a repeat.
+const benchSnippet = `r, _ := occupancy.Compute(gpu.A100(), occupancy.Kernel{BlockSize: 128, Registers: 32 + %d%%32})
+fmt.Println(r.ActiveWarps, r.Occupancy)
+`
+
+const benchImports = "package main\nimport (\n\"fmt\"\n\"github.com/warpbook/warpbook/engine/gpu\"\n\"github.com/warpbook/warpbook/engine/occupancy\"\n)\n"
+
+// BenchmarkSnippet measures the cost of one snippet four ways, in one run:
+// evaluated in a warm shared session, in a fresh interpreter, in a fresh
+// worker process (what warpbook test does per page), and compiled as a
+// program with "go run" (what -native does per page). Compare the ns/op.
+//
+//	go test -run '^$' -bench Snippet -benchtime 3s ./snippets/
+func BenchmarkSnippet(b *testing.B) {
+	b.Run("session", func(b *testing.B) {
+		it, err := newInterpreter(io.Discard, io.Discard)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := it.Eval(benchImports); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := it.Eval(";\n" + fmt.Sprintf(benchSnippet, i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("fresh", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			it, err := newInterpreter(io.Discard, io.Discard)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := it.Eval(benchImports); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := it.Eval(";\n" + fmt.Sprintf(benchSnippet, i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("worker", func(b *testing.B) {
+		lim := limits{timeout: map[int]time.Duration{0: time.Minute, 1: time.Minute}, startup: time.Minute}
+		for i := 0; i < b.N; i++ {
+			units := []jobUnit{
+				{U: 0, Chunks: []string{benchImports}},
+				{U: 1, Chunks: []string{";\n" + fmt.Sprintf(benchSnippet, i)}},
+			}
+			got := runUnits(context.Background(), units, lim, workerStart, 0)
+			if o := got[1]; o == nil || o.fail != "" || o.errMsg != nil {
+				b.Fatalf("worker: %+v", o)
+			}
+		}
+	})
+	b.Run("go-run", func(b *testing.B) {
+		root, err := (&Kernel{}).moduleRoot()
+		if err != nil {
+			b.Skip(err)
+		}
+		dir := b.TempDir()
+		src := filepath.Join(dir, "main.go")
+		ovl := filepath.Join(dir, "overlay.json")
+		target := filepath.Join(root, "_wbbench", "main.go")
+		if err := os.WriteFile(ovl, []byte(fmt.Sprintf(`{"Replace":{%q:%q}}`, target, src)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			prog := benchImports + "func main() {\n" + fmt.Sprintf(benchSnippet, i) + "}\n"
+			if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			cmd := exec.Command("go", "run", "-overlay", ovl, "./_wbbench")
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("go run: %v\n%s", err, out)
+			}
+		}
+	})
+}
