@@ -156,6 +156,9 @@ func valueOf(v reflect.Value) any {
 
 // panicMessage formats a recovered value as Go prints it after "panic: ".
 func panicMessage(r any) string {
+	if rv, ok := r.(reflect.Value); ok {
+		r = valueOf(rv)
+	}
 	switch v := r.(type) {
 	case error:
 		return v.Error()

@@ -1,0 +1,48 @@
+package snippets
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// TestReadmeExample runs the complete example page of README's "Writing a
+// chapter" section: the documentation must be true.
+func TestReadmeExample(t *testing.T) {
+	src, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, _ := Parse("README.md", src)
+	var page string
+	_ = ast.Walk(readme.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if fb, ok := n.(*ast.FencedCodeBlock); ok && entering && page == "" && string(fb.Language(src)) == "markdown" {
+			if text := blockText(fb, src); strings.Contains(text, "```go run") {
+				page = text
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if page == "" {
+		t.Fatal("README has no example page (a ````markdown block with go run snippets)")
+	}
+	p, err := Parse("README-example.md", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Cells) < 3 || len(p.Checks) < 1 || p.FrontMatter == nil {
+		t.Errorf("the example should show front matter, several snippets and a checked value: %d cells, %d checks", len(p.Cells), len(p.Checks))
+	}
+	r := (&Kernel{}).RunPage(context.Background(), p)
+	for _, d := range r.AllDiagnostics() {
+		t.Errorf("%s", FormatDiagnostic(d))
+	}
+	for _, c := range r.Cells {
+		if c.Status != StatusPass {
+			t.Errorf("%s: %s", c.ID, c.Status)
+		}
+	}
+}
