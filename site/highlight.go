@@ -44,6 +44,9 @@ func lexerFor(lang string) chroma.Lexer {
 	case "", "text", "txt", "output", "plain":
 		return nil
 	}
+	if lang == "go" || lang == "golang" {
+		return chroma.Coalesce(goLexer{})
+	}
 	l := lexers.Get(lang)
 	if l == nil {
 		return nil

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"path"
 	"strings"
+	"sync"
 )
 
 //go:embed templates assets
@@ -142,8 +144,31 @@ func (b *build) layout(r *renderer) *layoutData {
 	return d
 }
 
-// sidebar writes the navigation tree with the current page marked.
+// sidebar returns the navigation tree with the current page marked. The
+// tree is rendered once per directory (links are relative) and the
+// current page marked by a replacement: the sidebar of a 200-page book
+// is 200 links on each of 200 pages.
 func (b *build) sidebar(r *renderer) string {
+	dir := path.Dir(r.at)
+	b.mu.Lock()
+	html, ok := b.sidebars[dir]
+	b.mu.Unlock()
+	if !ok {
+		html = b.sidebarTree(r)
+		b.mu.Lock()
+		b.sidebars[dir] = html
+		b.mu.Unlock()
+	}
+	if r.print || !r.p.listed {
+		return html
+	}
+	link := `<a href="` + rel(r.at, r.p.out) + `">`
+	return strings.Replace(html, link, link[:len(link)-1]+` aria-current="page">`, 1)
+}
+
+// sidebarTree renders the navigation tree for pages in r's directory,
+// with no page marked.
+func (b *build) sidebarTree(r *renderer) string {
 	var w strings.Builder
 	var list func(items []*navItem, top bool)
 	list = func(items []*navItem, top bool) {
@@ -171,8 +196,6 @@ func (b *build) sidebar(r *renderer) string {
 			switch {
 			case it.page == nil:
 				fmt.Fprintf(&w, `<span class="draft-chapter">%s%s</span>`, num, html.EscapeString(it.title))
-			case it.page == r.p && !r.print:
-				fmt.Fprintf(&w, `<a href="%s" aria-current="page">%s%s</a>`, rel(r.at, it.page.out), num, html.EscapeString(it.title))
 			default:
 				fmt.Fprintf(&w, `<a href="%s">%s%s</a>`, rel(r.at, it.page.out), num, html.EscapeString(it.title))
 			}
@@ -194,7 +217,7 @@ func (b *build) titlePage(r *renderer) string {
 		fmt.Fprintf(&w, `<p class="lead">%s</p>`+"\n", html.EscapeString(b.settings.Description))
 	}
 	w.WriteString(`<h2 id="contents">Contents</h2>` + "\n")
-	w.WriteString(b.sidebar(r))
+	w.WriteString(b.sidebarTree(r))
 	return w.String()
 }
 
@@ -202,8 +225,19 @@ func (b *build) titlePage(r *renderer) string {
 func (b *build) printPage(r *renderer) string {
 	var w strings.Builder
 	w.WriteString(`<p class="print-note">The whole book on one page. Use your browser's print command to print it or save it as PDF.</p>` + "\n")
-	for _, p := range b.printList {
+	// Each chapter renders on its own, in parallel: this page is the
+	// whole book.
+	parts := make(map[*page]*renderer, len(b.printList))
+	out := make(map[*page]string, len(b.printList))
+	var mu sync.Mutex
+	parallel(b.printList, func(p *page) {
 		pr := b.newRenderer(p, r.at, true)
+		s := pr.markdown(p.doc)
+		mu.Lock()
+		parts[p], out[p] = pr, s
+		mu.Unlock()
+	})
+	for _, p := range b.printList {
 		fmt.Fprintf(&w, `<section class="print-page" id="%s">`+"\n", printID(p, ""))
 		if !p.titleInDoc {
 			fmt.Fprintf(&w, "<h2>%s</h2>\n", html.EscapeString(p.title))
@@ -211,9 +245,9 @@ func (b *build) printPage(r *renderer) string {
 		if p.draft != "" {
 			fmt.Fprintf(&w, `<div class="draft-banner" role="note"><strong>Draft.</strong> This page is not reviewed yet: %s.</div>`+"\n", html.EscapeString(p.draft))
 		}
-		w.WriteString(pr.markdown(p.doc))
+		w.WriteString(out[p])
 		w.WriteString("</section>\n")
-		r.errs = append(r.errs, pr.errs...)
+		r.errs = append(r.errs, parts[p].errs...)
 	}
 	if len(b.glossary) > 0 {
 		w.WriteString(`<section class="print-page" id="p-glossary"><h2>Glossary</h2>` + "\n<dl class=\"glossary\">\n")

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -39,17 +41,49 @@ var stopWords = func() map[string]bool {
 }()
 
 // words returns the distinct words of s, lower-case, in first-seen order.
+// A word is a run of letters, digits, '_', '.', and '%' ("sm_80", "75.0",
+// "%"), trimmed of dots.
 func words(s string, seen map[string]bool) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '.' && r != '%'
-	}) {
+	add := func(w string) {
 		w = strings.Trim(w, ".")
 		if len(w) < 2 || stopWords[w] || seen[w] {
-			continue
+			return
 		}
 		seen[w] = true
 		out = append(out, w)
+	}
+	start := -1
+	lower := true // the current word is lower-case ASCII already
+	for i := 0; i <= len(s); {
+		var r rune = ' '
+		size := 1
+		if i < len(s) {
+			if c := s[i]; c < utf8.RuneSelf {
+				r = rune(c)
+			} else {
+				r, size = utf8.DecodeRuneInString(s[i:])
+			}
+		}
+		inWord := r == '_' || r == '.' || r == '%' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' ||
+			'A' <= r && r <= 'Z' || r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))
+		switch {
+		case inWord && start < 0:
+			start, lower = i, true
+			fallthrough
+		case inWord:
+			if !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '_' || r == '.' || r == '%') {
+				lower = false
+			}
+		case start >= 0:
+			w := s[start:i]
+			if !lower {
+				w = strings.ToLower(w)
+			}
+			add(w)
+			start = -1
+		}
+		i += size
 	}
 	return out
 }
@@ -112,11 +146,22 @@ func (b *build) searchIndex() []byte {
 			pages = append(pages, p)
 		}
 	}
+	var withDoc []*page
 	for _, p := range pages {
-		if p.doc == nil {
-			continue
+		if p.doc != nil {
+			withDoc = append(withDoc, p)
 		}
-		for _, e := range b.pageEntries(p) {
+	}
+	entries := make(map[*page][]SearchEntry, len(withDoc))
+	var mu sync.Mutex
+	parallel(withDoc, func(p *page) {
+		e := b.pageEntries(p)
+		mu.Lock()
+		entries[p] = e
+		mu.Unlock()
+	})
+	for _, p := range withDoc {
+		for _, e := range entries[p] {
 			n, ok := pageNum[e.Page]
 			if !ok {
 				n = len(idx.Pages)

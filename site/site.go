@@ -108,14 +108,15 @@ type build struct {
 	inPrint   map[*page]bool
 	printList []*page
 
-	files map[string]bool // non-Markdown files of the book
-	mu    sync.Mutex
-	used  map[string]bool // files pages link to
-	hl    sync.Map        // highlight cache: lang + "\x00" + code → HTML
-	links []linkRef
-	errs  ErrorList
-	warns []string
-	out   map[string][]byte
+	files    map[string]bool // non-Markdown files of the book
+	mu       sync.Mutex
+	used     map[string]bool   // files pages link to
+	hl       sync.Map          // highlight cache: lang + "\x00" + code → HTML
+	sidebars map[string]string // sidebar HTML by output directory
+	links    []linkRef
+	errs     ErrorList
+	warns    []string
+	out      map[string][]byte
 }
 
 // Build reads the book in fsys, runs and verifies its snippets through the
@@ -130,6 +131,8 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		used:  map[string]bool{},
 		tags:  map[string][]*page{},
 		out:   map[string][]byte{},
+
+		sidebars: map[string]string{},
 	}
 	steps := []func() error{
 		b.load,
