@@ -30,6 +30,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"occupancy": {"compute occupancy for a kernel on a GPU", runOccupancy},
 		"build":     {"build the book into a static site", runBuild},
+		"serve":     {"serve the book with live rebuilds while you write", runServe},
 		"sim":       {"simulate the warp schedulers of one SM running a workload file", runSim},
 		"test":      {"run the snippets of Markdown pages and check their outputs", runTest},
 		"run":       {"run a page's snippets like a notebook", runRun},

@@ -1,0 +1,104 @@
+package preview
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func get(t *testing.T, url string) (int, string, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(body)
+}
+
+func TestPreview(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("index.md", "# Home\n\nSee [two](two.md).\n")
+	write("two.md", "# Two\n\nFirst version.\n")
+	s := &Server{Dir: dir}
+	if err := s.Rebuild(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+
+	code, ctype, body := get(t, ts.URL+"/")
+	if code != 200 || !strings.HasPrefix(ctype, "text/html") || !strings.Contains(body, "<h1 id=\"home\">Home</h1>") {
+		t.Fatalf("GET /: %d %s\n%s", code, ctype, body)
+	}
+	if !strings.Contains(body, `fetch("/_warpbook/wait?v="+v)`) {
+		t.Error("the page has no reload script")
+	}
+	if code, ctype, _ := get(t, ts.URL+"/assets/warpbook.css"); code != 200 || !strings.HasPrefix(ctype, "text/css") {
+		t.Errorf("GET the stylesheet: %d %s", code, ctype)
+	}
+	if code, _, body := get(t, ts.URL+"/nope.html"); code != 404 || !strings.Contains(body, "Page not found") {
+		t.Errorf("GET a missing page: %d", code)
+	}
+
+	// A broken link: the errors show on every page above the last good one.
+	write("index.md", "# Home\n\nSee [two](two.md#missing).\n")
+	if err := s.Rebuild(context.Background()); err == nil {
+		t.Fatal("a broken anchor built")
+	}
+	_, _, body = get(t, ts.URL+"/two.html")
+	if !strings.Contains(body, "The build failed") || !strings.Contains(body, filepath.Join(dir, "index.md")+":3:5: broken anchor: two.md has no #missing") ||
+		!strings.Contains(body, "First version.") {
+		t.Errorf("page after a failed build:\n%s", body)
+	}
+
+	// Watching: a change rebuilds, and a waiting page hears of it.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Watch(ctx)
+	v := s.Version()
+	waited := make(chan string, 1)
+	go func() {
+		_, _, b := get(t, ts.URL+"/_warpbook/wait?v="+itoa(v))
+		waited <- b
+	}()
+	// The watcher may start after the first write; write until it sees one.
+	deadline := time.Now().Add(30 * time.Second) // a hung watcher, not a slow one
+	for s.Version() == v {
+		if time.Now().After(deadline) {
+			t.Fatal("no rebuild after the book changed")
+		}
+		write("index.md", "# Home\n\nSee [two](two.md).\n")
+		time.Sleep(200 * time.Millisecond)
+	}
+	if got := <-waited; got == itoa(v) {
+		t.Errorf("wait answered %s, the old version", got)
+	}
+	_, _, body = get(t, ts.URL+"/")
+	if strings.Contains(body, "The build failed") {
+		t.Error("the errors stay after the fix")
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
