@@ -1,13 +1,14 @@
 // Package snippets is warpbook's notebook kernel: it finds the Go snippets
-// in a Markdown page, runs them in the yaegi interpreter against the
-// engine, checks what they print against the page, and rewrites the
-// expected outputs on request.
+// in a Markdown page, type-checks them against the engine, runs them in the
+// yaegi interpreter in sandboxed worker processes, checks what they print
+// against the page, and rewrites the expected outputs on request.
 //
 // # Pages and cells
 //
-// [Parse] (or [Parser.Parse], with the site's goldmark extensions) parses a
-// page once with goldmark. The [Page] holds the AST, the front matter and
-// the page's [Cell]s and [Check]s; nothing downstream re-reads the Markdown.
+// [Parse] (or [Parser.Parse], with the site's goldmark extensions added by
+// [NewParser]) parses a page once with goldmark. The [Page] holds the AST,
+// the front matter, its [Cell]s and its [Check]s; nothing downstream
+// re-reads the Markdown. [Parser.Markdown] renders the same AST.
 //
 // A fenced block whose info string starts with "go run" is a cell. The
 // fenced block with info string "output" right after it holds what the cell
@@ -18,11 +19,11 @@
 //		"fmt"
 //		"github.com/warpbook/warpbook/engine/gpu"
 //	)
-//	d, _ := gpu.Lookup("A100")
+//	d := gpu.A100()
 //	fmt.Println(d.Name, d.SMs)
 //	```
 //	```output
-//	A100 108
+//	A100 SXM4 108
 //	```
 //
 // Attributes follow "go run" as key=value (the value bare or a double-quoted
@@ -38,7 +39,7 @@
 //	fresh            run in its own interpreter, not the page's session
 //
 // Unknown attributes, an output block with no cell before it and duplicate
-// ids are errors.
+// ids are errors ([Page.Diagnostics]).
 //
 // # Sessions
 //
@@ -56,8 +57,28 @@
 // A link whose destination is "=" states a value in prose and the Go
 // expression that must produce it:
 //
-//	the A100 runs [32](= "r.ActiveWarps") warps per SM
+//	the A100 runs [48](= "r.ActiveWarps") warps per SM
 //
 // The expression is evaluated after the cells above it; fmt.Sprint of its
 // value must equal the link text.
+//
+// # Running
+//
+// A [Kernel] runs pages. For each page it generates one Go program per
+// session (cells nested in blocks so that each sees the ones above, with
+// line directives so that every position is a Markdown position), type-checks
+// it with go/types against the engine's export data in package symbols, and
+// reports sandbox violations and the Go the interpreter would get wrong.
+// Then a worker process (the running executable, re-executed: see
+// [IsWorker]) evaluates the cells in yaegi with only the generated symbols,
+// under a time limit per cell and caps on memory and output. With
+// [Kernel.Native] the same programs are also built with the Go toolchain
+// and run. The result is a [PageResult]: a [CellResult] per cell (status,
+// output, the verified panic or compile error, diagnostics) and a
+// [CheckResult] per checked value, with the [Verifier] (tool version,
+// engine fingerprint, Go version) that checked them.
+//
+// [Update] and [UpdateFile] rewrite the output blocks of the cells whose
+// only failure is their output; [WriteText], [WriteJSON] and [WriteGitHub]
+// report results as "warpbook test" prints them.
 package snippets

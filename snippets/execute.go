@@ -2,6 +2,7 @@ package snippets
 
 import (
 	"context"
+	"sort"
 	"strings"
 	"time"
 )
@@ -95,12 +96,9 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 	return r
 }
 
+// sortJobs puts units in document order, the order the worker runs them.
 func sortJobs(j []jobUnit) {
-	for i := 1; i < len(j); i++ {
-		for k := i; k > 0 && j[k].U < j[k-1].U; k-- {
-			j[k], j[k-1] = j[k-1], j[k]
-		}
-	}
+	sort.Slice(j, func(a, b int) bool { return j[a].U < j[b].U })
 }
 
 // compile type-checks every session and every error= cell, recording

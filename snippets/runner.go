@@ -272,7 +272,8 @@ loop:
 	}
 	stderr, werr := p.wait()
 	if !ready && reason == "" {
-		reason = "the worker did not start: " + crashMessage(stderr, werr, stray)
+		reason = "the worker did not start: " + crashMessage(stderr, werr, stray) +
+			" (a program that runs pages must begin with: if snippets.IsWorker() { os.Exit(snippets.ServeWorker()) }, in main or TestMain)"
 	}
 	if cur >= 0 {
 		o := res[cur]

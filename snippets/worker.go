@@ -124,7 +124,7 @@ func serve(j *job, out, errOut io.Writer) {
 		// Give goroutines the unit started a moment to end: one that is
 		// panicking then crashes the process while this unit is still the
 		// last one, rather than during the next.
-		for i := 0; i < 20 && runtime.NumGoroutine() > base; i++ {
+		for i := 0; i < 100 && runtime.NumGoroutine() > base; i++ {
 			time.Sleep(time.Millisecond)
 		}
 	}
