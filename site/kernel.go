@@ -36,7 +36,7 @@ func verifiedBy(v snippets.Verifier) string {
 	if v.Tool == "" && v.Engine == "" {
 		return ""
 	}
-	s := fmt.Sprintf("warpbook %s, engine %s, %s", v.Tool, v.Engine, v.Go)
+	s := fmt.Sprintf("%s, engine %s, %s", v.Tool, v.Engine, v.Go)
 	if v.Native != "" {
 		s += ", and natively by " + v.Native
 	}

@@ -521,7 +521,7 @@ type fakeKernel struct{ fail bool }
 func (k fakeKernel) Run(ctx context.Context, pages []*snippets.Page) []*snippets.PageResult {
 	var out []*snippets.PageResult
 	for _, p := range pages {
-		r := &snippets.PageResult{Page: p, Verifier: snippets.Verifier{Tool: "v0-test", Engine: "e0", Go: "go1.26"}}
+		r := &snippets.PageResult{Page: p, Verifier: snippets.Verifier{Tool: "warpbook v0-test", Engine: "e0", Go: "go1.26"}}
 		for _, c := range p.Cells {
 			cr := &snippets.CellResult{ID: c.ID, Status: snippets.StatusPass, Output: c.Expected}
 			switch {

@@ -101,5 +101,12 @@ func sitePlural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// newKernel returns the snippet kernel the build runs pages through.
-func newKernel() site.Kernel { return &snippets.Kernel{} }
+// newKernel returns the snippet kernel the build runs pages through, with
+// its result cache in the user's cache directory.
+func newKernel() site.Kernel {
+	k := &snippets.Kernel{}
+	if d, err := snippets.DefaultCacheDir(); err == nil {
+		k.CacheDir = d
+	}
+	return k
+}
