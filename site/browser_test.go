@@ -311,6 +311,25 @@ func TestBrowser(t *testing.T) {
 				}
 			})
 
+			t.Run("stepper", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				tb.open("scheduling.html")
+				unlit := `document.querySelectorAll('svg[data-stepper] .fig-slot.unlit').length`
+				if n := evalJS[int](tb, unlit); n != 0 {
+					t.Errorf("%d slots unlit before stepping", n)
+				}
+				tb.do(chromedp.Click(chromedp.CSS(".stepper-controls button:nth-of-type(3)")))
+				if n := evalJS[int](tb, unlit); n != 8 {
+					t.Errorf("%d slots unlit after Start over, want 8", n)
+				}
+				tb.do(chromedp.Click(chromedp.CSS(".stepper-controls button:nth-of-type(2)")))
+				// The first warp to issue is warp 4 (measured at cycle 0).
+				lit := evalJS[string](tb, `Array.from(document.querySelectorAll('svg[data-stepper] .fig-slot:not(.unlit) text')).map(e => e.textContent).join(" ")`)
+				if !strings.HasPrefix(lit, "w4 #1") {
+					t.Errorf("after one step the lit slot reads %q, want warp 4 first", lit)
+				}
+			})
+
 			t.Run("help", func(t *testing.T) {
 				tb := newTab(t, bctx, base.url)
 				tb.open("index.html")
@@ -322,7 +341,7 @@ func TestBrowser(t *testing.T) {
 
 			t.Run("axe", func(t *testing.T) {
 				tb := newTab(t, bctx, base.url)
-				pages := []string{"index.html", "warps.html", "occupancy.html", "cells.html", "glossary/index.html",
+				pages := []string{"index.html", "warps.html", "scheduling.html", "occupancy.html", "cells.html", "glossary/index.html",
 					"glossary/warp.html", "questions/index.html", "questions/why-cliffs.html", "questions/tags/occupancy.html", "print.html", "404.html"}
 				for _, p := range pages {
 					for _, theme := range []string{"light", "dark"} {

@@ -250,6 +250,46 @@
     });
   }
 
+  // Occupancy steppers: light the warp slots one by one, in issue order.
+  function setupSteppers() {
+    var svgs = document.querySelectorAll("svg[data-stepper]");
+    for (var i = 0; i < svgs.length; i++) {
+      (function (svg) {
+        var n = +svg.getAttribute("data-stepper");
+        var slots = svg.querySelectorAll(".fig-slot");
+        var step = n;
+        var box = document.createElement("div");
+        box.className = "stepper-controls";
+        var back = document.createElement("button");
+        back.type = "button";
+        back.textContent = "◀ Back";
+        var fwd = document.createElement("button");
+        fwd.type = "button";
+        fwd.textContent = "Step ▶";
+        var all = document.createElement("button");
+        all.type = "button";
+        all.textContent = "Start over";
+        var out = document.createElement("output");
+        out.setAttribute("aria-live", "polite");
+        function show() {
+          svg.classList.add("stepping");
+          for (var k = 0; k < slots.length; k++) {
+            slots[k].classList.toggle("unlit", +slots[k].getAttribute("data-order") > step);
+          }
+          out.textContent = step + " of " + n + " warps have issued";
+          back.disabled = step === 0;
+          fwd.disabled = step === n;
+        }
+        back.addEventListener("click", function () { if (step > 0) { step--; show(); } });
+        fwd.addEventListener("click", function () { if (step < n) { step++; show(); } });
+        all.addEventListener("click", function () { step = 0; show(); });
+        box.appendChild(back); box.appendChild(fwd); box.appendChild(all); box.appendChild(out);
+        svg.parentNode.insertBefore(box, svg.nextSibling);
+        show();
+      })(svgs[i]);
+    }
+  }
+
   function init() {
     var tb = document.getElementById("wb-theme");
     if (tb) {
@@ -265,6 +305,7 @@
     addCopyButtons();
     setupSearch();
     setupTOC();
+    setupSteppers();
     setupKeys();
   }
 

@@ -73,11 +73,13 @@ type spec struct {
 	Mark      any   `yaml:"mark"`
 
 	// Simulator figures.
-	Machine  any    `yaml:"machine"`
-	Workload string `yaml:"workload"`
-	Warps    any    `yaml:"warps"`
-	Cycles   any    `yaml:"cycles"`
-	Policy   string `yaml:"policy"`
+	Machine   any    `yaml:"machine"`   // sim preset: toy, gt200, gf100, volta, turing, ampere, hopper
+	Program   string `yaml:"program"`   // the program, as in a workload file's program:
+	Policy    string `yaml:"policy"`    // lrr, gto, oldest, two_level:N
+	Warps     any    `yaml:"warps"`     // warps per scheduler, or [from, to]
+	Cycles    any    `yaml:"cycles"`    // [from, to] cycle window
+	Scheduler *int   `yaml:"scheduler"` // which scheduler's warps a timeline shows
+	Measured  []int  `yaml:"measured"`  // measured first-issue cycle of each warp, in warp order
 
 	src []byte
 }
@@ -93,6 +95,9 @@ func kinds() map[string]kind {
 		"occupancy-vs-registers":  {[]string{"gpu", "threads", "smem", "range", "step", "mark"}, drawOccupancy},
 		"occupancy-vs-smem":       {[]string{"gpu", "threads", "registers", "range", "step", "mark"}, drawOccupancy},
 		"occupancy-vs-block-size": {[]string{"gpu", "registers", "smem", "range", "step", "mark"}, drawOccupancy},
+		"issue-vs-warps":          {[]string{"machine", "program", "policy", "warps"}, drawIssueVsWarps},
+		"warp-timeline":           {[]string{"machine", "program", "policy", "warps", "cycles", "scheduler"}, drawTimeline},
+		"occupancy-stepper":       {[]string{"machine", "program", "policy", "threads", "measured"}, drawStepper},
 	}
 }
 
@@ -168,10 +173,12 @@ func (s *spec) setKeys() []string {
 	add("step", s.Step != 0)
 	add("mark", s.Mark != nil)
 	add("machine", s.Machine != nil)
-	add("workload", s.Workload != "")
+	add("program", s.Program != "")
+	add("policy", s.Policy != "")
 	add("warps", s.Warps != nil)
 	add("cycles", s.Cycles != nil)
-	add("policy", s.Policy != "")
+	add("scheduler", s.Scheduler != nil)
+	add("measured", s.Measured != nil)
 	return keys
 }
 

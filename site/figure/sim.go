@@ -1,0 +1,489 @@
+package figure
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/warpbook/warpbook/engine/sim"
+)
+
+// defaultProgram is a dependent FFMA chain: each warp can issue once per
+// FMA latency, so the warps a scheduler needs to fill its issue slot show.
+const defaultProgram = `- loop: 64
+  body:
+    - {op: FFMA, dst: r0, src: [r0, r1]}
+- {op: EXIT}
+`
+
+// workload makes the simulator workload of a figure: its program, on a
+// machine, with blocks blocks of block threads resident on the simulated
+// SM (the grid has that many per SM: blocks are dealt to the SMs in turn).
+func (s *spec) workload(m sim.Machine, block, blocks int) (sim.Workload, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gpu: %s\n", m.Name)
+	if s.Policy != "" {
+		fmt.Fprintf(&b, "policy: %q\n", s.Policy)
+	}
+	fmt.Fprintf(&b, "launch:\n  block: %d\n  blocks: %d\n  resident: %d\n  regs: 32\n", block, blocks*max(m.SMs, 1), blocks)
+	b.WriteString("program:\n")
+	prog := s.Program
+	if strings.TrimSpace(prog) == "" {
+		prog = defaultProgram
+	}
+	for _, line := range strings.Split(strings.TrimRight(prog, "\n"), "\n") {
+		b.WriteString("  " + line + "\n")
+	}
+	w, err := sim.ParseWorkload("figure", []byte(b.String()))
+	if err != nil {
+		key := "program"
+		if strings.Contains(err.Error(), "policy") {
+			key = "policy"
+		}
+		return w, s.errorf(key, "%v", err)
+	}
+	return w, nil
+}
+
+func (s *spec) machines() ([]sim.Machine, error) {
+	names, err := s.strs("machine", s.Machine)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		names = []string{"volta"}
+	}
+	var ms []sim.Machine
+	for _, n := range names {
+		m, err := sim.Preset(n)
+		if err != nil {
+			return nil, s.errorf("machine", "%v", err)
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
+}
+
+// drawIssueVsWarps draws issue-slot utilisation against resident warps per
+// scheduler: the latency-hiding curve, from the simulator.
+func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
+	ms, err := s.machines()
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) > maxSeries {
+		return nil, s.errorf("machine", "at most %d machines", maxSeries)
+	}
+	wr, err := s.ints("warps", s.Warps)
+	if err != nil {
+		return nil, err
+	}
+	from, to := 1, 0
+	switch len(wr) {
+	case 0:
+	case 1:
+		to = wr[0]
+	case 2:
+		from, to = wr[0], wr[1]
+	default:
+		return nil, s.errorf("warps", "warps is the most warps per scheduler, or [from, to]")
+	}
+	type point struct {
+		warps int
+		r     *sim.Result
+	}
+	var lines [][]point
+	var labels []string
+	for _, m := range ms {
+		most := min(m.MaxWarps/m.Schedulers, m.MaxBlocks)
+		hi := to
+		if hi == 0 {
+			hi = most
+		}
+		if from < 1 || hi < from || hi > most {
+			return nil, s.errorf("warps", "%s holds 1 to %d warps per scheduler here (one warp per scheduler per block)", m.Name, most)
+		}
+		var pts []point
+		for k := from; k <= hi; k++ {
+			w, err := s.workload(m, 32*m.Schedulers, k)
+			if err != nil {
+				return nil, err
+			}
+			r, err := sim.Run(w)
+			if err != nil {
+				return nil, &Error{Msg: err.Error()}
+			}
+			if r.ResidentBlocks < k {
+				return nil, s.errorf("warps", "%s keeps only %d blocks resident (%s), not %d", m.Name, r.ResidentBlocks, r.Limiter, k)
+			}
+			pts = append(pts, point{k, r})
+		}
+		lines = append(lines, pts)
+		labels = append(labels, m.Name)
+		to = max(to, hi)
+	}
+	lo, hi := from, 0
+	for _, l := range lines {
+		hi = max(hi, l[len(l)-1].warps)
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+
+	var c canvas
+	xs := func(x float64) float64 { return padL + (x-float64(lo))/float64(hi-lo)*innerW }
+	ys := func(y float64) float64 { return padT + (1-y/100)*innerH }
+	header(&c, id, s.Alt)
+	for _, y := range []float64{0, 25, 50, 75, 100} {
+		c.line(padL, ys(y), padL+innerW, ys(y), "fig-grid")
+		c.text(padL-8, ys(y)+4, "end", "fig-muted", fmt.Sprintf("%d %%", int(y)))
+	}
+	for _, x := range ticks(float64(lo), float64(hi), 8) {
+		if x != float64(int(x)) {
+			continue
+		}
+		c.line(xs(x), padT+innerH, xs(x), padT+innerH+4, "fig-axis")
+		c.text(xs(x), padT+innerH+17, "middle", "fig-muted", fmt.Sprint(int(x)))
+	}
+	axes(&c, "resident warps per scheduler", "issue-slot utilisation")
+	for i, l := range lines {
+		var pts [][2]float64
+		for _, p := range l {
+			pts = append(pts, [2]float64{xs(float64(p.warps)), ys(p.r.IssueActive)})
+		}
+		c.path(pts, fmt.Sprintf("fig-line fig-s%d", i+1))
+		for _, p := range l {
+			c.circle(xs(float64(p.warps)), ys(p.r.IssueActive), 3.5, fmt.Sprintf("fig-dot fig-f%d", i+1),
+				fmt.Sprintf("%s, %d warps per scheduler: %.1f %% of issue slots used, %.2f eligible warps per cycle", labels[i], p.warps, p.r.IssueActive, p.r.WarpsEligible))
+		}
+	}
+	if len(lines) > 1 {
+		legend(&c, labels)
+	}
+	c.b.WriteString("</svg>")
+
+	var t strings.Builder
+	t.WriteString("<table>\n<thead><tr><th>machine</th><th>warps per scheduler</th><th>issue slots used</th><th>eligible warps per cycle</th><th>warp cycles per issued instruction</th></tr></thead>\n<tbody>\n")
+	for i, l := range lines {
+		for _, p := range l {
+			fmt.Fprintf(&t, "<tr><td>%s</td><td>%d</td><td>%.1f %%</td><td>%.2f</td><td>%.2f</td></tr>\n",
+				esc(labels[i]), p.warps, p.r.IssueActive, p.r.WarpsEligible, p.r.WarpCyclesPerIssue)
+		}
+	}
+	t.WriteString("</tbody>\n</table>")
+	return &Figure{SVG: c.b.String(), Data: t.String()}, nil
+}
+
+func header(c *canvas, id, alt string) {
+	c.printf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" role="img" aria-labelledby="%s-title" id="%s">`+"\n",
+		num(plotW), num(plotH), id, id)
+	c.printf(`<title id="%s-title">%s</title>`+"\n", id, esc(strings.TrimSpace(alt)))
+	c.rect(0, 0, plotW, plotH, "fig-bg", "")
+}
+
+func axes(c *canvas, xlabel, ylabel string) {
+	c.line(padL, padT+innerH, padL+innerW, padT+innerH, "fig-axis")
+	c.line(padL, padT, padL, padT+innerH, "fig-axis")
+	c.text(padL+innerW/2, plotH-8, "middle", "fig-text", xlabel)
+	c.printf(`<text x="14" y="%s" text-anchor="middle" class="fig-text" transform="rotate(-90 14 %s)">%s</text>`+"\n",
+		num(padT+innerH/2), num(padT+innerH/2), esc(ylabel))
+}
+
+func legend(c *canvas, labels []string) {
+	lx := padL + innerW
+	for i := len(labels) - 1; i >= 0; i-- {
+		w := 14 + 7*float64(len(labels[i])) + 18
+		lx -= w
+		c.line(lx, 14, lx+14, 14, fmt.Sprintf("fig-line fig-s%d", i+1))
+		c.text(lx+18, 18, "start", "fig-text", labels[i])
+	}
+}
+
+// drawTimeline draws the warp-state timeline of one scheduler's warps:
+// one row per warp slot, one column per cycle, coloured by the state
+// Nsight Compute would report.
+func drawTimeline(s *spec, id string) (*Figure, error) {
+	ms, err := s.machines()
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) != 1 {
+		return nil, s.errorf("machine", "a timeline shows one machine")
+	}
+	m := ms[0]
+	wv, err := s.ints("warps", s.Warps)
+	if err != nil {
+		return nil, err
+	}
+	warps := 4
+	if len(wv) == 1 {
+		warps = wv[0]
+	} else if len(wv) > 1 {
+		return nil, s.errorf("warps", "warps is the number of warps per scheduler")
+	}
+	most := min(m.MaxWarps/m.Schedulers, m.MaxBlocks)
+	if warps < 1 || warps > most {
+		return nil, s.errorf("warps", "%s holds 1 to %d warps per scheduler here", m.Name, most)
+	}
+	cv, err := s.ints("cycles", s.Cycles)
+	if err != nil {
+		return nil, err
+	}
+	from, to := 0, 48
+	switch len(cv) {
+	case 0:
+	case 2:
+		from, to = cv[0], cv[1]
+	default:
+		return nil, s.errorf("cycles", "cycles is [from, to]")
+	}
+	if from < 0 || to <= from || to-from > 400 {
+		return nil, s.errorf("cycles", "cycles is [from, to] with from < to, at most 400 cycles")
+	}
+	sched := 0
+	if s.Scheduler != nil {
+		sched = *s.Scheduler
+	}
+	if sched < 0 || sched >= m.Schedulers {
+		return nil, s.errorf("scheduler", "%s has schedulers 0 to %d", m.Name, m.Schedulers-1)
+	}
+	w, err := s.workload(m, 32*m.Schedulers, warps)
+	if err != nil {
+		return nil, err
+	}
+	r, err := sim.Config{Trace: sim.Window{From: from, To: to}}.Run(w)
+	if err != nil {
+		return nil, &Error{Msg: err.Error()}
+	}
+	tr := r.Trace
+	var slots []int
+	for slot := sched; slot < tr.Slots; slot += m.Schedulers {
+		for cy := from; cy < to; cy++ {
+			if tr.At(slot, cy) != sim.Empty {
+				slots = append(slots, slot)
+				break
+			}
+		}
+	}
+	if len(slots) == 0 {
+		return nil, s.errorf("cycles", "no warp is resident on scheduler %d in cycles %d to %d", sched, from, to)
+	}
+
+	const rowH, labelW = 22.0, 76.0
+	cw := (plotW - labelW - padR) / float64(to-from)
+
+	// Count the states first: the legend lists those that occur.
+	counts := map[sim.State]int{}
+	for _, slot := range slots {
+		for cy := from; cy < to; cy++ {
+			counts[tr.At(slot, cy)]++
+		}
+	}
+	type entry struct {
+		name string
+		x, y float64
+	}
+	var leg []entry
+	axisY := padT + float64(len(slots))*rowH + 4
+	lx, ly := labelW, axisY+44
+	for _, st := range sim.States() {
+		if counts[st] == 0 {
+			continue
+		}
+		name := st.String()
+		wdt := 16 + 6.6*float64(len(name)) + 14
+		if lx+wdt > plotW-padR {
+			lx, ly = labelW, ly+18
+		}
+		leg = append(leg, entry{name, lx, ly})
+		lx += wdt
+	}
+	h := ly + 12
+
+	var c canvas
+	c.printf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" role="img" aria-labelledby="%s-title" id="%s">`+"\n", num(plotW), num(h), id, id)
+	c.printf(`<title id="%s-title">%s</title>`+"\n", id, esc(strings.TrimSpace(s.Alt)))
+	c.rect(0, 0, plotW, h, "fig-bg", "")
+	c.text(labelW, padT-10, "start", "fig-muted", fmt.Sprintf("%s, scheduler %d, %d warps per scheduler, cycles %d to %d", m.Name, sched, warps, from, to-1))
+	for i, slot := range slots {
+		y := padT + float64(i)*rowH
+		label := fmt.Sprintf("slot %d", slot)
+		if sp, ok := tr.SpanAt(slot, from); ok {
+			label = fmt.Sprintf("warp %d.%d", sp.Block, sp.Warp)
+		}
+		c.text(labelW-8, y+rowH/2+4, "end", "fig-text", label)
+		for cy := from; cy < to; {
+			st := tr.At(slot, cy)
+			end := cy + 1
+			for end < to && tr.At(slot, end) == st {
+				end++
+			}
+			if st != sim.Empty {
+				title := fmt.Sprintf("%s, cycle %d: %s", label, cy, st)
+				if end-cy > 1 {
+					title = fmt.Sprintf("%s, cycles %d to %d: %s", label, cy, end-1, st)
+				}
+				c.rect(labelW+float64(cy-from)*cw, y+2, float64(end-cy)*cw, rowH-4, "st st-"+st.String(), title)
+			}
+			cy = end
+		}
+	}
+	c.line(labelW, axisY, labelW+float64(to-from)*cw, axisY, "fig-axis")
+	for _, x := range ticks(float64(from), float64(to-1), 8) {
+		if x != float64(int(x)) {
+			continue
+		}
+		px := labelW + (x-float64(from)+0.5)*cw
+		c.line(px, axisY, px, axisY+4, "fig-axis")
+		c.text(px, axisY+16, "middle", "fig-muted", fmt.Sprint(int(x)))
+	}
+	c.text(labelW+float64(to-from)*cw/2, axisY+30, "middle", "fig-text", "cycle")
+	for _, e := range leg {
+		c.rect(e.x, e.y-10, 12, 12, "st st-"+e.name, "")
+		c.text(e.x+16, e.y, "start", "fig-muted", e.name)
+	}
+	c.b.WriteString("</svg>")
+	svg := c.b.String()
+
+	var t strings.Builder
+	total := 0
+	for _, st := range sim.States() {
+		total += counts[st] // Empty cells are not warp-cycles
+	}
+	t.WriteString("<table>\n<thead><tr><th>state</th><th>warp-cycles</th><th>share</th></tr></thead>\n<tbody>\n")
+	for _, st := range sim.States() {
+		if counts[st] > 0 {
+			fmt.Fprintf(&t, "<tr><td>%s</td><td>%d</td><td>%.1f %%</td></tr>\n", st, counts[st], 100*float64(counts[st])/float64(total))
+		}
+	}
+	t.WriteString("</tbody>\n</table>")
+	return &Figure{SVG: svg, Data: t.String()}, nil
+}
+
+// drawStepper draws one SM's warp slots, the slots a block fills, and the
+// order in which those warps first issue: simulated, or measured when the
+// figure gives the cycles. Without JavaScript every slot shows its order
+// and cycle; with it, a step control lights them one by one.
+func drawStepper(s *spec, id string) (*Figure, error) {
+	ms, err := s.machines()
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) != 1 {
+		return nil, s.errorf("machine", "a stepper shows one machine")
+	}
+	m := ms[0]
+	tv, err := s.ints("threads", s.Threads)
+	if err != nil {
+		return nil, err
+	}
+	threads := 256
+	if len(tv) == 1 {
+		threads = tv[0]
+	} else if len(tv) > 1 {
+		return nil, s.errorf("threads", "threads is one block size")
+	}
+	if threads < 1 || threads > m.MaxThreadsPerBlock || (threads+31)/32 > m.MaxWarps {
+		return nil, s.errorf("threads", "%s takes blocks of 1 to %d threads", m.Name, min(m.MaxThreadsPerBlock, 32*m.MaxWarps))
+	}
+	nw := (threads + 31) / 32
+	first := make([]int, nw) // first-issue cycle of each warp of the block
+	source := "simulated"
+	if s.Measured != nil {
+		if len(s.Measured) != nw {
+			return nil, s.errorf("measured", "measured lists the cycle of each of the block's %d warps, in warp order; it has %d", nw, len(s.Measured))
+		}
+		copy(first, s.Measured)
+		source = "measured"
+	} else {
+		w, err := s.workload(m, threads, 1)
+		if err != nil {
+			return nil, err
+		}
+		r, err := sim.Config{Trace: sim.Window{From: 0, To: 2048}}.Run(w)
+		if err != nil {
+			return nil, &Error{Msg: err.Error()}
+		}
+		for i := range first {
+			first[i] = -1
+		}
+		for _, is := range r.Trace.IssueOrder() {
+			if is.Block == 0 && is.Warp < nw && first[is.Warp] < 0 {
+				first[is.Warp] = is.Cycle
+			}
+		}
+		for i, f := range first {
+			if f < 0 {
+				return nil, s.errorf("program", "warp %d never issued in the first 2,048 cycles", i)
+			}
+		}
+	}
+	// The order: by cycle, then warp index.
+	order := make([]int, nw) // order[w] = 1-based rank
+	for w := range first {
+		rank := 1
+		for v := range first {
+			if first[v] < first[w] || first[v] == first[w] && v < w {
+				rank++
+			}
+		}
+		order[w] = rank
+	}
+
+	cols := m.Schedulers
+	rows := (m.MaxWarps + cols - 1) / cols
+	const cellW, cellH, gap = 120.0, 34.0, 8.0
+	left := (plotW - float64(cols)*(cellW+gap) + gap) / 2
+	top := 46.0
+	h := top + float64(rows)*(cellH+gap) + 20
+	var c canvas
+	c.printf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" role="img" aria-labelledby="%s-title" id="%s" data-stepper="%d">`+"\n",
+		num(plotW), num(h), id, id, nw)
+	c.printf(`<title id="%s-title">%s</title>`+"\n", id, esc(strings.TrimSpace(s.Alt)))
+	c.rect(0, 0, plotW, h, "fig-bg", "")
+	c.text(plotW/2, 18, "middle", "fig-muted", fmt.Sprintf("%s: %d warp slots, %d schedulers; one block of %d threads; first-issue order %s",
+		m.Name, m.MaxWarps, m.Schedulers, threads, source))
+	for col := range cols {
+		c.text(left+float64(col)*(cellW+gap)+cellW/2, top-8, "middle", "fig-text", fmt.Sprintf("scheduler %d", col))
+	}
+	for slot := 0; slot < m.MaxWarps; slot++ {
+		col, row := slot%cols, slot/cols
+		x, y := left+float64(col)*(cellW+gap), top+float64(row)*(cellH+gap)
+		if slot >= nw {
+			c.rect(x, y, cellW, cellH, "fig-idle", fmt.Sprintf("slot %d: empty", slot))
+			continue
+		}
+		wp := slot // a block's warps take the lowest free slots
+		c.printf(`<g class="fig-slot" data-order="%d">`, order[wp])
+		c.rect(x, y, cellW, cellH, "fig-lit", fmt.Sprintf("warp %d in slot %d, scheduler %d: issued %s in cycle %d", wp, slot, col, ordinal(order[wp]), first[wp]))
+		c.text(x+8, y+cellH/2+4, "start", "fig-slot-text", fmt.Sprintf("w%d", wp))
+		c.text(x+cellW-8, y+cellH/2+4, "end", "fig-slot-text", fmt.Sprintf("#%d · cycle %d", order[wp], first[wp]))
+		c.b.WriteString("</g>\n")
+	}
+	c.b.WriteString("</svg>")
+
+	var t strings.Builder
+	t.WriteString("<table>\n<thead><tr><th>order</th><th>warp</th><th>slot</th><th>scheduler</th><th>first issue (cycle)</th></tr></thead>\n<tbody>\n")
+	for rank := 1; rank <= nw; rank++ {
+		for w := range order {
+			if order[w] == rank {
+				fmt.Fprintf(&t, "<tr><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", rank, w, w, w%cols, first[w])
+			}
+		}
+	}
+	t.WriteString("</tbody>\n</table>")
+	return &Figure{SVG: c.b.String(), Data: t.String()}, nil
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
