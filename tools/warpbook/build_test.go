@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,5 +106,40 @@ func TestBuildStrictAndUsage(t *testing.T) {
 	}
 	if code, _, stderr := runCmd("build", "--book", filepath.Join(bk, "missing")); code != 1 || !strings.Contains(stderr, "is not a directory") {
 		t.Errorf("missing book: exit %d, %q", code, stderr)
+	}
+}
+
+// TestBuildRunsSnippets builds a page with real snippets through the real
+// kernel: a passing one is marked verified, a wrong output fails the build
+// with the kernel's file:line and diff, and nothing is written.
+func TestBuildRunsSnippets(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	page := "# Occupancy\n\n```go run id=a100\nimport (\n\t\"fmt\"\n\n\t\"github.com/warpbook/warpbook/engine/gpu\"\n\t\"github.com/warpbook/warpbook/engine/occupancy\"\n)\n\n" +
+		"r, _ := occupancy.Compute(gpu.A100(), occupancy.Kernel{BlockSize: 64, Registers: 33})\nfmt.Println(r.ActiveBlocks)\n```\n\n```output\n%s\n```\n\nThe reference gives [24](= \"r.ActiveBlocks\") blocks.\n"
+	bk := writeBook(t, "a.md", fmt.Sprintf(page, "24"))
+	out := filepath.Join(t.TempDir(), "site")
+	code, _, stderr := runCmd("build", "--book", bk, "-o", out)
+	if code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "a.html"))
+	for _, want := range []string{`<div class="cell" id="cell-a100">`, "✓ verified</span>", "<code>24</code>", `<span class="checked" title="Checked by the build: r.ActiveBlocks">24</span>`} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("a.html lacks %q", want)
+		}
+	}
+
+	// The source notes' wrong 25 blocks: the build fails and writes nothing.
+	bad := writeBook(t, "a.md", fmt.Sprintf(page, "25"))
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	code, _, stderr = runCmd("build", "--book", bad, "-o", fresh)
+	if code != 1 {
+		t.Errorf("wrong output: exit %d, want 1", code)
+	}
+	if want := filepath.Join(bad, "a.md") + ":15:1: a100: output differs"; !strings.Contains(stderr, want) || !strings.Contains(stderr, "-25") || !strings.Contains(stderr, "+24") {
+		t.Errorf("stderr lacks %q and a diff:\n%s", want, stderr)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("a failed build created %s", fresh)
 	}
 }
