@@ -51,6 +51,7 @@
 package site
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -322,7 +323,9 @@ func (b *build) meta(p *page) {
 		return
 	}
 	file := b.file(p.path)
-	if err := decodeYAML(file, p.fmAt, p.fmRaw, &p.fm); err != nil {
+	if unclosedFrontMatter(p.src) {
+		b.errorf(p.path, 1, "front matter opened on line 1 is never closed: end it with a line of ---")
+	} else if err := decodeYAML(file, p.fmAt, p.fmRaw, &p.fm); err != nil {
 		b.addErrs(err.(*Error))
 	}
 	fm := &p.fm
@@ -427,6 +430,22 @@ func (b *build) meta(p *page) {
 	case by.Status == "draft" || by.Status == "review":
 		p.draft = "its byline status is " + by.Status
 	}
+}
+
+// unclosedFrontMatter reports whether src opens front matter with a line
+// of dashes and never closes it with the same line.
+func unclosedFrontMatter(src []byte) bool {
+	first, rest, _ := bytes.Cut(src, []byte("\n"))
+	delim := bytes.TrimRight(first, "\r")
+	if len(delim) < 3 || len(bytes.Trim(delim, "-")) != 0 {
+		return false
+	}
+	for _, l := range bytes.Split(rest, []byte("\n")) {
+		if bytes.Equal(bytes.TrimRight(l, "\r"), delim) {
+			return false
+		}
+	}
+	return true
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -255,6 +255,7 @@ func TestFrontMatterErrors(t *testing.T) {
 		{"glossary without short", "glossary/w.md", "---\nterm: Warp\n---\nBody.\n", "book/glossary/w.md:2: glossary entry needs a short definition"},
 		{"related missing", "glossary/w.md", "---\nterm: Warp\nshort: s\nrelated: [lane]\n---\n", `book/glossary/w.md:4: front matter: related term "lane" has no entry glossary/lane.md`},
 		{"chapter with term", "b.md", "---\nterm: X\n---\n# B\n", `book/b.md:2: front matter: "term" is only for glossary entries`},
+		{"unclosed front matter", "b.md", "---\ntitle: B\n# B\n\ntext\n", "book/b.md:1: front matter opened on line 1 is never closed"},
 		{"bad tag", "b.md", "---\ntags: [Big Tag]\n---\n# B\n", `book/b.md:2: front matter: tag "Big Tag"`},
 		{"bad status", "b.md", "---\nbyline:\n  status: done\n---\n# B\n", `book/b.md:2: front matter: byline status must be draft, review or published, not "done"`},
 		{"bad figure", "b.md", "# B\n\n```figure\nkind: occupancy-vs-registers\ngpu: Z9000\ncaption: c\nalt: a\n```\n", `book/b.md:5:1: figure: gpu: unknown GPU "Z9000"`},
