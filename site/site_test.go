@@ -437,6 +437,18 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// figureBody matches the drawing and the data table of a figure. The
+// golden pages leave them out: they come from the engine, whose models
+// change in their own packages, and site/figure tests them against
+// reference numbers.
+var figureBody = regexp.MustCompile(`(?s)(<figure class="figure"[^>]*>\n).*?(<figcaption)`)
+var figureData = regexp.MustCompile(`(?s)(<details class="fig-data">).*?(</details>)`)
+
+func withoutFigures(b []byte) []byte {
+	b = figureBody.ReplaceAll(b, []byte("${1}(drawn from the engine)\n${2}"))
+	return figureData.ReplaceAll(b, []byte("${1}(its numbers)${2}"))
+}
+
 // TestGolden compares every page of testdata/book with
 // testdata/golden. Run go test ./site -update to rewrite them and review
 // the change with git diff.
@@ -455,9 +467,10 @@ func TestGolden(t *testing.T) {
 	slices.Sort(names)
 	for _, name := range names {
 		golden := filepath.Join(dir, filepath.FromSlash(name))
+		got := withoutFigures(s.Files[name])
 		if *update {
 			os.MkdirAll(filepath.Dir(golden), 0o755)
-			if err := os.WriteFile(golden, s.Files[name], 0o644); err != nil {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			continue
@@ -467,8 +480,8 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%v (run go test ./site -update)", err)
 			continue
 		}
-		if !bytes.Equal(want, s.Files[name]) {
-			t.Errorf("%s differs from %s:\n%s", name, golden, firstDiff(string(want), string(s.Files[name])))
+		if !bytes.Equal(want, got) {
+			t.Errorf("%s differs from %s:\n%s", name, golden, firstDiff(string(want), string(got)))
 		}
 	}
 	// No golden file is left without a page.
