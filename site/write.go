@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // marker is a file every built site has; Write only replaces a directory
@@ -47,6 +48,7 @@ func (s *Site) Write(dir string) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
+	removeStale(parent, "."+filepath.Base(abs)+".new-")
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".new-")
 	if err != nil {
 		return err
@@ -77,6 +79,24 @@ func (s *Site) Write(dir string) error {
 		}
 	}
 	return swapDirs(tmp, abs)
+}
+
+// removeStale removes what an interrupted build left beside the site: new
+// sites it never swapped in. Only old ones go, so that a build running at
+// the same moment keeps its own.
+func removeStale(parent, prefix string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > 10*time.Minute {
+			os.RemoveAll(filepath.Join(parent, e.Name()))
+		}
+	}
 }
 
 // swapDirs puts directory src in place of dst. Afterwards src holds the

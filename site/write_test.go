@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warpbook/warpbook/site"
 )
@@ -78,6 +79,26 @@ func TestWriteFailureLeavesOldSite(t *testing.T) {
 	entries, _ := os.ReadDir(parent)
 	if len(entries) != 1 {
 		t.Errorf("a failed write left %d entries beside the site", len(entries)-1)
+	}
+}
+
+func TestWriteRemovesStaleNewSites(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "_site")
+	stale := filepath.Join(parent, "._site.new-123")
+	fresh := filepath.Join(parent, "._site.new-456")
+	os.Mkdir(stale, 0o755)
+	os.Mkdir(fresh, 0o755)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	if err := siteOf(map[string]string{"index.html": "x"}).Write(out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Error("an interrupted build's old directory is still there")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a recent directory (maybe a build running now) was removed")
 	}
 }
 
