@@ -9,10 +9,10 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// A Cell is what the site shows for one runnable snippet: its code, which
+// A cellView is what the site shows for one runnable snippet: its code, which
 // lines are hidden setup, and what running it verified. The kernel fills
 // it in; the site never runs code.
-type Cell struct {
+type cellView struct {
 	ID     string
 	Code   ast.Node // the fenced code block
 	Output ast.Node // the fenced output block after it; nil if none
@@ -35,7 +35,7 @@ type Cell struct {
 }
 
 // cellResults maps the fenced code block of each cell to what is shown.
-type cellResults map[ast.Node]*Cell
+type cellResults map[ast.Node]*cellView
 
 func (cr cellResults) isOutput(n ast.Node) bool {
 	if n == nil || cr == nil {
@@ -52,7 +52,7 @@ func (cr cellResults) isOutput(n ast.Node) bool {
 // cell writes a runnable snippet: hidden setup lines collapsed behind a
 // toggle that works without JavaScript, then its output marked as
 // verified, or the verified failure as a "why this fails" callout.
-func (r *renderer) cell(w util.BufWriter, c *Cell) {
+func (r *renderer) cell(w util.BufWriter, c *cellView) {
 	id := r.id("cell-" + c.ID)
 	if c.ID == "" {
 		id = ""

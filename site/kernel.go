@@ -91,8 +91,8 @@ func (b *build) runCells() error {
 }
 
 // viewCell is what the site shows for cell c with result r (nil: not run).
-func viewCell(c *snippets.Cell, r *snippets.CellResult, by string) *Cell {
-	v := &Cell{ID: c.ID, Code: c.Code, Lang: "go"}
+func viewCell(c *snippets.Cell, r *snippets.CellResult, by string) *cellView {
+	v := &cellView{ID: c.ID, Code: c.Code, Lang: "go"}
 	if c.Output != nil {
 		v.Output = c.Output
 	}

@@ -14,11 +14,11 @@ import (
 	"strings"
 )
 
-// A Stamp lets a build skip all work when nothing changed: it records the
+// A stamp lets a build skip all work when nothing changed: it records the
 // hash of every input (the book's files and the tool) and the size and
 // modification time of every file the build wrote. It lives in the user's
 // cache directory, never in the site.
-type Stamp struct {
+type stamp struct {
 	Input  string     `json:"input"`
 	Output []fileStat `json:"output"`
 }
@@ -116,7 +116,7 @@ func UpToDate(dir, key string) bool {
 	if err != nil {
 		return false
 	}
-	var st Stamp
+	var st stamp
 	if json.Unmarshal(data, &st) != nil || st.Input != key {
 		return false
 	}
@@ -135,7 +135,7 @@ func SaveStamp(dir, key string) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(Stamp{Input: key, Output: files})
+	data, err := json.Marshal(stamp{Input: key, Output: files})
 	if err != nil {
 		return err
 	}
