@@ -128,29 +128,110 @@ func linkTerms(p *page, pats []termPattern) []termUse {
 		done[p] = true // an entry does not link to itself
 	}
 	var found []termUse
-	for i, t := range texts {
-		for t != nil {
-			seg := t.Segment
-			lower := lowerASCII(string(seg.Value(p.src)))
-			best, at := -1, -1
-			for j, pat := range pats {
-				if done[pat.entry] {
-					continue
-				}
-				if k := indexWord(lower, pat.text); k >= 0 && (at < 0 || k < at) {
-					best, at = j, k
-				}
+	// A run is the text nodes of one stretch of prose, line after line:
+	// a term may end a line ("warp⏎scheduler") or span two.
+	for i := 0; i < len(texts); {
+		j := i + 1
+		for j < len(texts) && texts[j-1].SoftLineBreak() && !texts[j-1].HardLineBreak() && texts[j-1].NextSibling() == texts[j] {
+			j++
+		}
+		found = linkRun(p.src, texts[i:j], sections[i], pats, done, found)
+		i = j
+	}
+	return found
+}
+
+// linkRun links the first mention of each pattern not yet done in a run
+// of sibling text nodes joined by soft line breaks, which match as one
+// space.
+func linkRun(src []byte, run []*ast.Text, sec use, pats []termPattern, done map[*page]bool, found []termUse) []termUse {
+	nodes := slices.Clone(run)
+	for len(nodes) > 0 {
+		var buf []byte
+		starts := make([]int, len(nodes))
+		for k, n := range nodes {
+			if k > 0 {
+				buf = append(buf, ' ')
 			}
-			if best < 0 {
-				break
+			starts[k] = len(buf)
+			buf = append(buf, n.Segment.Value(src)...)
+		}
+		lower := lowerASCII(string(buf))
+		best, at := -1, -1
+		for j, pat := range pats {
+			if done[pat.entry] {
+				continue
 			}
-			pat := pats[best]
-			done[pat.entry] = true
-			found = append(found, termUse{entry: pat.entry, use: sections[i]})
-			t = splitText(t, at, at+len(pat.text), pat.entry)
+			if k := indexWord(lower, pat.text); k >= 0 && (at < 0 || k < at) {
+				best, at = j, k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		pat := pats[best]
+		done[pat.entry] = true
+		found = append(found, termUse{entry: pat.entry, use: sec})
+		end := at + len(pat.text)
+		a, z := 0, 0 // the nodes holding the first and the last byte
+		for k := range nodes {
+			if starts[k] <= at {
+				a = k
+			}
+			if starts[k] < end {
+				z = k
+			}
+		}
+		first, last := nodes[a], nodes[z]
+		if off := at - starts[a]; off > 0 {
+			first = cutText(first, off)
+			if a == z {
+				last = first
+				starts[z] += off
+			}
+		}
+		var rest *ast.Text
+		if off := end - starts[z]; off < last.Segment.Len() || last.SoftLineBreak() || last.HardLineBreak() {
+			// The line break after the term stays outside its link.
+			rest = cutText(last, off)
+		}
+		wrapTerm(first, last, pat.entry)
+		nodes = nodes[z+1:]
+		if rest != nil {
+			nodes = append([]*ast.Text{rest}, nodes...)
 		}
 	}
 	return found
+}
+
+// cutText splits text node t before byte k of its segment and returns the
+// new node after it, which takes t's line break.
+func cutText(t *ast.Text, k int) *ast.Text {
+	seg := t.Segment
+	after := ast.NewTextSegment(text.NewSegment(seg.Start+k, seg.Stop))
+	after.SetSoftLineBreak(t.SoftLineBreak())
+	after.SetHardLineBreak(t.HardLineBreak())
+	t.Segment = seg.WithStop(seg.Start + k)
+	t.SetSoftLineBreak(false)
+	t.SetHardLineBreak(false)
+	t.Parent().InsertAfter(t.Parent(), t, after)
+	return after
+}
+
+// wrapTerm moves the sibling nodes first to last into a TermLink to entry.
+func wrapTerm(first, last *ast.Text, entry *page) {
+	parent := first.Parent()
+	link := &TermLink{Slug: entry.slug, Short: entry.fm.Short}
+	parent.InsertBefore(parent, first, link)
+	for n := ast.Node(first); n != nil; {
+		next := n.NextSibling()
+		parent.RemoveChild(parent, n)
+		link.AppendChild(link, n)
+		if n == last {
+			break
+		}
+		n = next
+	}
 }
 
 // mergeTexts joins runs of adjacent text nodes on one line: goldmark's
@@ -175,37 +256,6 @@ func mergeTexts(doc ast.Node) {
 		}
 		return ast.WalkContinue, nil
 	})
-}
-
-// splitText wraps bytes [from, to) of text node t in a TermLink and returns
-// the text node after it, or nil.
-func splitText(t *ast.Text, from, to int, entry *page) *ast.Text {
-	parent := t.Parent()
-	seg := t.Segment
-	link := &TermLink{Slug: entry.slug, Short: entry.fm.Short}
-	mid := ast.NewTextSegment(text.NewSegment(seg.Start+from, seg.Start+to))
-	link.AppendChild(link, mid)
-	var after *ast.Text
-	if to < seg.Len() {
-		after = ast.NewTextSegment(text.NewSegment(seg.Start+to, seg.Stop))
-		after.SetSoftLineBreak(t.SoftLineBreak())
-		after.SetHardLineBreak(t.HardLineBreak())
-	} else {
-		mid.SetSoftLineBreak(t.SoftLineBreak())
-		mid.SetHardLineBreak(t.HardLineBreak())
-	}
-	if from > 0 {
-		t.Segment = text.NewSegment(seg.Start, seg.Start+from)
-		t.SetSoftLineBreak(false)
-		t.SetHardLineBreak(false)
-		parent.InsertAfter(parent, t, link)
-	} else {
-		parent.ReplaceChild(parent, t, link)
-	}
-	if after != nil {
-		parent.InsertAfter(parent, link, after)
-	}
-	return after
 }
 
 // lowerASCII lower-cases ASCII letters only, keeping byte offsets.

@@ -345,6 +345,55 @@ func TestGlossaryLinksAndBacklinks(t *testing.T) {
 	contains(t, "glossary/index.html", idx, `<h1 id="words">Words</h1>`, "vocabulary.</p>", `<dt id="occupancy"><a href="occupancy.html">Occupancy</a></dt>`)
 }
 
+// A term at the end of a line keeps the line break outside its link, and a
+// term may span two lines.
+func TestGlossaryLineBreaks(t *testing.T) {
+	s := build(t, book(
+		"one.md", "# One\n\nEach SM\nholds warps. A warp\nscheduler picks one;\nthe streaming\nmultiprocessor count\nvaries. Occupancy\\\nafter a hard break.\n",
+		"glossary/sm.md", "---\nterm: SM\nshort: The unit.\naliases: [streaming multiprocessor count]\n---\nText.\n",
+		"glossary/warp-scheduler.md", "---\nterm: Warp scheduler\nshort: Picks.\n---\nText.\n",
+		"glossary/occupancy.md", "---\nterm: Occupancy\nshort: Ratio.\n---\nText.\n",
+	), site.Options{})
+	one := page(t, s, "one.html")
+	contains(t, "one.html", one,
+		"Each <a class=\"term\" href=\"glossary/sm.html\" title=\"The unit.\">SM</a>\nholds warps.",
+		"A <a class=\"term\" href=\"glossary/warp-scheduler.html\" title=\"Picks.\">warp\nscheduler</a> picks one;\nthe streaming\nmultiprocessor count\nvaries.",
+		"<a class=\"term\" href=\"glossary/occupancy.html\" title=\"Ratio.\">Occupancy</a><br>\nafter a hard break.",
+	)
+	lacks(t, "one.html", one, "\n</a>", " </a>")
+	// The words around a link are the page's words, in the search index too.
+	entries, err := s.SearchEntries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.URL == "one.html" {
+			for _, w := range []string{"sm", "holds", "warp", "scheduler", "picks"} {
+				if !slices.Contains(strings.Fields(e.Words), w) {
+					t.Errorf("words %q lack %q", e.Words, w)
+				}
+			}
+		}
+	}
+}
+
+// A term that spans lines is one mention; the second mention of a term
+// is not linked, on whichever line it is.
+func TestGlossarySpanningTerm(t *testing.T) {
+	s := build(t, book(
+		"one.md", "# One\n\nThe warp\nscheduler and the warp scheduler. A\nwarp.\n",
+		"glossary/warp.md", "---\nterm: Warp\nshort: Threads.\n---\nText.\n",
+		"glossary/warp-scheduler.md", "---\nterm: Warp scheduler\nshort: Picks.\n---\nText.\n",
+	), site.Options{})
+	one := page(t, s, "one.html")
+	contains(t, "one.html", one, "The <a class=\"term\" href=\"glossary/warp-scheduler.html\" title=\"Picks.\">warp\nscheduler</a> and the <a class=\"term\" href=\"glossary/warp.html\" title=\"Threads.\">warp</a> scheduler. A\nwarp.")
+	if n := strings.Count(one, `class="term"`); n != 2 {
+		t.Errorf("%d term links, want 2", n)
+	}
+	ws := page(t, s, "glossary/warp-scheduler.html")
+	contains(t, "glossary/warp-scheduler.html", ws, `<li><a href="../one.html">One</a></li>`)
+}
+
 func TestQuestions(t *testing.T) {
 	s := build(t, book(
 		"SUMMARY.md", "- [Occ](occ.md)\n",
