@@ -106,14 +106,20 @@ func BenchmarkRun(b *testing.B) {
 }
 
 // TestNoAllocationPerCycle: a run allocates at setup only, so a run ten
-// times as long allocates the same.
+// times as long allocates the same, whether it measures the whole run, a
+// window or the steady state.
 func TestNoAllocationPerCycle(t *testing.T) {
 	c, l := benchSM()
 	short := Workload{Launch: l, Program: NewProgram().Loop(1, benchMixed())}
 	long := Workload{Launch: l, Program: NewProgram().Loop(10, benchMixed())}
-	a := testing.AllocsPerRun(3, func() { _, _ = c.Run(short) })
-	b := testing.AllocsPerRun(3, func() { _, _ = c.Run(long) })
-	if a != b {
-		t.Errorf("%v allocations for a short run, %v for a run ten times as long", a, b)
+	window, steady := c, c
+	window.Measure = Window{From: 100, To: 1000}
+	steady.Steady = true
+	for name, c := range map[string]Config{"whole run": c, "window": window, "steady": steady} {
+		a := testing.AllocsPerRun(3, func() { _, _ = c.Run(short) })
+		b := testing.AllocsPerRun(3, func() { _, _ = c.Run(long) })
+		if a != b {
+			t.Errorf("%s: %v allocations for a short run, %v for a run ten times as long", name, a, b)
+		}
 	}
 }

@@ -78,6 +78,7 @@ type compiler struct {
 // compiled is a program ready to run.
 type compiled struct {
 	code  []inst
+	pcs   []int32 // per code index: the instruction's PC (see Issue.PC), -1 for a marker
 	nregs int
 	regs  []string
 }
@@ -92,7 +93,19 @@ func compile(p *Program, file string) (*compiled, error) {
 	if n := len(c.code); n == 0 || c.code[n-1].act != actExit {
 		c.code = append(c.code, inst{act: actExit, pipe: pipeBranch, dst: -1, op: "EXIT"})
 	}
-	return &compiled{code: c.code, nregs: len(c.names), regs: c.names}, nil
+	// PCs number the instructions that can issue, in program order;
+	// loop and reconvergence markers take none. They live beside the code,
+	// out of the simulator's hot data.
+	pcs := make([]int32, len(c.code))
+	pc := int32(0)
+	for i := range c.code {
+		pcs[i] = -1
+		if c.code[i].act < actLoopStart {
+			pcs[i] = pc
+			pc++
+		}
+	}
+	return &compiled{code: c.code, pcs: pcs, nregs: len(c.names), regs: c.names}, nil
 }
 
 func (c *compiler) errorf(s *stmt, path, format string, args ...any) error {

@@ -77,8 +77,9 @@
 // A scheduler is active in a cycle when it has at least one resident warp.
 // Counters are summed over the SM's schedulers; a per-scheduler average is a
 // sum over schedulers divided by the summed active cycles, as Nsight Compute
-// divides its .avg counters. So, exactly, on every run (the tests check
-// them over many generated workloads):
+// divides its .avg counters. So, exactly, on every run and within every
+// measurement window in which something issued (the tests check them over
+// many generated workloads and windows):
 //
 //   - the per-state ratios smsp__average_warps_issue_stalled_<state>_per_issue_active.ratio,
 //     selected included (always 1), sum to
@@ -91,6 +92,39 @@
 //
 // The simulator counts every cycle; Nsight Compute samples warp states, so
 // its stall ratios carry sampling noise that these do not.
+//
+// # Measurement window
+//
+// By default every count and metric of a [Result] covers the whole run, from
+// the launch (cycle 0) until the last warp retires. That average includes
+// the start, when warps are still fetching their first instruction, and the
+// tail, when the last warps finish without company and issue slots go
+// unused; above saturation both pull issue utilisation down and shift the
+// stall breakdown. Two settings of [Config] measure part of the run
+// instead; the run itself is the same, cycle for cycle:
+//
+//   - Measure: Window{From, To} counts only the cycles From ≤ t < To, which
+//     must lie inside the run (0 ≤ From < To ≤ [Result].RunCycles; anything
+//     else is an error that says so).
+//   - Steady: true chooses the window itself: From is Machine.FetchLatency,
+//     the first cycle in which the warps of the first wave (the blocks
+//     resident at launch) can issue; the window's last cycle is the one in
+//     which the first warp issues EXIT once the grid's last block on the SM
+//     has launched (To is one past it), after which the resident warps only
+//     dwindle. With one wave that is the first EXIT of the run; with
+//     several, the wave changes before it are inside the window. Transients
+//     that belong to the program, such as every warp waiting on its first
+//     load at the same time, are not left out: give an explicit window for
+//     those.
+//
+// Within the window a warp is counted in the state it is in during each
+// cycle of the window, an issue in the cycle it issues, a scheduler as
+// active in the cycles it holds a warp; so the counts over [0, a) and
+// [a, end) add up to the whole run's, and the identities above hold within
+// the window. [Result].Measured says which window was measured, Cycles is
+// its length and RunCycles the length of the run; Report names the window.
+// In a window in which nothing issued, the per-instruction figures (warp
+// cycles per issued instruction, the stall ratios) are 0.
 //
 // # Memory
 //
@@ -162,6 +196,14 @@
 // [MaxTraceCells] cells. A timeline figure reads [Trace.At] per slot and
 // cycle; an occupancy stepper lights the slots in [Trace.IssueOrder].
 // "warpbook sim --trace FILE.csv" writes it as CSV.
+//
+// Each [Issue] carries the instruction's PC: its index in the program
+// flattened by [Program.Listing] (program order, loop bodies once, a
+// branch's BRA before its then and else paths, ILP copies one each, the
+// added EXIT last), the same for every warp and loop trip. A stalled warp
+// waits to issue its next instruction, so the stalled cells of a slot's row
+// before an issue belong to that issue's PC: that gives stalls per
+// instruction, as Nsight Compute's source view samples them per PC.
 //
 // # Presets and their sources
 //

@@ -120,9 +120,22 @@ func near(a, b float64) bool {
 }
 
 // checkIdentities checks the identities that hold on real hardware (and
-// the simulator's own bookkeeping) on one result.
+// the simulator's own bookkeeping) on one result. A measurement window in
+// which nothing issued has no per-instruction figures: they must be 0.
 func checkIdentities(t *testing.T, name string, r *Result) {
 	t.Helper()
+	if r.Instructions == 0 {
+		if r.WarpCyclesPerIssue != 0 || r.IssueActive != 0 || r.NoEligible != 100 {
+			t.Errorf("%s: nothing issued, yet warp cycles per issue %v, issue active %v%%, no eligible %v%%",
+				name, r.WarpCyclesPerIssue, r.IssueActive, r.NoEligible)
+		}
+		for _, st := range States() {
+			if r.Stall(st) != 0 {
+				t.Errorf("%s: nothing issued, yet %s = %v", name, st, r.Stall(st))
+			}
+		}
+		return
+	}
 	sum := 0.0
 	for _, st := range States() {
 		sum += r.Stall(st)
@@ -171,6 +184,11 @@ func checkIdentities(t *testing.T, name string, r *Result) {
 // warp cycles per issued instruction; issue active + no eligible = 100 %;
 // the instruction counts match an independent walk of the program; a
 // complete trace agrees with the counters; a second run is identical.
+// Each workload is also measured over a random window, over the two parts
+// of the run either side of the window's start and over its steady state:
+// the identities hold within each window, a trace of the window agrees
+// with its counts, and the two parts add up to the whole run (see
+// checkWindows).
 func TestIdentities(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 2026))
 	presets := Presets()
@@ -245,6 +263,8 @@ func TestIdentities(t *testing.T) {
 			}
 		}
 
+		checkWindows(t, name, r, m, w, res)
+
 		// Same input, same output.
 		again, err := cfg.Run(w)
 		if err != nil {
@@ -252,6 +272,128 @@ func TestIdentities(t *testing.T) {
 		}
 		if !reflect.DeepEqual(res, again) {
 			t.Errorf("%s: a second run differs", name)
+		}
+	}
+}
+
+// checkWindows measures w (whose whole run gave whole) over a random window
+// [a, b) of the run, over [0, a) and [a, end), and over its steady state,
+// and checks: the identities within each window; Cycles, Measured and
+// RunCycles; that a trace of the same window agrees with the window's
+// counts (states, issues, thread instructions, active cycles per
+// scheduler); that [0, a) and [a, end) add up to the whole run, scheduler
+// by scheduler; and that the steady window measured as an explicit window
+// gives the same metrics.
+func checkWindows(t *testing.T, name string, r *rand.Rand, m Machine, w Workload, whole *Result) {
+	t.Helper()
+	end := whole.Cycles
+	a := r.IntN(end)
+	b := a + 1 + r.IntN(end-a)
+	measure := func(win Window, trace bool) *Result {
+		t.Helper()
+		cfg := Config{Machine: &m, Measure: win}
+		if trace && (win.To-win.From)*m.MaxWarps <= MaxTraceCells {
+			cfg.Trace = win
+		}
+		res, err := cfg.Run(w)
+		if err != nil {
+			t.Fatalf("%s measured over [%d, %d) of %d: %v", name, win.From, win.To, end, err)
+		}
+		wname := fmt.Sprintf("%s over [%d, %d)", name, win.From, win.To)
+		checkIdentities(t, wname, res)
+		if res.Measured != win || res.Cycles != win.To-win.From || res.RunCycles != end {
+			t.Errorf("%s: measured %v, %d cycles of %d; want %v, %d of %d", wname, res.Measured, res.Cycles, res.RunCycles, win, win.To-win.From, end)
+		}
+		if res.Trace != nil {
+			checkTraceWindow(t, wname, res)
+		}
+		return res
+	}
+	measure(Window{From: a, To: b}, true)
+
+	// Two parts either side of a add up to the whole run.
+	tail := measure(Window{From: a, To: end}, false)
+	var head *Result
+	if a > 0 {
+		head = measure(Window{From: 0, To: a}, false)
+	} else {
+		head = &Result{Schedulers: make([]SchedulerStats, len(whole.Schedulers))}
+	}
+	if head.Instructions+tail.Instructions != whole.Instructions ||
+		head.ThreadInstructions+tail.ThreadInstructions != whole.ThreadInstructions ||
+		head.ActiveCycles+tail.ActiveCycles != whole.ActiveCycles ||
+		head.WarpCycles+tail.WarpCycles != whole.WarpCycles {
+		t.Errorf("%s: [0, %d) and [%d, %d) do not add up to the whole run", name, a, a, end)
+	}
+	for i, sc := range whole.Schedulers {
+		h, tl := head.Schedulers[i], tail.Schedulers[i]
+		if h.ActiveCycles+tl.ActiveCycles != sc.ActiveCycles || h.Instructions+tl.Instructions != sc.Instructions {
+			t.Errorf("%s: scheduler %d: parts either side of cycle %d do not add up", name, i, a)
+		}
+		for _, st := range States() {
+			if h.StateCycles(st)+tl.StateCycles(st) != sc.StateCycles(st) {
+				t.Errorf("%s: scheduler %d: %s cycles before and after cycle %d do not add up: %d + %d ≠ %d",
+					name, i, st, a, h.StateCycles(st), tl.StateCycles(st), sc.StateCycles(st))
+			}
+		}
+	}
+
+	// The steady state: a window inside the run, the same as measuring it
+	// explicitly.
+	steady, err := Config{Machine: &m, Steady: true}.Run(w)
+	if err != nil {
+		t.Fatalf("%s steady state: %v", name, err)
+	}
+	checkIdentities(t, name+" (steady)", steady)
+	if s := steady.Measured; s.From != m.FetchLatency || s.To <= s.From || s.To > end {
+		t.Errorf("%s: steady window %v in a run of %d cycles, want [%d, To ≤ %d)", name, s, end, m.FetchLatency, end)
+	}
+	explicit, err := Config{Machine: &m, Measure: steady.Measured}.Run(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(steady.Metrics(), explicit.Metrics()) {
+		t.Errorf("%s: steady state %v and the same window measured explicitly differ", name, steady.Measured)
+	}
+}
+
+// checkTraceWindow checks a result measured over the window its trace
+// covers: the trace's cells and issues, counted independently, give the
+// result's counts.
+func checkTraceWindow(t *testing.T, name string, res *Result) {
+	t.Helper()
+	tr := res.Trace
+	for _, st := range States() {
+		if got := tr.Count(st); got != res.StateCycles(st) {
+			t.Errorf("%s: the trace has %d cells in %s, the window's counters %d", name, got, st, res.StateCycles(st))
+		}
+	}
+	threads := 0
+	perSched := make([]int, tr.Schedulers)
+	for _, is := range tr.Issues {
+		threads += is.Threads
+		perSched[is.Scheduler]++
+	}
+	if len(tr.Issues) != res.Instructions || threads != res.ThreadInstructions {
+		t.Errorf("%s: the trace has %d issues (%d threads), the window's counters %d (%d)",
+			name, len(tr.Issues), threads, res.Instructions, res.ThreadInstructions)
+	}
+	// A scheduler is active in a cycle when one of its slots holds a warp.
+	active := make([]int, tr.Schedulers)
+	for c := tr.From; c < tr.To; c++ {
+		for si := 0; si < tr.Schedulers; si++ {
+			for slot := si; slot < tr.Slots; slot += tr.Schedulers {
+				if tr.At(slot, c) != Empty {
+					active[si]++
+					break
+				}
+			}
+		}
+	}
+	for si, sc := range res.Schedulers {
+		if active[si] != sc.ActiveCycles || perSched[si] != sc.Instructions {
+			t.Errorf("%s: scheduler %d: the trace shows %d active cycles and %d issues, the counters %d and %d",
+				name, si, active[si], perSched[si], sc.ActiveCycles, sc.Instructions)
 		}
 	}
 }

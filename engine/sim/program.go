@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -289,4 +290,80 @@ func Ops() []string {
 	out = append(out, "BRA")
 	sort.Strings(out)
 	return out
+}
+
+// Listing returns the program's instructions one line each, indexed by PC:
+// line i is the instruction that issues carry as [Issue].PC = i. The
+// program is flattened in program order, each instruction once however
+// often a loop repeats it; a loop and a reconvergence point take no PC; a
+// branch is its BRA, then its then path, then its else path; Inst.ILP
+// copies take one PC each (renamed registers shown, r0~1); the EXIT the
+// program gets when it does not end in one is last. A line reads like
+// "FFMA r0, r0, r1" (destination first) or "LDG r2, r3 (dram)". Listing
+// returns an error for a program the simulator would reject.
+func (p *Program) Listing() ([]string, error) {
+	prog, err := compile(p, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := range prog.code {
+		in := &prog.code[i]
+		if prog.pcs[i] < 0 {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString(in.op)
+		sep := " "
+		if in.dst >= 0 {
+			b.WriteString(sep + prog.regs[in.dst])
+			sep = ", "
+		}
+		for k := uint8(0); k < in.nsrc; k++ {
+			b.WriteString(sep + prog.regs[in.src[k]])
+			sep = ", "
+		}
+		var notes []string
+		switch {
+		case in.act == actBranch && in.byWarp:
+			notes = append(notes, "warps "+formatSet(in.warps))
+		case in.act == actBranch:
+			notes = append(notes, "lanes "+formatSet(in.lanes))
+		case in.act == actGlobal:
+			notes = append(notes, levelNamesByID[in.level])
+		case in.act == actSleep:
+			notes = append(notes, fmt.Sprintf("%d cycles", in.arg))
+		}
+		if (in.act == actGlobal || in.act == actShared) && in.width != 4 {
+			notes = append(notes, fmt.Sprintf("%d B", in.width))
+		}
+		if len(notes) > 0 {
+			b.WriteString(" (" + strings.Join(notes, ", ") + ")")
+		}
+		out = append(out, b.String())
+	}
+	return out, nil
+}
+
+var levelNamesByID = [...]string{levelShared: "shared", levelL1: "l1", levelL2: "l2", levelDRAM: "dram"}
+
+// formatSet writes a bit set as ranges, e.g. "0-15,20".
+func formatSet(m uint32) string {
+	var parts []string
+	for v := 0; v < 32; v++ {
+		if m>>uint(v)&1 == 0 {
+			continue
+		}
+		hi := v
+		for hi+1 < 32 && m>>uint(hi+1)&1 != 0 {
+			hi++
+		}
+		if hi == v {
+			parts = append(parts, strconv.Itoa(v))
+		} else {
+			parts = append(parts, strconv.Itoa(v)+"-"+strconv.Itoa(hi))
+		}
+		v = hi
+	}
+	return strings.Join(parts, ",")
 }

@@ -8,6 +8,8 @@ import (
 // Result is what a run reports, in Nsight Compute's terms. Rates are per
 // scheduler (SMSP) per active cycle, summed over the SM's schedulers: a
 // scheduler is active in a cycle when it has at least one resident warp.
+// Every count and metric covers the measured window (Measured): the whole
+// run unless [Config].Measure or [Config].Steady chose a window.
 type Result struct {
 	Workload string  // Workload.Name
 	Machine  Machine // the machine simulated
@@ -21,7 +23,12 @@ type Result struct {
 	OccupancySource string  // how OccupancyBlocks was found
 	Waves           float64 // BlocksOnSM / ResidentBlocks (launch__waves_per_multiprocessor)
 
-	Cycles             int // sm__cycles_elapsed.avg: cycles until the last warp retired
+	// Measured is the window of cycles the counts and metrics below cover:
+	// [0, RunCycles) unless Config.Measure or Config.Steady chose one.
+	Measured  Window
+	RunCycles int // cycles until the last warp retired, whatever was measured
+
+	Cycles             int // sm__cycles_elapsed.avg: cycles measured (Measured.To - Measured.From)
 	ActiveCycles       int // scheduler-cycles with a resident warp, summed over schedulers
 	Instructions       int // smsp__inst_executed.sum: warp instructions issued
 	ThreadInstructions int // smsp__thread_inst_executed.sum: thread instructions
@@ -43,6 +50,7 @@ type Result struct {
 	Trace *Trace
 
 	stateCycles [numStates]int
+	steady      bool // Measured was chosen by Config.Steady
 }
 
 // SchedulerStats are one scheduler's counts.
@@ -96,7 +104,7 @@ func (r *Result) Dominant() State {
 }
 
 // IssueRate returns issued warp instructions per cycle for the whole SM
-// (all schedulers together) over the elapsed cycles.
+// (all schedulers together) over the measured cycles.
 func (r *Result) IssueRate() float64 {
 	if r.Cycles == 0 {
 		return 0
@@ -144,18 +152,23 @@ func (r *Result) Metric(name string) (float64, bool) {
 	return 0, false
 }
 
-func (s *sm) result(w Workload, end int64, occ occupancyInfo) *Result {
+func (s *sm) result(w Workload, end int64, occ occupancyInfo) (*Result, error) {
+	c, win, err := s.measured(end)
+	if err != nil {
+		return nil, err
+	}
 	r := &Result{
 		Workload: w.Name, Machine: s.m, Policy: policyName(s.policy, s.twoN), Launch: w.Launch,
 		BlocksOnSM: occ.blocksOnSM, OccupancyBlocks: occ.limit, ResidentBlocks: occ.resident,
 		Limiter: occ.limiter, OccupancySource: occ.source,
-		Cycles: int(end),
+		Measured: win, RunCycles: int(end), Cycles: win.To - win.From,
+		steady: s.meas != nil && s.meas.steady,
 	}
 	if occ.resident > 0 {
 		r.Waves = float64(occ.blocksOnSM) / float64(occ.resident)
 	}
-	for i := range s.scheds {
-		sc := &s.scheds[i]
+	for i := range c.scheds {
+		sc := &c.scheds[i]
 		ss := SchedulerStats{Scheduler: i, ActiveCycles: int(sc.active), Instructions: int(sc.inst), ThreadInstructions: int(sc.threads)}
 		for st := Selected; st < numStates; st++ {
 			ss.stateCycles[st] = int(sc.cycles[st])
@@ -179,15 +192,15 @@ func (s *sm) result(w Workload, end int64, occ occupancyInfo) *Result {
 		r.WarpCyclesPerIssue = float64(r.WarpCycles) / float64(r.Instructions)
 		r.ThreadsPerInst = float64(r.ThreadInstructions) / float64(r.Instructions)
 	}
-	if s.smActive > 0 {
-		r.AchievedOccupancy = 100 * float64(r.WarpCycles) / (float64(s.smActive) * float64(s.m.MaxWarps))
+	if c.smActive > 0 {
+		r.AchievedOccupancy = 100 * float64(r.WarpCycles) / (float64(c.smActive) * float64(s.m.MaxWarps))
 	}
 	r.TheoreticalOccupancy = 100 * float64(occ.limit*s.warpsPerBlock) / float64(s.m.MaxWarps)
 	if s.tr != nil {
 		t := s.tr.t
 		r.Trace = &t
 	}
-	return r
+	return r, nil
 }
 
 // Report returns a human report laid out like Nsight Compute's Scheduler
@@ -199,8 +212,17 @@ func (r *Result) Report() string {
 		name = "workload"
 	}
 	fmt.Fprintf(&b, "%s on %s (policy %s)\n", name, r.Machine.Name, r.Policy)
-	fmt.Fprintf(&b, "  launch: grid %d × block %d threads; this SM runs %d, %d at a time (occupancy allows %d, limited by %s), %.2f waves\n\n",
+	fmt.Fprintf(&b, "  launch: grid %d × block %d threads; this SM runs %d, %d at a time (occupancy allows %d, limited by %s), %.2f waves\n",
 		r.Launch.Blocks, r.Launch.Block, r.BlocksOnSM, r.ResidentBlocks, r.OccupancyBlocks, r.Limiter, r.Waves)
+	if r.steady || r.Measured != (Window{From: 0, To: r.RunCycles}) {
+		how := "window"
+		if r.steady {
+			how = "steady state"
+		}
+		fmt.Fprintf(&b, "  measured: cycles [%d, %d) of %d (%s); every figure below covers only these cycles\n",
+			r.Measured.From, r.Measured.To, r.RunCycles, how)
+	}
+	b.WriteString("\n")
 
 	row := func(name, unit, val string) {
 		fmt.Fprintf(&b, "    %-40s %-8s %14s\n", name, unit, val)

@@ -15,20 +15,34 @@ const MaxTraceCells = 1 << 24
 
 const never = int64(math.MaxInt64 / 4)
 
-// Window is a range of cycles [From, To). The zero Window records nothing.
+// Window is a range of cycles [From, To). As [Config].Trace the zero
+// Window records nothing; as [Config].Measure it measures the whole run.
 type Window struct {
-	From int // first cycle recorded
-	To   int // one past the last cycle recorded; 0: no trace
+	From int // first cycle in the window
+	To   int // one past the last cycle in the window; 0: none (see above)
 }
 
 // Config says how to run a workload. Its zero value runs the workload's
-// GPU preset with no trace.
+// GPU preset with no trace and measures the whole run.
 type Config struct {
 	// Machine, when not nil, replaces the workload's GPU preset.
 	Machine *Machine
 	// Trace records the per-cycle state of every warp slot in the window
 	// (see [Trace]).
 	Trace Window
+	// Measure, when not the zero Window, restricts every count and metric
+	// of the Result to the cycles [From, To) of the run, which must lie
+	// inside it: 0 ≤ From < To ≤ the cycle the run ends (an error
+	// otherwise). The run itself is the same; see "Measurement window" in
+	// the package documentation.
+	Measure Window
+	// Steady measures the steady state: from the cycle the first wave's
+	// warps can issue (Machine.FetchLatency) up to and including the cycle
+	// in which the first warp issues EXIT once the grid's last block has
+	// launched, leaving out the launch and the tail in which the last
+	// warps finish without company. Measure must be zero when Steady is
+	// set.
+	Steady bool
 	// MaxCycles stops a run that has not finished after this many cycles
 	// (0: DefaultMaxCycles); the run then returns an error.
 	MaxCycles int
@@ -97,6 +111,7 @@ type blockRec struct {
 type sm struct {
 	m        Machine
 	code     []inst
+	pcs      []int32 // per code index: the PC (trace only)
 	nregs    int
 	policy   policyKind
 	twoN     int
@@ -129,8 +144,10 @@ type sm struct {
 	smActive   int64
 	threadsTot int64
 
-	tr   *traceRec
-	name string
+	tr       *traceRec
+	meas     *measureRec // nil: measure the whole run
+	measNext int64       // next cycle to snapshot the counters at (never: none)
+	name     string
 }
 
 // Run simulates w under c.
@@ -211,17 +228,33 @@ func (c Config) Run(w Workload) (*Result, error) {
 		}
 		s.tr = newTraceRec(int64(c.Trace.From), int64(c.Trace.To), m.MaxWarps, m.Schedulers)
 	}
+	switch {
+	case c.Steady && c.Measure != (Window{}):
+		return nil, fmt.Errorf("sim: Config.Steady and Config.Measure [%d, %d) are both set; want one of them", c.Measure.From, c.Measure.To)
+	case c.Steady:
+		s.meas = newMeasureRec(int64(m.FetchLatency), -1, true, m.Schedulers)
+	case c.Measure != (Window{}):
+		if c.Measure.From < 0 || c.Measure.To <= c.Measure.From {
+			return nil, fmt.Errorf("sim: measure window [%d, %d), want 0 ≤ From < To", c.Measure.From, c.Measure.To)
+		}
+		s.meas = newMeasureRec(int64(c.Measure.From), int64(c.Measure.To), false, m.Schedulers)
+	}
+	if s.meas != nil {
+		if s.meas.from == 0 {
+			s.meas.taken = 1 // the counters at cycle 0 are all zero
+		}
+		s.measNext = s.meas.pending()
+	}
 	end, err := s.run(maxCycles)
 	if err != nil {
 		return nil, err
 	}
-	r := s.result(w, end, occ)
-	return r, nil
+	return s.result(w, end, occ)
 }
 
 func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ occupancyInfo) *sm {
 	s := &sm{
-		m: m, code: prog.code, nregs: prog.nregs, policy: pol, twoN: twoN,
+		m: m, code: prog.code, pcs: prog.pcs, nregs: prog.nregs, policy: pol, twoN: twoN,
 		ws:            make([]warp, m.MaxWarps),
 		until:         make([]int64, m.MaxWarps),
 		loops:         make([]int32, m.MaxWarps*maxNest),
@@ -234,6 +267,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 		warpsPerBlock: (l.Block + 31) / 32,
 		blocksTotal:   occ.blocksOnSM,
 		nextRetire:    never,
+		measNext:      never,
 	}
 	s.pipes = [numSchedPipes]Pipe{pipeFMA: m.FMA, pipeALU: m.ALU, pipeFP64: m.FP64, pipeXU: m.XU, pipeTensor: m.Tensor, pipeBranch: m.Branch}
 	for i := range s.free {
@@ -292,6 +326,9 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 			if next <= now {
 				next = now + 1
 			}
+		}
+		if next >= s.measNext {
+			s.snapshot(now, next)
 		}
 		d := next - now
 		for i := range s.scheds {
@@ -557,7 +594,7 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	n := int64(bits.OnesCount32(w.mask))
 	sc.threads += n
 	if s.tr != nil {
-		s.tr.issue(now, w, s.blocks[w.block].id, in.op, int(n))
+		s.tr.issue(now, w, s.blocks[w.block].id, in.op, s.pcs[w.pc], int(n))
 	}
 	if in.pipe < numSchedPipes {
 		sc.pipeFree[in.pipe] = now + int64(s.pipes[in.pipe].Interval)
@@ -629,6 +666,9 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 		b.live--
 		w.blockUntil = max(now+1, w.storeDone)
 		w.blockState = Drain
+		if s.meas != nil {
+			s.steadyEnd(now)
+		}
 		if w.blockUntil < s.nextRetire {
 			s.nextRetire = w.blockUntil
 		}

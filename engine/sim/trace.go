@@ -45,6 +45,13 @@ type Issue struct {
 	Warp      int    // warp index within the block
 	Op        string // opcode, e.g. "FFMA"
 	Threads   int    // active threads (lanes) that executed it
+	// PC is the instruction's index in the flattened program, the same for
+	// every warp and every trip through a loop: Program.Listing()[PC] is
+	// the instruction. A warp's stalled cycles before an issue are spent
+	// waiting to issue that PC, so the cells of a slot's row can be charged
+	// to the PC of the warp's next issue (its drain cells, after EXIT, to
+	// the EXIT).
+	PC int
 }
 
 // At returns the state of a warp slot in a cycle; Empty outside the window
@@ -158,12 +165,12 @@ func (r *traceRec) retire(w *warp, now int64) {
 	}
 }
 
-func (r *traceRec) issue(now int64, w *warp, block int32, op string, threads int) {
+func (r *traceRec) issue(now int64, w *warp, block int32, op string, pc int32, threads int) {
 	if now < r.from || now >= r.to {
 		return
 	}
 	r.t.Issues = append(r.t.Issues, Issue{Cycle: int(now), Slot: int(w.slot), Scheduler: int(w.sched),
-		Block: int(block), Warp: int(w.widx), Op: op, Threads: threads})
+		Block: int(block), Warp: int(w.widx), Op: op, Threads: threads, PC: int(pc)})
 }
 
 func (r *traceRec) finish(end int64) {
