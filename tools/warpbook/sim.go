@@ -10,11 +10,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/warpbook/warpbook/engine/sim"
 )
 
-const simUsage = `usage: warpbook sim FILE.yaml [--gpu G] [--policy P] [--json] [--trace FILE.csv]
+const simUsage = `usage: warpbook sim FILE.yaml [--gpu G] [--policy P] [--json] [--trace FILE.csv] [--measure FROM:TO|steady]
 
 Simulates the warp schedulers of one SM running the workload in FILE.yaml
 and reports what Nsight Compute would: issue-slot utilisation, active and
@@ -22,6 +24,10 @@ eligible warps per scheduler, warp cycles per issued instruction and its
 breakdown by stall reason. --json prints the metrics under their Nsight
 Compute names. --trace writes the state of every warp slot in every cycle
 of the trace window as CSV (cycle,slot,scheduler,block,warp,state).
+--measure restricts every figure to the cycles FROM ≤ t < TO of the run,
+or to its steady state (from the first cycle warps can issue through the
+first EXIT after the grid's last block launched); see "go doc
+./engine/sim" under "Measurement window".
 
 presets: toy, gt200, gf100, volta, turing, ampere, hopper
 policies: lrr, gto, oldest, two_level:N
@@ -45,6 +51,7 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		traceFrom = fs.Int("trace-from", 0, "first cycle of the trace window")
 		traceLen  = fs.Int("trace-cycles", 2000, "cycles in the trace window")
 		maxCycles = fs.Int("max-cycles", 0, "stop with an error after this many cycles (0: the default limit)")
+		measure   = fs.String("measure", "", "measure only cycles `FROM:TO` of the run, or steady for its steady state (default: the whole run)")
 	)
 	// Flags may follow the file name: parse, take the file, parse the rest.
 	var files []string
@@ -71,6 +78,13 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "warpbook sim: --trace-from must be ≥ 0 and --trace-cycles ≥ 1")
 		return 2
 	}
+	cfg := sim.Config{MaxCycles: *maxCycles}
+	if *measure != "" {
+		if err := parseMeasure(*measure, &cfg); err != nil {
+			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
+			return 2
+		}
+	}
 	name := files[0]
 	data, err := os.ReadFile(name)
 	if err != nil {
@@ -88,7 +102,6 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *policy != "" {
 		w.Policy = *policy
 	}
-	cfg := sim.Config{MaxCycles: *maxCycles}
 	if *traceFile != "" {
 		cfg.Trace = sim.Window{From: *traceFrom, To: *traceFrom + *traceLen}
 	}
@@ -105,7 +118,7 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var out bytes.Buffer
 	if *asJSON {
-		b, err := json.MarshalIndent(simJSON(r), "", "  ")
+		b, err := json.MarshalIndent(simJSON(r, cfg), "", "  ")
 		if err != nil {
 			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
 			return 1
@@ -142,17 +155,46 @@ type simSchedulerJSON struct {
 	WarpCycles   map[string]int `json:"warp_cycles"`
 }
 
+// simMeasuredJSON says which cycles the metrics cover, when --measure
+// asked for less than the whole run.
+type simMeasuredJSON struct {
+	From      int    `json:"from"`
+	To        int    `json:"to"`
+	RunCycles int    `json:"run_cycles"`
+	How       string `json:"how"` // "window" or "steady"
+}
+
 type simOutJSON struct {
 	Workload   string             `json:"workload"`
 	GPU        string             `json:"gpu"`
 	Policy     string             `json:"policy"`
 	Launch     simLaunchJSON      `json:"launch"`
+	Measured   *simMeasuredJSON   `json:"measured,omitempty"`
 	Metrics    map[string]float64 `json:"metrics"`
 	Dominant   string             `json:"dominant_stall"`
 	Schedulers []simSchedulerJSON `json:"schedulers"`
 }
 
-func simJSON(r *sim.Result) simOutJSON {
+// parseMeasure reads the --measure flag into cfg: "steady" or "FROM:TO".
+func parseMeasure(v string, cfg *sim.Config) error {
+	if v == "steady" {
+		cfg.Steady = true
+		return nil
+	}
+	from, to, ok := strings.Cut(v, ":")
+	a, err1 := strconv.Atoi(strings.TrimSpace(from))
+	b, err2 := strconv.Atoi(strings.TrimSpace(to))
+	if !ok || err1 != nil || err2 != nil {
+		return fmt.Errorf("--measure %q: want FROM:TO (cycles, e.g. 1000:5000) or steady", v)
+	}
+	if a < 0 || b <= a {
+		return fmt.Errorf("--measure %q: want 0 ≤ FROM < TO", v)
+	}
+	cfg.Measure = sim.Window{From: a, To: b}
+	return nil
+}
+
+func simJSON(r *sim.Result, cfg sim.Config) simOutJSON {
 	o := simOutJSON{
 		Workload: r.Workload, GPU: r.Machine.Name, Policy: r.Policy,
 		Launch: simLaunchJSON{Block: r.Launch.Block, Blocks: r.Launch.Blocks, Regs: r.Launch.Regs, Smem: r.Launch.Smem,
@@ -160,6 +202,13 @@ func simJSON(r *sim.Result) simOutJSON {
 			Limiter: r.Limiter, OccupancySource: r.OccupancySource, Waves: r.Waves},
 		Metrics:  map[string]float64{},
 		Dominant: r.Dominant().String(),
+	}
+	if cfg.Steady || cfg.Measure != (sim.Window{}) {
+		how := "window"
+		if cfg.Steady {
+			how = "steady"
+		}
+		o.Measured = &simMeasuredJSON{From: r.Measured.From, To: r.Measured.To, RunCycles: r.RunCycles, How: how}
 	}
 	for _, m := range r.Metrics() {
 		o.Metrics[m.Name] = m.Value

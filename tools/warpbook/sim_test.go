@@ -141,3 +141,61 @@ func TestSimErrors(t *testing.T) {
 		t.Errorf("-h: exit %d, want 0", code)
 	}
 }
+
+// TestSimMeasure: --measure FROM:TO and --measure steady restrict every
+// figure to a window of the run and say so, in the report and in --json;
+// without --measure the JSON has no "measured" entry; a malformed window
+// is a usage error (exit 2), one outside the run a run error (exit 1) with
+// nothing on stdout.
+func TestSimMeasure(t *testing.T) {
+	type out struct {
+		Measured *struct {
+			From      int    `json:"from"`
+			To        int    `json:"to"`
+			RunCycles int    `json:"run_cycles"`
+			How       string `json:"how"`
+		} `json:"measured"`
+		Metrics map[string]float64 `json:"metrics"`
+	}
+	parse := func(args ...string) out {
+		t.Helper()
+		code, stdout, errs := runSimCLI(t, append([]string{simExample, "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var o out
+		if err := json.Unmarshal([]byte(stdout), &o); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return o
+	}
+	whole := parse()
+	if whole.Measured != nil {
+		t.Errorf("without --measure the JSON names a window: %+v", *whole.Measured)
+	}
+	run := int(whole.Metrics["sm__cycles_elapsed.avg"])
+	win := parse("--measure", "1000:2000")
+	if m := win.Measured; m == nil || m.From != 1000 || m.To != 2000 || m.RunCycles != run || m.How != "window" {
+		t.Errorf("--measure 1000:2000: measured %+v, want [1000, 2000) of %d", m, run)
+	}
+	if c := win.Metrics["sm__cycles_elapsed.avg"]; c != 1000 {
+		t.Errorf("--measure 1000:2000: %v cycles elapsed, want 1000", c)
+	}
+	steady := parse("--measure", "steady")
+	if m := steady.Measured; m == nil || m.How != "steady" || m.From != 0 || m.To <= 0 || m.To >= run {
+		t.Errorf("--measure steady: measured %+v in a run of %d cycles", m, run)
+	}
+	code, report, _ := runSimCLI(t, simExample, "--measure", "1000:2000")
+	if code != 0 || !strings.Contains(report, "measured: cycles [1000, 2000) of") {
+		t.Errorf("the report does not name the window:\n%s", report)
+	}
+	for _, bad := range []string{"1x", "5:5", "9:3", "-1:4", "steady:1", ":"} {
+		if code, stdout, errs := runSimCLI(t, simExample, "--measure", bad); code != 2 || stdout != "" || !strings.Contains(errs, "--measure") {
+			t.Errorf("--measure %q: exit %d, stdout %q, stderr %q; want a usage error", bad, code, stdout, errs)
+		}
+	}
+	code, stdout, errs := runSimCLI(t, simExample, "--measure", "0:99999999")
+	if code != 1 || stdout != "" || !strings.Contains(errs, "reaches past the end of the run at cycle") {
+		t.Errorf("window past the end: exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+}
