@@ -238,6 +238,53 @@ func TestBrowser(t *testing.T) {
 				}
 			})
 
+			t.Run("tag-filter", func(t *testing.T) {
+				tb := newTab(t, bctx, base.url)
+				tb.open("questions/index.html")
+				visible := `Array.from(document.querySelectorAll('article.qa')).filter(a => a.checkVisibility()).map(a => a.id).join(" ")`
+				all := evalJS[string](tb, visible)
+				if all != "q-what-is-warp q-why-cliffs" {
+					t.Fatalf("index shows %q", all)
+				}
+				// A tag of the bar filters in place: no new page.
+				tb.do(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag="registers"]`)))
+				if loc := tb.location(); !strings.HasSuffix(loc, "#tag=registers") || !strings.HasPrefix(loc, "questions/") || strings.Contains(loc, "tags/") {
+					t.Errorf("at %s, want the index with #tag=registers", loc)
+				}
+				if got := evalJS[string](tb, visible); got != "q-why-cliffs" {
+					t.Errorf("registers shows %q, want q-why-cliffs", got)
+				}
+				if got := evalJS[string](tb, `document.querySelector('.filter-status').textContent`); got != "1 question tagged registers." {
+					t.Errorf("status %q", got)
+				}
+				if got := evalJS[string](tb, `Array.from(document.querySelectorAll('nav.tags [aria-current]')).map(a => a.dataset.tag).join(" ")`); got != "registers" {
+					t.Errorf("current tags %q, want registers", got)
+				}
+				// So does a question's own tag.
+				tb.do(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag=""]`)))
+				if got := evalJS[string](tb, visible); got != all {
+					t.Errorf("all shows %q", got)
+				}
+				tb.do(chromedp.Click(chromedp.CSS(`#q-what-is-warp .qa-meta a[data-tag="warps"]`)))
+				if got := evalJS[string](tb, visible); got != "q-what-is-warp" {
+					t.Errorf("warps shows %q", got)
+				}
+				// Back goes to the previous filter; a reload keeps it.
+				tb.do(chromedp.Evaluate[chromedp.Void](`new Promise(r => { addEventListener("hashchange", () => r(), {once: true}); history.back(); })`, chromedp.EvalAwaitPromise))
+				if got := evalJS[string](tb, visible); got != all {
+					t.Errorf("after back: %q, want all", got)
+				}
+				tb.open("questions/index.html#tag=occupancy")
+				tb.do(chromedp.Reload())
+				if got := evalJS[string](tb, visible); got != "q-why-cliffs" {
+					t.Errorf("reloaded with #tag=occupancy: %q", got)
+				}
+				// The tag pages are plain links.
+				tb.open("questions/tags/warps.html")
+				tb.navigateBy(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag="registers"]`)))
+				tb.wantLocation("questions/tags/registers.html")
+			})
+
 			t.Run("theme", func(t *testing.T) {
 				tb := newTab(t, bctx, base.url)
 				tb.open("warps.html")
@@ -390,6 +437,10 @@ func TestBrowser(t *testing.T) {
 		tb.open("questions/index.html")
 		tb.do(chromedp.Click(chromedp.CSS("#q-why-cliffs details.answer > summary")),
 			chromedp.WaitVisible(chromedp.CSS("#q-why-cliffs details.answer p")))
+		// The tag filter is the tag pages.
+		tb.navigateBy(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag="registers"]`)))
+		tb.wantLocation("questions/tags/registers.html")
+		tb.do(chromedp.WaitVisible(chromedp.CSS("#q-why-cliffs")))
 		// The script-only controls stay out of the way.
 		tb.do(chromedp.WaitNotVisible(chromedp.ID("wb-theme")), chromedp.WaitNotVisible(chromedp.ID("wb-q")))
 	})

@@ -132,6 +132,9 @@ func (b *build) layout(r *renderer) *layoutData {
 			d.TOC = append(d.TOC, tocEntry{Level: h.level, ID: h.id, Text: h.text})
 		}
 	}
+	if len(p.qs) > 0 && p.kind == kindChapter {
+		d.TOC = append(d.TOC, tocEntry{Level: 2, ID: chapterQuestionsID, Text: "Interview questions"})
+	}
 	if len(d.TOC) < 2 {
 		d.TOC = nil
 	}

@@ -1,8 +1,10 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -40,7 +42,7 @@ func (b *build) questionParts(q *page) (short, deep []ast.Node) {
 func (b *build) questionMeta(w *strings.Builder, r *renderer, q *page) {
 	fmt.Fprintf(w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm.Difficulty, q.fm.Difficulty)
 	for _, t := range q.tags {
-		fmt.Fprintf(w, ` <a class="tag" href="%s">%s</a>`, rel(r.at, "questions/tags/"+t+".html"), html.EscapeString(t))
+		fmt.Fprintf(w, ` <a class="tag" href="%s" data-tag="%s">%s</a>`, rel(r.at, "questions/tags/"+t+".html"), t, html.EscapeString(t))
 	}
 	if s := q.sectionPage; s != nil {
 		href := rel(r.at, s.out)
@@ -85,21 +87,27 @@ func (b *build) questionIndex(r *renderer) string {
 	return w.String()
 }
 
-// tagList writes the links that filter the questions by tag.
+// tagList writes the links that filter the questions by tag: to the tag
+// pages, and on the index (current "") marked for the script, which
+// filters the list in place instead.
 func (b *build) tagList(w *strings.Builder, r *renderer, current string) {
-	w.WriteString(`<nav class="tags" aria-label="Filter by tag"><ul>`)
+	filter := ""
+	if current == "" {
+		filter = ` data-filter="qa"`
+	}
+	fmt.Fprintf(w, `<nav class="tags" aria-label="Filter by tag"%s><ul>`, filter)
 	cls := ""
 	if current == "" {
 		cls = ` aria-current="page"`
 	}
-	fmt.Fprintf(w, `<li><a class="tag" href="%s"%s>all</a></li>`, rel(r.at, "questions/index.html"), cls)
+	fmt.Fprintf(w, `<li><a class="tag" href="%s" data-tag=""%s>all</a></li>`, rel(r.at, "questions/index.html"), cls)
 	for _, t := range sortedKeys(b.tags) {
 		cls := ""
 		if t == current {
 			cls = ` aria-current="page"`
 		}
-		fmt.Fprintf(w, `<li><a class="tag" href="%s"%s>%s <span class="count">%d</span></a></li>`,
-			rel(r.at, "questions/tags/"+t+".html"), cls, html.EscapeString(t), len(b.tags[t]))
+		fmt.Fprintf(w, `<li><a class="tag" href="%s" data-tag="%s"%s>%s <span class="count">%d</span></a></li>`,
+			rel(r.at, "questions/tags/"+t+".html"), t, cls, html.EscapeString(t), len(b.tags[t]))
 	}
 	w.WriteString("</ul></nav>\n")
 }
@@ -133,18 +141,36 @@ func (b *build) questionPage(r *renderer) string {
 	return w.String()
 }
 
-// chapterQuestions lists, at the end of a chapter, the questions it
-// explains.
+// chapterQuestionsID is the id of the list of a chapter's questions.
+const chapterQuestionsID = "wb-qs"
+
+// chapterQuestions lists, at the end of a chapter, the interview questions
+// whose section is on it, in the order of their sections, each with a
+// link to the section that answers it.
 func (b *build) chapterQuestions(r *renderer) string {
 	p := r.p
-	if len(p.qs) == 0 {
+	if len(p.qs) == 0 || r.print {
 		return ""
 	}
+	at := map[string]int{}
+	titles := map[string]string{}
+	for i, h := range p.headings {
+		if _, dup := at[h.id]; h.id != "" && !dup {
+			at[h.id], titles[h.id] = i+1, h.text
+		}
+	}
+	qs := slices.Clone(p.qs)
+	slices.SortStableFunc(qs, func(x, y *page) int { return cmp.Compare(at[x.sectionFrag], at[y.sectionFrag]) })
 	var w strings.Builder
-	w.WriteString(`<section class="chapter-qs" aria-labelledby="wb-qs"><h2 id="wb-qs">Interview questions on this page</h2>` + "\n<ul>\n")
-	for _, q := range p.qs {
-		fmt.Fprintf(&w, `<li><a href="%s">%s</a> <span class="difficulty d-%s">%s</span></li>`+"\n",
+	fmt.Fprintf(&w, `<section class="chapter-qs" aria-labelledby="%[1]s"><h2 id="%[1]s">Interview questions on this chapter<a class="hanchor" href="#%[1]s" aria-label="Link to this section">#</a></h2>`+"\n", chapterQuestionsID)
+	fmt.Fprintf(&w, "<p>%s whose answer this chapter explains.</p>\n<ul>\n", plural(len(qs), "question", "questions"))
+	for _, q := range qs {
+		fmt.Fprintf(&w, `<li><a href="%s">%s</a> <span class="difficulty d-%s">%s</span>`,
 			rel(r.at, q.out), html.EscapeString(q.title), q.fm.Difficulty, q.fm.Difficulty)
+		if t := titles[q.sectionFrag]; t != "" && q.sectionFrag != "" {
+			fmt.Fprintf(&w, ` <span class="explained">explained in <a href="#%s">%s</a></span>`, html.EscapeString(q.sectionFrag), html.EscapeString(t))
+		}
+		w.WriteString("</li>\n")
 	}
 	w.WriteString("</ul></section>\n")
 	return w.String()

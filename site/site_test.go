@@ -397,7 +397,8 @@ func TestGlossarySpanningTerm(t *testing.T) {
 func TestQuestions(t *testing.T) {
 	s := build(t, book(
 		"SUMMARY.md", "- [Occ](occ.md)\n",
-		"occ.md", "# Occ\n\n## The cliffs\n\nText.\n",
+		"occ.md", "# Occ\n\n## Basics\n\nFirst.\n\n## The cliffs\n\nText.\n",
+		"questions/zeta.md", "---\nquestion: What comes first?\ndifficulty: easy\nsection: occ.md#basics\n---\nBasics.\n",
 		"questions/cliff.md", "---\nquestion: Why the cliff?\ndifficulty: hard\ntags: [occupancy, registers]\nsection: occ.md#the-cliffs\n---\nShort answer.\n\n## Deep dive\n\nLong answer.\n",
 		"questions/basic.md", "---\nquestion: What is occupancy?\ndifficulty: easy\ntags: [occupancy]\nsection: occ.md\n---\nA ratio.\n",
 	), site.Options{})
@@ -407,15 +408,30 @@ func TestQuestions(t *testing.T) {
 		`<details class="answer"><summary>Show the answer</summary>`,
 		`<p>Short answer.</p>`,
 		`<a href="../occ.html#the-cliffs">Occ › The cliffs</a>`,
-		`<a class="tag" href="tags/registers.html">registers <span class="count">1</span></a>`,
+		`<a class="tag" href="tags/registers.html" data-tag="registers">registers <span class="count">1</span></a>`,
 	)
 	lacks(t, "questions/index.html", idx, "Long answer")
+	// The index's tag bar is marked for the in-page filter; a tag page's is not.
+	contains(t, "questions/index.html", idx, `<nav class="tags" aria-label="Filter by tag" data-filter="qa">`, `<a class="tag" href="tags/occupancy.html" data-tag="occupancy">occupancy</a>`)
+	lacks(t, "tags/registers.html", page(t, s, "questions/tags/registers.html"), "data-filter")
 	q := page(t, s, "questions/cliff.html")
 	contains(t, "questions/cliff.html", q, "<h1>Why the cliff?</h1>", `<details class="answer deep" id="deep-dive"><summary>Deep dive</summary>`, "<p>Long answer.</p>", `<span class="difficulty d-hard">hard</span>`)
 	tag := page(t, s, "questions/tags/registers.html")
 	contains(t, "tags/registers.html", tag, `id="q-cliff"`, `<a href="../cliff.html">Why the cliff?</a>`, `aria-current="page">registers`)
 	lacks(t, "tags/registers.html", tag, `id="q-basic"`)
-	contains(t, "occ.html", page(t, s, "occ.html"), "Interview questions on this page", `<a href="questions/basic.html">What is occupancy?</a>`)
+	// The chapter lists its questions, without JavaScript, in the order
+	// of the sections that answer them, and its contents link to the list.
+	occ := page(t, s, "occ.html")
+	contains(t, "occ.html", occ,
+		`<section class="chapter-qs" aria-labelledby="wb-qs"><h2 id="wb-qs">Interview questions on this chapter`,
+		"<p>3 questions whose answer this chapter explains.</p>\n<ul>\n"+
+			`<li><a href="questions/basic.html">What is occupancy?</a> <span class="difficulty d-easy">easy</span></li>`+"\n"+
+			`<li><a href="questions/zeta.html">What comes first?</a> <span class="difficulty d-easy">easy</span> <span class="explained">explained in <a href="#basics">Basics</a></span></li>`+"\n"+
+			`<li><a href="questions/cliff.html">Why the cliff?</a> <span class="difficulty d-hard">hard</span> <span class="explained">explained in <a href="#the-cliffs">The cliffs</a></span></li>`,
+		`<li class="l2"><a href="#wb-qs">Interview questions</a></li>`,
+	)
+	// Not on the print page, whose chapters end with their own text.
+	lacks(t, "print.html", page(t, s, "print.html"), "Interview questions on this chapter")
 }
 
 func TestSearchIndex(t *testing.T) {

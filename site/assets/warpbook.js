@@ -1,6 +1,7 @@
 // warpbook: progressive enhancements. Every page works without this file;
-// it adds the theme button, keyboard shortcuts, copy buttons, search and
-// the "On this page" highlight. It makes no network request other than
+// it adds the theme button, keyboard shortcuts, copy buttons, search, the
+// "On this page" highlight, the figure step control and the question
+// filter. It makes no network request other than
 // loading the search index, a file of the site.
 (function () {
   "use strict";
@@ -290,6 +291,47 @@
     }
   }
 
+  // Questions index: the tag links lead to the static tag pages; here they
+  // filter the list in place instead, and the address (#tag=NAME) keeps
+  // the choice for the back button, a reload or a shared link.
+  function setupTagFilter() {
+    var nav = document.querySelector("nav.tags[data-filter]");
+    if (!nav) return;
+    var items = document.querySelectorAll("article.qa[data-tags]");
+    var status = document.createElement("p");
+    status.className = "filter-status";
+    status.setAttribute("role", "status");
+    nav.parentNode.insertBefore(status, nav.nextSibling);
+    function tagOf(hash) {
+      var m = /^#tag=([a-z0-9-]*)$/.exec(hash || "");
+      return m ? m[1] : "";
+    }
+    function apply(tag) {
+      var shown = 0;
+      for (var i = 0; i < items.length; i++) {
+        var on = !tag || (" " + items[i].getAttribute("data-tags") + " ").indexOf(" " + tag + " ") >= 0;
+        items[i].hidden = !on;
+        if (on) shown++;
+      }
+      var links = nav.querySelectorAll("a[data-tag]");
+      for (var k = 0; k < links.length; k++) {
+        if (links[k].getAttribute("data-tag") === tag) links[k].setAttribute("aria-current", "true");
+        else links[k].removeAttribute("aria-current");
+      }
+      status.textContent = tag ? shown + (shown === 1 ? " question" : " questions") + " tagged " + tag + "." : "";
+    }
+    document.addEventListener("click", function (ev) {
+      var a = ev.target.closest && ev.target.closest("a.tag[data-tag]");
+      if (!a || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+      ev.preventDefault();
+      var tag = a.getAttribute("data-tag");
+      apply(tag);
+      if (location.hash !== "#tag=" + tag) location.hash = "tag=" + tag;
+    });
+    window.addEventListener("hashchange", function () { apply(tagOf(location.hash)); });
+    if (tagOf(location.hash)) apply(tagOf(location.hash));
+  }
+
   function init() {
     var tb = document.getElementById("wb-theme");
     if (tb) {
@@ -306,6 +348,7 @@
     setupSearch();
     setupTOC();
     setupSteppers();
+    setupTagFilter();
     setupKeys();
   }
 
