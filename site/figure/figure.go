@@ -74,7 +74,9 @@ type spec struct {
 
 	// Simulator figures.
 	Machine   any    `yaml:"machine"`   // sim preset: toy, gt200, gf100, volta, turing, ampere, hopper
-	Program   string `yaml:"program"`   // the program, as in a workload file's program:
+	Program   any    `yaml:"program"`   // the program, as in a workload file's program:, or a list of {label, program}
+	Vary      any    `yaml:"vary"`      // {name: [values]}: one line per value of $name in the program
+	Measure   any    `yaml:"measure"`   // whole, steady or [from, to]: the cycles issue-vs-warps measures
 	Policy    string `yaml:"policy"`    // lrr, gto, oldest, two_level:N
 	Warps     any    `yaml:"warps"`     // warps per scheduler, or [from, to]
 	Cycles    any    `yaml:"cycles"`    // [from, to] cycle window
@@ -95,7 +97,7 @@ func kinds() map[string]kind {
 		"occupancy-vs-registers":  {[]string{"gpu", "threads", "smem", "range", "step", "mark"}, drawOccupancy},
 		"occupancy-vs-smem":       {[]string{"gpu", "threads", "registers", "range", "step", "mark"}, drawOccupancy},
 		"occupancy-vs-block-size": {[]string{"gpu", "registers", "smem", "range", "step", "mark"}, drawOccupancy},
-		"issue-vs-warps":          {[]string{"machine", "program", "policy", "warps"}, drawIssueVsWarps},
+		"issue-vs-warps":          {[]string{"machine", "program", "vary", "policy", "warps", "measure"}, drawIssueVsWarps},
 		"warp-timeline":           {[]string{"machine", "program", "policy", "warps", "cycles", "scheduler"}, drawTimeline},
 		"occupancy-stepper":       {[]string{"machine", "program", "policy", "threads", "measured"}, drawStepper},
 	}
@@ -173,7 +175,9 @@ func (s *spec) setKeys() []string {
 	add("step", s.Step != 0)
 	add("mark", s.Mark != nil)
 	add("machine", s.Machine != nil)
-	add("program", s.Program != "")
+	add("program", s.Program != nil && s.Program != "")
+	add("vary", s.Vary != nil)
+	add("measure", s.Measure != nil)
 	add("policy", s.Policy != "")
 	add("warps", s.Warps != nil)
 	add("cycles", s.Cycles != nil)

@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,6 +18,28 @@ func draw(t *testing.T, src string) *Figure {
 	}
 	if !strings.Contains(f.SVG, `role="img" aria-labelledby="f1-title"`) || !strings.Contains(f.SVG, `<title id="f1-title">`) {
 		t.Error("the svg is not labelled by its alt text")
+	}
+	// Every label lies inside the drawing (at about 6.6 units a character).
+	vb := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) ([0-9.]+)"`).FindStringSubmatch(f.SVG)
+	var width, height float64
+	fmtSscan(vb[1], &width)
+	fmtSscan(vb[2], &height)
+	for _, m := range regexp.MustCompile(`<text x="([0-9.-]+)" y="([0-9.-]+)" text-anchor="(\w+)"([^>]*)>([^<]*)</text>`).FindAllStringSubmatch(f.SVG, -1) {
+		var x, y float64
+		fmtSscan(m[1], &x)
+		fmtSscan(m[2], &y)
+		w := 6.6 * float64(len([]rune(m[5])))
+		if strings.Contains(m[4], "rotate(-90") { // a vertical axis label, centred on y
+			if y-w/2 < 0 || y+w/2 > height {
+				t.Errorf("vertical label %q at y %s leaves the %gx%g drawing", m[5], m[2], width, height)
+			}
+			continue
+		}
+		m[4] = m[5]
+		left := map[string]float64{"start": x, "middle": x - w/2, "end": x - w}[m[3]]
+		if left < 0 || left+w > width || y > height || y < 8 {
+			t.Errorf("label %q at (%s, %s), %s-anchored, leaves the %gx%g drawing", m[4], m[1], m[2], m[3], width, height)
+		}
 	}
 	return f
 }
@@ -73,6 +96,9 @@ func TestOccupancySeries(t *testing.T) {
 	if !strings.Contains(f.SVG, ">40 KB</text>") {
 		t.Error("shared-memory axis not labelled in KB")
 	}
+	// The last tick label, at the right edge, stays inside the drawing
+	// (draw checks every label).
+	draw(t, "kind: occupancy-vs-smem\ngpu: [A100, H100]\nthreads: 256\ncaption: c\nalt: a\n")
 }
 
 func TestIssueVsWarps(t *testing.T) {
@@ -93,6 +119,159 @@ func TestIssueVsWarps(t *testing.T) {
 		if got < w-3 || got > w+1 { // the first and last cycles of a run do not issue
 			t.Errorf("%d warps: %.1f %% of issue slots, want about %.0f %%", i+1, got, w)
 		}
+	}
+}
+
+// issueColumn returns the issue slots used, in percent, of each table row
+// whose first cell is label, by warps per scheduler.
+func issueColumn(t *testing.T, data, label string) map[int]float64 {
+	t.Helper()
+	out := map[int]float64{}
+	for _, r := range rows(data)[1:] {
+		f := strings.Split(r, "|")
+		if f[0] != label {
+			continue
+		}
+		var warps, pct float64
+		if _, err := fmtSscan(f[1], &warps); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fmtSscan(strings.TrimSuffix(f[2], " %"), &pct); err != nil {
+			t.Fatal(err)
+		}
+		out[int(warps)] = pct
+	}
+	return out
+}
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if got < want-tol || got > want+tol {
+		t.Errorf("%s: %.1f %%, want %.1f ± %.1f %%", what, got, want, tol)
+	}
+}
+
+func TestIssueVsWarpsSteady(t *testing.T) {
+	// The toy machine under greedy-then-oldest with five warps of 64
+	// dependent FFMAs (latency 4): the four oldest fill every slot for 256
+	// cycles, then the fifth runs alone at one issue in four for 256 more.
+	// The whole run uses 320 of 512 slots, 62.5 %; its steady state, which
+	// ends when the first warp exits, uses them all.
+	src := "kind: issue-vs-warps\nmachine: toy\nwarps: [4, 6]\ncaption: c\nalt: a\n"
+	whole := issueColumn(t, draw(t, src).Data, "toy")
+	near(t, "whole run, 5 warps", whole[5], 62.5, 1.5)
+	f := draw(t, src+"measure: steady\n")
+	steady := issueColumn(t, f.Data, "toy")
+	for k := 4; k <= 6; k++ {
+		near(t, fmt.Sprintf("steady state, %d warps", k), steady[k], 100, 0.5)
+	}
+	if !strings.Contains(f.Data, "<th>cycles measured</th>") || !strings.Contains(f.SVG, ">issue-slot use, steady state</text>") {
+		t.Error("the figure does not say that it measures the steady state")
+	}
+	// The default measures the whole run: the same as measure: whole.
+	if again := draw(t, src+"measure: whole\n"); again.Data != draw(t, src).Data {
+		t.Error("measure: whole differs from the default")
+	}
+	// A window of cycles: one warp issues one FFMA every 4 cycles in any
+	// window inside its chain.
+	w := issueColumn(t, draw(t, "kind: issue-vs-warps\nmachine: toy\nwarps: [1, 2]\nmeasure: [40, 200]\ncaption: c\nalt: a\n").Data, "toy")
+	near(t, "window, 1 warp", w[1], 25, 0.5)
+	near(t, "window, 2 warps", w[2], 50, 0.5)
+}
+
+func TestIssueVsWarpsVary(t *testing.T) {
+	// ILP independent chains per warp on the toy machine (FFMA latency 4,
+	// one issue per cycle): one warp fills min(1, ILP/4) of the slots.
+	f := draw(t, `kind: issue-vs-warps
+machine: toy
+policy: lrr
+warps: [1, 2]
+measure: steady
+program: |
+  - loop: 64
+    body:
+      - {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}
+vary: {ilp: [1, 2, 4]}
+caption: c
+alt: a
+`)
+	for i, want := range map[string][2]float64{"ilp = 1": {25, 50}, "ilp = 2": {50, 100}, "ilp = 4": {100, 100}} {
+		got := issueColumn(t, f.Data, i)
+		near(t, i+", 1 warp", got[1], want[0], 1)
+		near(t, i+", 2 warps", got[2], want[1], 1)
+	}
+	for i, label := range []string{"ilp = 1", "ilp = 2", "ilp = 4"} {
+		if !strings.Contains(f.SVG, ">"+label+"</text>") {
+			t.Errorf("legend lacks %q", label)
+		}
+		if !strings.Contains(f.SVG, fmt.Sprintf(`class="fig-line fig-s%d"`, i+1)) {
+			t.Errorf("no line %d", i+1)
+		}
+	}
+	if !strings.HasPrefix(rows(f.Data)[0], "ilp|warps per scheduler|") {
+		t.Errorf("table header %q", rows(f.Data)[0])
+	}
+}
+
+func TestIssueVsWarpsPrograms(t *testing.T) {
+	f := draw(t, `kind: issue-vs-warps
+machine: toy
+warps: [1, 2]
+program:
+  - label: dependent chain
+    program: |
+      - loop: 32
+        body:
+          - {op: FFMA, dst: r0, src: [r0, r1]}
+  - label: two chains
+    program: |
+      - loop: 32
+        body:
+          - {op: FFMA, dst: r0, src: [r0, r1]}
+          - {op: FFMA, dst: r2, src: [r2, r1]}
+caption: c
+alt: a
+`)
+	one, two := issueColumn(t, f.Data, "dependent chain"), issueColumn(t, f.Data, "two chains")
+	near(t, "one chain, 1 warp", one[1], 25, 3)
+	near(t, "two chains, 1 warp", two[1], 50, 3)
+	near(t, "two chains, 2 warps", two[2], 100, 3)
+	if !strings.Contains(f.SVG, ">dependent chain</text>") || !strings.Contains(f.SVG, ">two chains</text>") {
+		t.Error("legend lacks the programs' labels")
+	}
+	if !strings.HasPrefix(rows(f.Data)[0], "program|") {
+		t.Errorf("table header %q", rows(f.Data)[0])
+	}
+}
+
+// A legend too wide for one row above the plot goes below it, and the
+// drawing grows to hold it.
+func TestLegendRows(t *testing.T) {
+	f := draw(t, `kind: issue-vs-warps
+machine: toy
+warps: [1, 2]
+program:
+  - {label: "a dependent chain of FFMAs, the default", program: "- {op: FFMA, dst: r0, src: [r0, r1]}"}
+  - {label: "two independent chains of FFMAs per warp", program: "- {op: FFMA, dst: r0, src: [r0, r1], ilp: 2}"}
+  - {label: "four independent chains", program: "- {op: FFMA, dst: r0, src: [r0, r1], ilp: 4}"}
+caption: c
+alt: a
+`)
+	m := regexp.MustCompile(`viewBox="0 0 640 ([0-9.]+)"`).FindStringSubmatch(f.SVG)
+	if m == nil || m[1] == "330" {
+		t.Errorf("viewBox %v: the legend did not make room below the plot", m)
+	}
+	for _, y := range regexp.MustCompile(`<text x="[0-9.]+" y="([0-9.]+)" text-anchor="start" class="fig-text">(a dependent|two indep|four)`).FindAllStringSubmatch(f.SVG, -1) {
+		var v float64
+		fmtSscan(y[1], &v)
+		if v < 330 {
+			t.Errorf("legend label %q at y %s, inside the plot", y[2], y[1])
+		}
+	}
+	// A short legend stays in one row above the plot.
+	f = draw(t, "kind: issue-vs-warps\nmachine: [toy, volta]\nwarps: [1, 2]\ncaption: c\nalt: a\n")
+	if !strings.Contains(f.SVG, `viewBox="0 0 640 330"`) || !strings.Contains(f.SVG, `y="18" text-anchor="start" class="fig-text">volta</text>`) {
+		t.Error("a two-machine legend is not one row above the plot")
 	}
 }
 
@@ -146,6 +325,18 @@ func TestErrors(t *testing.T) {
 		{"kind: issue-vs-warps\nmachine: pentium\ncaption: c\nalt: a\n", "figure line 2: "},
 		{"kind: issue-vs-warps\nmachine: volta\nwarps: 99\ncaption: c\nalt: a\n", "figure line 3: volta holds 1 to 16 warps per scheduler"},
 		{"kind: warp-timeline\nmachine: toy\nprogram: |\n  - {op: FROB}\ncaption: c\nalt: a\n", "figure line 3: figure:"},
+		{"kind: warp-timeline\nmachine: toy\nprogram:\n  - {label: x, program: \"- {op: EXIT}\"}\ncaption: c\nalt: a\n", "figure line 3: warp-timeline runs one program"},
+		{"kind: issue-vs-warps\nmachine: toy\nvary: {ilp: [1, 2]}\ncaption: c\nalt: a\n", "figure line 3: vary: the program never uses $ilp"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram: \"- {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}\"\nvary: {ilp: 2}\ncaption: c\nalt: a\n", "figure line 4: vary: ilp needs a list of values"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram: \"- {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}\"\nvary: {ilp: [1], level: [l1]}\ncaption: c\nalt: a\n", "figure line 4: vary is one name with a list of values"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram: \"- {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}\"\nvary: {ilp: [1, 2, 3, 4, 5]}\ncaption: c\nalt: a\n", "figure line 4: at most 4 lines per figure, not 5"},
+		{"kind: issue-vs-warps\nmachine: [toy, volta]\nprogram: \"- {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}\"\nvary: {ilp: [1, 2]}\ncaption: c\nalt: a\n", "only one of machine, program and vary may give the figure's lines"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram:\n  - {label: a, program: \"- {op: EXIT}\"}\n  - {program: \"- {op: EXIT}\"}\ncaption: c\nalt: a\n", "program 2: label is missing"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram:\n  - {label: a, program: \"- {op: EXIT}\"}\n  - label: b\n    program: \"- {op: FROB}\"\ncaption: c\nalt: a\n", "figure line 5: figure:"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram:\n  - {label: a, program: \"- {op: EXIT}\", ilp: 2}\ncaption: c\nalt: a\n", `figure line 4: program 1: unknown key "ilp"`},
+		{"kind: issue-vs-warps\nmachine: toy\nmeasure: tail\ncaption: c\nalt: a\n", "figure line 3: measure is whole (the default), steady"},
+		{"kind: issue-vs-warps\nmachine: toy\nwarps: 2\nmeasure: [100, 100000]\ncaption: c\nalt: a\n", "figure line 4: toy with 1 warp per scheduler: "},
+		{"kind: warp-timeline\nmachine: toy\nmeasure: steady\ncaption: c\nalt: a\n", "figure line 3: warp-timeline takes no measure"},
 		{"kind: occupancy-stepper\nmachine: turing\nthreads: 64\nmeasured: [1, 2, 3]\ncaption: c\nalt: a\n", "figure line 4: measured lists the cycle of each of the block's 2 warps"},
 	}
 	for _, tt := range tests {

@@ -173,10 +173,12 @@ func drawOccupancy(s *spec, id string) (*Figure, error) {
 	var c canvas
 	xs := func(x float64) float64 { return padL + (x-float64(from))/float64(to-from)*innerW }
 	ys := func(y float64) float64 { return padT + (1-y)*innerH }
-	c.printf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" role="img" aria-labelledby="%s-title" id="%s">`+"\n",
-		num(plotW), num(plotH), id, id)
-	c.printf(`<title id="%s-title">%s</title>`+"\n", id, esc(strings.TrimSpace(s.Alt)))
-	c.rect(0, 0, plotW, plotH, "fig-bg", "")
+	var labels []string
+	for _, l := range lines {
+		labels = append(labels, l.label)
+	}
+	leg, height := legendLayout(labels)
+	header(&c, id, s.Alt, height)
 	// Grid and axes.
 	for _, y := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		c.line(padL, ys(y), padL+innerW, ys(y), "fig-grid")
@@ -257,16 +259,7 @@ func drawOccupancy(s *spec, id string) (*Figure, error) {
 		}
 		c.text(lx, padT-6, anchor, "fig-text", label)
 	}
-	// Legend.
-	if len(lines) > 1 {
-		lx := padL + innerW
-		for i := len(lines) - 1; i >= 0; i-- {
-			w := 14 + 7*float64(len(lines[i].label)) + 18
-			lx -= w
-			c.line(lx, 14, lx+14, 14, fmt.Sprintf("fig-line fig-s%d", i+1))
-			c.text(lx+18, 18, "start", "fig-text", lines[i].label)
-		}
-	}
+	drawLegend(&c, leg)
 	c.b.WriteString("</svg>")
 
 	return &Figure{SVG: c.b.String(), Data: occupancyTable(axis, lines)}, nil

@@ -2,6 +2,7 @@ package figure
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/sim"
@@ -15,10 +16,11 @@ const defaultProgram = `- loop: 64
 - {op: EXIT}
 `
 
-// workload makes the simulator workload of a figure: its program, on a
+// workload makes the simulator workload of a figure: program prog on a
 // machine, with blocks blocks of block threads resident on the simulated
 // SM (the grid has that many per SM: blocks are dealt to the SMs in turn).
-func (s *spec) workload(m sim.Machine, block, blocks int) (sim.Workload, error) {
+// errLine is the figure line that errors in prog point at.
+func (s *spec) workload(m sim.Machine, prog string, errLine int, block, blocks int) (sim.Workload, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpu: %s\n", m.Name)
 	if s.Policy != "" {
@@ -26,7 +28,6 @@ func (s *spec) workload(m sim.Machine, block, blocks int) (sim.Workload, error) 
 	}
 	fmt.Fprintf(&b, "launch:\n  block: %d\n  blocks: %d\n  resident: %d\n  regs: 32\n", block, blocks*max(m.SMs, 1), blocks)
 	b.WriteString("program:\n")
-	prog := s.Program
 	if strings.TrimSpace(prog) == "" {
 		prog = defaultProgram
 	}
@@ -35,13 +36,150 @@ func (s *spec) workload(m sim.Machine, block, blocks int) (sim.Workload, error) 
 	}
 	w, err := sim.ParseWorkload("figure", []byte(b.String()))
 	if err != nil {
-		key := "program"
 		if strings.Contains(err.Error(), "policy") {
-			key = "policy"
+			errLine = s.line("policy")
 		}
-		return w, s.errorf(key, "%v", err)
+		return w, &Error{Line: errLine, Msg: err.Error()}
 	}
 	return w, nil
+}
+
+// A program is one program of a figure, with its label in the legend.
+type program struct {
+	label string
+	text  string // "" for the default program
+	line  int    // figure line for its errors
+}
+
+// program returns the figure's one program, for the kinds that run one.
+func (s *spec) program() (program, error) {
+	switch p := s.Program.(type) {
+	case nil:
+		return program{line: s.line("program")}, nil
+	case string:
+		return program{text: p, line: s.line("program")}, nil
+	}
+	return program{}, s.errorf("program", "%s runs one program: give program as a YAML block string (program: |)", s.Kind)
+}
+
+var varName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+// programs returns the programs that give an issue-vs-warps figure's
+// lines: the one program, each of a list of labelled programs, or the one
+// program with $name replaced by each value that vary lists.
+func (s *spec) programs() ([]program, string, error) {
+	if list, ok := s.Program.([]any); ok {
+		if s.Vary != nil {
+			return nil, "", s.errorf("vary", "vary takes one program with $name in it, not a list of programs")
+		}
+		var out []program
+		seen := map[string]bool{}
+		for i, item := range list {
+			m, ok := item.(map[string]any)
+			line := s.line("program") + 1
+			if !ok {
+				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: a list of programs holds {label: ..., program: |...} items", i+1)}
+			}
+			label, _ := m["label"].(string)
+			text, _ := m["program"].(string)
+			if l := s.lineOf("label: " + label); label != "" && l > 0 {
+				line = l
+			}
+			for k := range m {
+				if k != "label" && k != "program" {
+					return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: unknown key %q (a program has label and program)", i+1, k)}
+				}
+			}
+			switch {
+			case strings.TrimSpace(label) == "":
+				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: label is missing: it names the line in the legend", i+1)}
+			case strings.TrimSpace(text) == "":
+				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d (%s): program is missing: a YAML block string (program: |)", i+1, label)}
+			case seen[label]:
+				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: label %q is used twice", i+1, label)}
+			}
+			seen[label] = true
+			out = append(out, program{label: label, text: text, line: line})
+		}
+		if len(out) == 0 {
+			return nil, "", s.errorf("program", "the list of programs is empty")
+		}
+		return out, "program", nil
+	}
+	one, err := s.program()
+	if err != nil {
+		return nil, "", err
+	}
+	if s.Vary == nil {
+		return []program{one}, "", nil
+	}
+	vary, ok := s.Vary.(map[string]any)
+	if !ok || len(vary) != 1 {
+		return nil, "", s.errorf("vary", "vary is one name with a list of values, e.g. vary: {ilp: [1, 2, 4]}, and the program uses $ilp")
+	}
+	var name string
+	var values any
+	for k, v := range vary {
+		name, values = k, v
+	}
+	if !varName.MatchString(name) {
+		return nil, "", s.errorf("vary", "vary: name %q: use lower-case letters, digits and _", name)
+	}
+	ref := regexp.MustCompile(`\$` + name + `\b`)
+	if !ref.MatchString(one.text) {
+		return nil, "", s.errorf("vary", "vary: the program never uses $%s", name)
+	}
+	vals, err := s.strs("vary", values)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, isList := values.([]any); !isList || len(vals) == 0 {
+		return nil, "", s.errorf("vary", "vary: %s needs a list of values", name)
+	}
+	var out []program
+	for _, v := range vals {
+		out = append(out, program{
+			label: name + " = " + v,
+			text:  ref.ReplaceAllLiteralString(one.text, v),
+			line:  one.line,
+		})
+	}
+	return out, name, nil
+}
+
+// lineOf returns the first figure line that contains sub, or 0.
+func (s *spec) lineOf(sub string) int {
+	for i, l := range strings.Split(string(s.src), "\n") {
+		if strings.Contains(l, sub) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// measure returns the run configuration that measures what the figure's
+// measure key asks for, and its words for the caption of the data table.
+func (s *spec) measure() (sim.Config, string, error) {
+	switch v := s.Measure.(type) {
+	case nil:
+		return sim.Config{}, "", nil
+	case string:
+		switch v {
+		case "whole":
+			return sim.Config{}, "", nil
+		case "steady":
+			return sim.Config{Steady: true}, "steady", nil
+		}
+	case []any:
+		w, err := s.ints("measure", v)
+		if err != nil {
+			return sim.Config{}, "", err
+		}
+		if len(w) == 2 && w[0] >= 0 && w[1] > w[0] {
+			return sim.Config{Measure: sim.Window{From: w[0], To: w[1]}}, "window", nil
+		}
+	}
+	return sim.Config{}, "", s.errorf("measure", "measure is whole (the default), steady (leave out the start-up and the tail) or [from, to] (cycles from ≤ cycle < to)")
 }
 
 func (s *spec) machines() ([]sim.Machine, error) {
@@ -64,14 +202,33 @@ func (s *spec) machines() ([]sim.Machine, error) {
 }
 
 // drawIssueVsWarps draws issue-slot utilisation against resident warps per
-// scheduler: the latency-hiding curve, from the simulator.
+// scheduler: the latency-hiding curve, from the simulator. One line per
+// machine, per program or per value of a varied parameter.
 func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
 	ms, err := s.machines()
 	if err != nil {
 		return nil, err
 	}
-	if len(ms) > maxSeries {
-		return nil, s.errorf("machine", "at most %d machines", maxSeries)
+	progs, varied, err := s.programs()
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) > 1 && len(progs) > 1 {
+		return nil, &Error{Msg: "only one of machine, program and vary may give the figure's lines"}
+	}
+	if n := max(len(ms), len(progs)); n > maxSeries {
+		key := "machine"
+		switch {
+		case varied == "program":
+			key = "program"
+		case len(progs) > 1:
+			key = "vary"
+		}
+		return nil, s.errorf(key, "at most %d lines per figure, not %d", maxSeries, n)
+	}
+	cfg, how, err := s.measure()
+	if err != nil {
+		return nil, err
 	}
 	wr, err := s.ints("warps", s.Warps)
 	if err != nil {
@@ -91,9 +248,21 @@ func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
 		warps int
 		r     *sim.Result
 	}
-	var lines [][]point
-	var labels []string
-	for _, m := range ms {
+	type line struct {
+		label string
+		pts   []point
+	}
+	var lines []line
+	column := "machine"
+	if len(progs) > 1 {
+		column = varied
+	}
+	for i := range max(len(ms), len(progs)) {
+		m, prog := ms[min(i, len(ms)-1)], progs[min(i, len(progs)-1)]
+		label := m.Name
+		if len(progs) > 1 {
+			label = prog.label
+		}
 		most := min(m.MaxWarps/m.Schedulers, m.MaxBlocks)
 		hi := to
 		if hi == 0 {
@@ -104,12 +273,15 @@ func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
 		}
 		var pts []point
 		for k := from; k <= hi; k++ {
-			w, err := s.workload(m, 32*m.Schedulers, k)
+			w, err := s.workload(m, prog.text, prog.line, 32*m.Schedulers, k)
 			if err != nil {
 				return nil, err
 			}
-			r, err := sim.Run(w)
+			r, err := cfg.Run(w)
 			if err != nil {
+				if how == "window" {
+					return nil, s.errorf("measure", "%s with %s per scheduler: %v", label, plural(k, "warp", "warps"), err)
+				}
 				return nil, &Error{Msg: err.Error()}
 			}
 			if r.ResidentBlocks < k {
@@ -117,22 +289,25 @@ func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
 			}
 			pts = append(pts, point{k, r})
 		}
-		lines = append(lines, pts)
-		labels = append(labels, m.Name)
-		to = max(to, hi)
+		lines = append(lines, line{label, pts})
 	}
 	lo, hi := from, 0
 	for _, l := range lines {
-		hi = max(hi, l[len(l)-1].warps)
+		hi = max(hi, l.pts[len(l.pts)-1].warps)
 	}
 	if hi == lo {
 		hi = lo + 1
 	}
+	var labels []string
+	for _, l := range lines {
+		labels = append(labels, l.label)
+	}
+	leg, height := legendLayout(labels)
 
 	var c canvas
 	xs := func(x float64) float64 { return padL + (x-float64(lo))/float64(hi-lo)*innerW }
 	ys := func(y float64) float64 { return padT + (1-y/100)*innerH }
-	header(&c, id, s.Alt)
+	header(&c, id, s.Alt, height)
 	for _, y := range []float64{0, 25, 50, 75, 100} {
 		c.line(padL, ys(y), padL+innerW, ys(y), "fig-grid")
 		c.text(padL-8, ys(y)+4, "end", "fig-muted", fmt.Sprintf("%d %%", int(y)))
@@ -144,40 +319,55 @@ func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
 		c.line(xs(x), padT+innerH, xs(x), padT+innerH+4, "fig-axis")
 		c.text(xs(x), padT+innerH+17, "middle", "fig-muted", fmt.Sprint(int(x)))
 	}
-	axes(&c, "resident warps per scheduler", "issue-slot utilisation")
+	ylabel := map[string]string{
+		"":       "issue-slot utilisation",
+		"steady": "issue-slot use, steady state",
+		"window": "issue-slot use in the window",
+	}[how]
+	axes(&c, "resident warps per scheduler", ylabel)
 	for i, l := range lines {
 		var pts [][2]float64
-		for _, p := range l {
+		for _, p := range l.pts {
 			pts = append(pts, [2]float64{xs(float64(p.warps)), ys(p.r.IssueActive)})
 		}
 		c.path(pts, fmt.Sprintf("fig-line fig-s%d", i+1))
-		for _, p := range l {
+		for _, p := range l.pts {
 			c.circle(xs(float64(p.warps)), ys(p.r.IssueActive), 3.5, fmt.Sprintf("fig-dot fig-f%d", i+1),
-				fmt.Sprintf("%s, %d warps per scheduler: %.1f %% of issue slots used, %.2f eligible warps per cycle", labels[i], p.warps, p.r.IssueActive, p.r.WarpsEligible))
+				fmt.Sprintf("%s, %d warps per scheduler: %.1f %% of issue slots used, %.2f eligible warps per cycle", l.label, p.warps, p.r.IssueActive, p.r.WarpsEligible))
 		}
 	}
 	if len(lines) > 1 {
-		legend(&c, labels)
+		drawLegend(&c, leg)
 	}
 	c.b.WriteString("</svg>")
 
 	var t strings.Builder
-	t.WriteString("<table>\n<thead><tr><th>machine</th><th>warps per scheduler</th><th>issue slots used</th><th>eligible warps per cycle</th><th>warp cycles per issued instruction</th></tr></thead>\n<tbody>\n")
-	for i, l := range lines {
-		for _, p := range l {
-			fmt.Fprintf(&t, "<tr><td>%s</td><td>%d</td><td>%.1f %%</td><td>%.2f</td><td>%.2f</td></tr>\n",
-				esc(labels[i]), p.warps, p.r.IssueActive, p.r.WarpsEligible, p.r.WarpCyclesPerIssue)
+	t.WriteString("<table>\n<thead><tr>")
+	fmt.Fprintf(&t, "<th>%s</th><th>warps per scheduler</th><th>issue slots used</th><th>eligible warps per cycle</th><th>warp cycles per issued instruction</th>", esc(column))
+	if how != "" {
+		t.WriteString("<th>cycles measured</th>")
+	}
+	t.WriteString("</tr></thead>\n<tbody>\n")
+	for _, l := range lines {
+		for _, p := range l.pts {
+			t.WriteString("<tr>")
+			fmt.Fprintf(&t, "<td>%s</td><td>%d</td><td>%.1f %%</td><td>%.2f</td><td>%.2f</td>", esc(l.label), p.warps, p.r.IssueActive, p.r.WarpsEligible, p.r.WarpCyclesPerIssue)
+			if how != "" {
+				fmt.Fprintf(&t, "<td>%d to %d of %d</td>", p.r.Measured.From, p.r.Measured.To-1, p.r.RunCycles)
+			}
+			t.WriteString("</tr>\n")
 		}
 	}
 	t.WriteString("</tbody>\n</table>")
 	return &Figure{SVG: c.b.String(), Data: t.String()}, nil
 }
 
-func header(c *canvas, id, alt string) {
+// header opens a plot's SVG, h units high, labelled by its alt text.
+func header(c *canvas, id, alt string, h float64) {
 	c.printf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" role="img" aria-labelledby="%s-title" id="%s">`+"\n",
-		num(plotW), num(plotH), id, id)
+		num(plotW), num(h), id, id)
 	c.printf(`<title id="%s-title">%s</title>`+"\n", id, esc(strings.TrimSpace(alt)))
-	c.rect(0, 0, plotW, plotH, "fig-bg", "")
+	c.rect(0, 0, plotW, h, "fig-bg", "")
 }
 
 func axes(c *canvas, xlabel, ylabel string) {
@@ -188,13 +378,48 @@ func axes(c *canvas, xlabel, ylabel string) {
 		num(padT+innerH/2), num(padT+innerH/2), esc(ylabel))
 }
 
-func legend(c *canvas, labels []string) {
-	lx := padL + innerW
-	for i := len(labels) - 1; i >= 0; i-- {
-		w := 14 + 7*float64(len(labels[i])) + 18
-		lx -= w
-		c.line(lx, 14, lx+14, 14, fmt.Sprintf("fig-line fig-s%d", i+1))
-		c.text(lx+18, 18, "start", "fig-text", labels[i])
+// legendItem is one entry of a plot's legend: a line sample and its label.
+type legendItem struct {
+	label string
+	x, y  float64 // the sample's left end, on the label's middle line
+}
+
+// legendLayout places the legend of a plot with these lines. One row that
+// fits sits above the plot, right-aligned; a longer legend goes below the
+// axis label, in as many rows as it needs, and the plot grows to h.
+func legendLayout(labels []string) (items []legendItem, h float64) {
+	width := func(l string) float64 { return 14 + 4 + 6.8*float64(len([]rune(l))) + 16 }
+	total := 0.0
+	for _, l := range labels {
+		total += width(l)
+	}
+	if len(labels) < 2 {
+		return nil, plotH
+	}
+	if total <= innerW {
+		x := padL + innerW - total
+		for _, l := range labels {
+			items = append(items, legendItem{l, x, 14})
+			x += width(l)
+		}
+		return items, plotH
+	}
+	x, y := padL, plotH+6
+	for _, l := range labels {
+		if x > padL && x+width(l) > padL+innerW {
+			x, y = padL, y+18
+		}
+		items = append(items, legendItem{l, x, y})
+		x += width(l)
+	}
+	return items, y + 14
+}
+
+// drawLegend draws a legend placed by legendLayout; item i samples line i.
+func drawLegend(c *canvas, items []legendItem) {
+	for i, it := range items {
+		c.line(it.x, it.y, it.x+14, it.y, fmt.Sprintf("fig-line fig-s%d", i+1))
+		c.text(it.x+18, it.y+4, "start", "fig-text", it.label)
 	}
 }
 
@@ -246,7 +471,11 @@ func drawTimeline(s *spec, id string) (*Figure, error) {
 	if sched < 0 || sched >= m.Schedulers {
 		return nil, s.errorf("scheduler", "%s has schedulers 0 to %d", m.Name, m.Schedulers-1)
 	}
-	w, err := s.workload(m, 32*m.Schedulers, warps)
+	prog, err := s.program()
+	if err != nil {
+		return nil, err
+	}
+	w, err := s.workload(m, prog.text, prog.line, 32*m.Schedulers, warps)
 	if err != nil {
 		return nil, err
 	}
@@ -395,7 +624,11 @@ func drawStepper(s *spec, id string) (*Figure, error) {
 		copy(first, s.Measured)
 		source = "measured"
 	} else {
-		w, err := s.workload(m, threads, 1)
+		prog, err := s.program()
+		if err != nil {
+			return nil, err
+		}
+		w, err := s.workload(m, prog.text, prog.line, threads, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -486,4 +719,11 @@ func ordinal(n int) string {
 		suffix = "rd"
 	}
 	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
