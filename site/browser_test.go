@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -77,6 +79,7 @@ type tab struct {
 	base string // site root URL, ending in "/"
 
 	mu       sync.Mutex
+	missing  string   // a page that answers 404 on purpose: its console error is expected
 	console  []string // errors and exceptions
 	requests []string // every URL the page asked for
 }
@@ -118,6 +121,9 @@ func (tb *tab) checkQuiet() {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	for _, c := range tb.console {
+		if tb.missing != "" && strings.Contains(c, tb.missing) && strings.HasSuffix(c, "the server responded with a status of 404 (Not Found)") {
+			continue
+		}
 		tb.t.Errorf("console: %s", c)
 	}
 	for _, r := range tb.requests {
@@ -416,6 +422,63 @@ func TestBrowser(t *testing.T) {
 			})
 		})
 	}
+
+	// A web server answers a missing page at any depth with 404.html;
+	// rooted at the book's site_url, its links, styles, scripts and search
+	// still work there.
+	t.Run("404-at-depth", func(t *testing.T) {
+		files := fstest.MapFS{}
+		if err := fs.WalkDir(os.DirFS("testdata/book"), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(filepath.Join("testdata/book", p))
+			files[p] = &fstest.MapFile{Data: data}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		files["book.yaml"] = &fstest.MapFile{Data: append(files["book.yaml"].Data, "\nsite_url: https://example.org/book/\n"...)}
+		s := build(t, files, site.Options{Dir: "testdata/book", Kernel: fakeKernel{}})
+		dir := filepath.Join(t.TempDir(), "site")
+		if err := s.Write(dir); err != nil {
+			t.Fatal(err)
+		}
+		files404 := http.FileServer(http.Dir(dir))
+		mux := http.NewServeMux()
+		mux.Handle("/book/", http.StripPrefix("/book", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(r.URL.Path))); err != nil {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.WriteHeader(http.StatusNotFound)
+				w.Write(s.Files["404.html"])
+				return
+			}
+			files404.ServeHTTP(w, r)
+		})))
+		srv := httptest.NewServer(mux)
+		t.Cleanup(srv.Close)
+		tb := newTab(t, bctx, srv.URL+"/book/")
+		tb.missing = "/missing.html:1: Failed to load resource"
+
+		tb.open("questions/tags/gone/missing.html")
+		if h := evalJS[string](tb, `document.querySelector('h1').textContent + " / " + getComputedStyle(document.querySelector('.wb-header')).position`); h != "Page not found / sticky" {
+			t.Errorf("the 404 page two folders down reads %q: not styled?", h)
+		}
+		tb.navigateBy(chromedp.Click(chromedp.CSS(`.wb-sidebar a[href$="/warps.html"]`)))
+		tb.wantLocation("warps.html")
+
+		tb.open("a/b/c/missing.html")
+		tb.navigateBy(chromedp.Click(chromedp.CSS(`main a[href$="/index.html"]`)))
+		if loc := tb.location(); loc != "" && loc != "index.html" {
+			t.Errorf("contents link from the 404 page went to %s", loc)
+		}
+
+		tb.open("x/missing.html")
+		tb.do(chromedp.KeyEvent("/"), chromedp.KeyEvent("cliffs"),
+			chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
+		tb.navigateBy(chromedp.KeyEvent(kb.Enter))
+		tb.wantLocation("occupancy.html#the-cliffs")
+	})
 
 	// Without JavaScript every core feature still works: reading, the
 	// sidebar, next and previous, answers, hidden lines, figures.

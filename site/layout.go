@@ -54,14 +54,25 @@ var kindNames = map[pageKind]string{kindChapter: "chapter", kindGlossary: "gloss
 func (b *build) render() error {
 	parallel(b.pages, func(p *page) {
 		r := b.newRenderer(p, p.out, false)
+		notFound := p.kind == kindGenerated && p.out == "404.html"
+		if notFound {
+			// A server shows it for a missing page at any depth: links
+			// start from the root, filled in once it is known.
+			r.root, r.abs = rootToken, true
+		}
 		data := b.layout(r)
 		var buf bytes.Buffer
 		if err := pageTemplate.Execute(&buf, data); err != nil {
 			b.errorf(p.path, 0, "template: %v", err)
 			return
 		}
+		out := buf.Bytes()
+		if notFound {
+			b.notFound = out
+			out = bytes.ReplaceAll(out, []byte(rootToken), []byte(html.EscapeString(b.base)))
+		}
 		b.mu.Lock()
-		b.out[p.out] = buf.Bytes()
+		b.out[p.out] = out
 		b.links = append(b.links, r.links...)
 		b.errs = append(b.errs, r.errs...)
 		b.mu.Unlock()
@@ -111,7 +122,7 @@ func (b *build) layout(r *renderer) *layoutData {
 	for _, c := range p.crumbs {
 		l := linkData{Title: c.title}
 		if c.page != nil && c.page != p {
-			l.Href = rel(r.at, c.page.out)
+			l.Href = r.href(c.page.out)
 		}
 		d.Crumbs = append(d.Crumbs, l)
 	}
@@ -122,10 +133,10 @@ func (b *build) layout(r *renderer) *layoutData {
 		d.EditURL = strings.ReplaceAll(b.settings.EditURL, "{path}", p.path)
 	}
 	if p.prev != nil {
-		d.Prev = &linkData{Href: rel(r.at, p.prev.out), Title: p.prev.title}
+		d.Prev = &linkData{Href: r.href(p.prev.out), Title: p.prev.title}
 	}
 	if p.next != nil {
-		d.Next = &linkData{Href: rel(r.at, p.next.out), Title: p.next.title}
+		d.Next = &linkData{Href: r.href(p.next.out), Title: p.next.title}
 	}
 	for _, h := range p.headings {
 		if (h.level == 2 || h.level == 3) && h.id != "" && p.kind != kindQuestion {
@@ -153,6 +164,9 @@ func (b *build) layout(r *renderer) *layoutData {
 // is 200 links on each of 200 pages.
 func (b *build) sidebar(r *renderer) string {
 	dir := path.Dir(r.at)
+	if r.abs {
+		dir = rootToken
+	}
 	b.mu.Lock()
 	html, ok := b.sidebars[dir]
 	b.mu.Unlock()
@@ -200,7 +214,7 @@ func (b *build) sidebarTree(r *renderer) string {
 			case it.page == nil:
 				fmt.Fprintf(&w, `<span class="draft-chapter">%s%s</span>`, num, html.EscapeString(it.title))
 			default:
-				fmt.Fprintf(&w, `<a href="%s">%s%s</a>`, rel(r.at, it.page.out), num, html.EscapeString(it.title))
+				fmt.Fprintf(&w, `<a href="%s">%s%s</a>`, r.href(it.page.out), num, html.EscapeString(it.title))
 			}
 			if len(it.children) > 0 {
 				list(it.children, false)
@@ -264,5 +278,5 @@ func (b *build) printPage(r *renderer) string {
 
 // notFoundPage is 404.html.
 func (b *build) notFoundPage(r *renderer) string {
-	return `<p>There is no page at this address. Try the <a href="index.html">contents</a> or the search box.</p>` + "\n"
+	return `<p>There is no page at this address. Try the <a href="` + r.href("index.html") + `">contents</a> or the search box.</p>` + "\n"
 }

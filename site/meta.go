@@ -27,6 +27,13 @@ type Settings struct {
 	// SearchBudget is the largest gzipped size of the search index, in
 	// kilobytes, before the build warns. Default 300.
 	SearchBudget int `yaml:"search_budget_kb"`
+	// SiteURL is where the site is published: a URL
+	// ("https://example.org/book/") or its path ("/book/"). Only 404.html
+	// uses it: a web server shows that page for a missing page at any
+	// depth, so its links start from the site's path. Without it they are
+	// relative, like every other page's, and work for a missing page at
+	// the top level. The rest of the site never depends on it.
+	SiteURL string `yaml:"site_url"`
 }
 
 // Byline says who wrote and who reviewed a page. A page whose byline lacks

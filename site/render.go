@@ -25,7 +25,8 @@ type renderer struct {
 	b     *build
 	p     *page  // the page whose source is rendered
 	at    string // output path of the HTML page being written
-	root  string // relative URL of the site root from at
+	root  string // relative URL of the site root from at; rootToken if abs
+	abs   bool   // links start from the site root (the 404 page), not from at
 	print bool
 	gr    grender.Renderer
 
@@ -77,6 +78,15 @@ func printID(p *page, id string) string {
 // output path at.
 func (b *build) newRenderer(p *page, at string, print bool) *renderer {
 	return &renderer{b: b, p: p, at: at, root: rootOf(at), print: print}
+}
+
+// href returns the URL of the output path out from the page being
+// written.
+func (r *renderer) href(out string) string {
+	if r.abs {
+		return r.root + out
+	}
+	return rel(r.at, out)
 }
 
 // markdown renders the nodes, each with its subtree, as HTML.

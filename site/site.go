@@ -56,7 +56,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	"io/fs"
+	"net/url"
 	"path"
 	"runtime"
 	"slices"
@@ -89,6 +91,44 @@ type Site struct {
 	Pages    int      // number of HTML pages
 	Drafts   []string // source paths of the draft pages
 	Warnings []string
+
+	notFound []byte // 404.html with its links rooted at rootToken
+}
+
+// NotFound returns the 404 page with its links starting from root, the
+// URL path the site is served from ("/" for a server's root), so that it
+// works as the answer for a missing page at any depth. Files["404.html"]
+// is the same page rooted at the book's site_url, or relative when the
+// book has none.
+func (s *Site) NotFound(root string) []byte {
+	if !strings.HasSuffix(root, "/") {
+		root += "/"
+	}
+	return bytes.ReplaceAll(s.notFound, []byte(rootToken), []byte(html.EscapeString(root)))
+}
+
+// rootToken stands for the site's root in the links of the 404 page until
+// the root is known.
+const rootToken = "/__warpbook_root__/"
+
+// basePath returns the URL path of a site_url, ending in "/".
+func basePath(siteURL string) (string, error) {
+	u, err := url.Parse(siteURL)
+	switch {
+	case err != nil:
+		return "", err
+	case u.RawQuery != "" || u.Fragment != "":
+		return "", errors.New("want a URL or a path without a query or fragment")
+	case u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" || u.Scheme != "" && u.Host == "" || u.Scheme == "" && u.Host != "":
+		return "", errors.New("want an http(s) URL (https://example.org/book/) or a path (/book/)")
+	case !strings.HasPrefix(u.EscapedPath(), "/") && u.Scheme == "":
+		return "", errors.New("a path must start with / (/book/, or / for a site at the server's root)")
+	}
+	p := u.EscapedPath()
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return p, nil
 }
 
 // build is the state of one build.
@@ -118,6 +158,8 @@ type build struct {
 	errs     ErrorList
 	warns    []string
 	out      map[string][]byte
+	base     string // URL path of the site from site_url, ending in "/"; "" if unset
+	notFound []byte // 404.html with its links rooted at rootToken
 }
 
 // Build reads the book in fsys, runs and verifies its snippets through the
@@ -152,7 +194,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 			return nil, b.errs.sort()
 		}
 	}
-	s := &Site{Files: b.out, Warnings: b.warns}
+	s := &Site{Files: b.out, Warnings: b.warns, notFound: b.notFound}
 	for _, p := range b.pages {
 		if p.draft != "" {
 			s.Drafts = append(s.Drafts, p.path)
@@ -251,6 +293,14 @@ func (b *build) load() error {
 	}
 	if b.settings.SearchBudget == 0 {
 		b.settings.SearchBudget = 300
+	}
+	if u := b.settings.SiteURL; u != "" {
+		base, err := basePath(u)
+		if err != nil {
+			data, _ := fs.ReadFile(b.fsys, "book.yaml")
+			b.errorf("book.yaml", keyLine(data, 1, "site_url"), "site_url %q: %v", u, err)
+		}
+		b.base = base
 	}
 
 	md, others, err := sourceFiles(b.fsys)

@@ -434,6 +434,48 @@ func TestQuestions(t *testing.T) {
 	lacks(t, "print.html", page(t, s, "print.html"), "Interview questions on this chapter")
 }
 
+// The 404 page's links work for a missing page at any depth: rooted at
+// the book's site_url, or at the root the server gives NotFound.
+func TestNotFoundPage(t *testing.T) {
+	files := []string{"SUMMARY.md", "- [A](a.md)\n- [B](sub/b.md)\n", "a.md", "# A\n", "sub/b.md", "# B\n"}
+	s := build(t, book(files...), site.Options{})
+	// Without site_url: relative, as at the top level (and from file://).
+	nf := page(t, s, "404.html")
+	contains(t, "404.html", nf, `data-root=""`, `href="assets/warpbook.css"`, `src="assets/warpbook.js"`,
+		`<a href="a.html">`, `<a href="sub/b.html">`, `<a href="index.html">contents</a>`, `href="print.html"`)
+	root := string(s.NotFound("/"))
+	contains(t, "NotFound(/)", root, `data-root="/"`, `href="/assets/warpbook.css"`, `src="/assets/warpbook.js"`,
+		`<a href="/a.html">`, `<a href="/sub/b.html">`, `<a href="/index.html">contents</a>`, `href="/print.html"`)
+	contains(t, "NotFound(/x)", string(s.NotFound("/x")), `href="/x/assets/warpbook.css"`)
+
+	// With site_url: 404.html starts from its path; every other page
+	// stays relative.
+	s = build(t, book(append(files, "book.yaml", "title: T\nsite_url: https://example.org/docs/book\n")...), site.Options{})
+	nf = page(t, s, "404.html")
+	contains(t, "404.html", nf, `data-root="/docs/book/"`, `href="/docs/book/assets/warpbook.css"`,
+		`<a href="/docs/book/sub/b.html">`, `<a href="/docs/book/index.html">contents</a>`, `href="#wb-main"`)
+	b := page(t, s, "sub/b.html")
+	contains(t, "sub/b.html", b, `href="../assets/warpbook.css"`, `<a href="../a.html">`)
+	lacks(t, "sub/b.html", b, "/docs/")
+	for name, data := range s.Files {
+		if bytes.Contains(data, []byte("__warpbook_root__")) {
+			t.Errorf("%s holds the root placeholder", name)
+		}
+	}
+	contains(t, "404.html with site_url /", page(t, build(t, book("a.md", "# A\n", "book.yaml", "site_url: /\n"), site.Options{}), "404.html"), `href="/a.html"`)
+
+	for _, tt := range []struct{ url, want string }{
+		{"docs/", `book/book.yaml:2: site_url "docs/": a path must start with /`},
+		{"ftp://example.org/", `book/book.yaml:2: site_url "ftp://example.org/": want an http(s) URL`},
+		{"/docs/?x=1", `book/book.yaml:2: site_url "/docs/?x=1": want a URL or a path without a query or fragment`},
+	} {
+		lines := buildErr(t, book("a.md", "# A\n", "book.yaml", "title: T\nsite_url: "+tt.url+"\n"), site.Options{})
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, tt.want) }) {
+			t.Errorf("site_url %s: errors %q, want %s", tt.url, lines, tt.want)
+		}
+	}
+}
+
 func TestSearchIndex(t *testing.T) {
 	s := build(t, glossaryBook(), site.Options{})
 	entries, err := s.SearchEntries()

@@ -160,7 +160,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if built != nil {
 		var ok bool
 		if data, ok = built.Files[name]; !ok {
-			data, status, name = built.Files["404.html"], http.StatusNotFound, "404.html"
+			// The preview serves the site at /: the 404 page's links
+			// start there, whatever the depth of the missing page.
+			data, status, name = built.NotFound("/"), http.StatusNotFound, "404.html"
 		}
 	}
 	if strings.HasSuffix(name, ".html") || built == nil {

@@ -52,6 +52,10 @@ func TestPreview(t *testing.T) {
 	if code, _, body := get(t, ts.URL+"/nope.html"); code != 404 || !strings.Contains(body, "Page not found") {
 		t.Errorf("GET a missing page: %d", code)
 	}
+	// Deeper down, the 404 page's links still start at the root.
+	if code, _, body := get(t, ts.URL+"/a/b/nope.html"); code != 404 || !strings.Contains(body, `href="/assets/warpbook.css"`) || !strings.Contains(body, `<a href="/two.html">`) {
+		t.Errorf("GET a missing page two folders down: %d\n%s", code, body)
+	}
 
 	// A broken link: the errors show on every page above the last good one.
 	write("index.md", "# Home\n\nSee [two](two.md#missing).\n")
