@@ -423,6 +423,45 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 
+	// On a phone-sized screen no page is wider than the screen: long code
+	// names and URLs wrap, tables and code scroll in their own boxes, and
+	// the search results stay on the screen.
+	t.Run("narrow", func(t *testing.T) {
+		tb := newTab(t, bctx, srv.URL+"/")
+		tb.do(chromedp.EmulateViewport(360, 740))
+		for _, p := range []string{"index.html", "warps.html", "scheduling.html", "occupancy.html", "cells.html", "questions/index.html", "glossary/warp.html", "print.html", "404.html"} {
+			tb.open(p)
+			if w := evalJS[string](tb, `document.documentElement.scrollWidth + " " + document.documentElement.clientWidth`); w != "360 360" {
+				t.Errorf("%s: page width %s at a 360-pixel screen", p, w)
+			}
+		}
+		tb.open("warps.html")
+		tb.do(chromedp.KeyEvent("/"), chromedp.KeyEvent("warp"),
+			chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
+		if box := evalJS[string](tb, `(r => Math.round(r.left) + " " + Math.round(r.right))(document.getElementById('wb-results').getBoundingClientRect())`); box != "8 352" {
+			t.Errorf("search results span %s, want 8 352 on a 360-pixel screen", box)
+		}
+		if w := evalJS[int](tb, `document.documentElement.scrollWidth`); w != 360 {
+			t.Errorf("page width %d with the search results open", w)
+		}
+	})
+
+	// Printed in the dark theme, the page is still dark text on white paper.
+	t.Run("print-colours", func(t *testing.T) {
+		tb := newTab(t, bctx, srv.URL+"/")
+		tb.open("warps.html")
+		tb.do(chromedp.Click(chromedp.ID("wb-theme")))
+		colours := `getComputedStyle(document.body).color + " on " + getComputedStyle(document.body).backgroundColor`
+		screen := evalJS[string](tb, colours)
+		tb.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+			return err
+		}))
+		if got := evalJS[string](tb, colours); got != "rgb(31, 35, 40) on rgb(255, 255, 255)" || got == screen {
+			t.Errorf("printed in the dark theme: %s (on screen %s)", got, screen)
+		}
+	})
+
 	// A web server answers a missing page at any depth with 404.html;
 	// rooted at the book's site_url, its links, styles, scripts and search
 	// still work there.

@@ -36,8 +36,8 @@ func (headingIDs) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithAutoHeadingID(), parser.WithHeadingAttribute())
 }
 
-// tableAlign records each table cell's alignment as a style attribute at
-// parse time, so that rendering never changes the AST (goldmark's table
+// tableAlign records each table cell's alignment as a style attribute, and
+// makes each table focusable, at parse time, so that rendering never changes the AST (goldmark's table
 // renderer would add the style on every render) and a page can be rendered
 // twice, and concurrently.
 type tableAlign struct{}
@@ -50,6 +50,11 @@ func (tableAlign) Transform(doc *ast.Document, reader text.Reader, pc parser.Con
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if c, ok := n.(*east.TableCell); ok && entering && c.Alignment != east.AlignNone {
 			c.SetAttributeString("style", []byte("text-align:"+c.Alignment.String()))
+		}
+		if t, ok := n.(*east.Table); ok && entering {
+			// A wide table scrolls sideways on a narrow screen: keyboard
+			// users scroll it once it has the focus, as with code.
+			t.SetAttributeString("tabindex", []byte("0"))
 		}
 		return ast.WalkContinue, nil
 	})
