@@ -101,6 +101,9 @@ type Site struct {
 // is the same page rooted at the book's site_url, or relative when the
 // book has none.
 func (s *Site) NotFound(root string) []byte {
+	if s.notFound == nil {
+		return s.Files["404.html"]
+	}
 	if !strings.HasSuffix(root, "/") {
 		root += "/"
 	}
