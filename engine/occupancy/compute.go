@@ -249,19 +249,9 @@ func preference(d gpu.Device, k Kernel) (int, error) {
 		// Shared memory is a fixed array: nothing to configure.
 		return d.SharedMemPerSM, nil
 	}
-	percent, set := k.Carveout.Percent()
+	percent, set := k.carveout()
 	if set && (percent < 0 || percent > 100) {
 		return 0, fmt.Errorf("occupancy: carveout %d%% is out of range (0 to 100)", percent)
-	}
-	if !set {
-		switch k.CachePreference {
-		case PreferL1:
-			percent, set = 0, true
-		case PreferShared:
-			percent, set = 100, true
-		case PreferEqual:
-			percent, set = 50, true
-		}
 	}
 	size := d.SharedMemPerSM
 	if set {

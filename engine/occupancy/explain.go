@@ -172,22 +172,15 @@ func explainPreference(d gpu.Device, k Kernel, r Result) string {
 	if d.SharedMemCapacities == nil {
 		return fmt.Sprintf("the SM has a fixed %s bytes of shared memory", num(d.SharedMemPerSM))
 	}
-	percent, set := k.Carveout.Percent()
-	source := fmt.Sprintf("carveout %d%%", percent)
-	if !set {
-		switch k.CachePreference {
-		case PreferL1:
-			percent, set, source = 0, true, "cache preference prefer_l1 (carveout 0%)"
-		case PreferShared:
-			percent, set, source = 100, true, "cache preference prefer_shared (carveout 100%)"
-		case PreferEqual:
-			percent, set, source = 50, true, "cache preference prefer_equal (carveout 50%)"
-		}
-	}
+	pct, set := k.carveout()
 	if !set {
 		return fmt.Sprintf("no carveout preference: the SM is configured with its largest size, %s bytes", num(r.SharedMemPreference))
 	}
-	asked := percent * d.SharedMemPerSM / 100
+	source := fmt.Sprintf("carveout %d%%", pct)
+	if _, explicit := k.Carveout.Percent(); !explicit {
+		source = fmt.Sprintf("cache preference %s (%s)", k.CachePreference, source)
+	}
+	asked := pct * d.SharedMemPerSM / 100
 	if asked == r.SharedMemPreference {
 		return fmt.Sprintf("%s of %s = %s bytes per SM, a supported size", source, num(d.SharedMemPerSM), num(asked))
 	}

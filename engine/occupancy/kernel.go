@@ -237,6 +237,24 @@ func (k Kernel) validate() error {
 	return nil
 }
 
+// carveout returns the carveout k asks for, in percent: its Carveout, or
+// else the one its legacy cache preference stands for (PreferL1 0,
+// PreferEqual 50, PreferShared 100); false when it asks for neither.
+func (k Kernel) carveout() (int, bool) {
+	if p, ok := k.Carveout.Percent(); ok {
+		return p, true
+	}
+	switch k.CachePreference {
+	case PreferL1:
+		return 0, true
+	case PreferEqual:
+		return 50, true
+	case PreferShared:
+		return 100, true
+	}
+	return 0, false
+}
+
 // maxDynamic returns the maximum dynamic shared memory attribute in bytes.
 func (k Kernel) maxDynamic() int {
 	switch {
