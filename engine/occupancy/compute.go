@@ -192,21 +192,13 @@ func sharedMemLimit(d gpu.Device, k Kernel) (sharedMemOutcome, error) {
 		return o, err
 	}
 	o.preference = pref
+	o.perBlock = roundUp(k.StaticSharedMem+d.ReservedSharedMemPerBlock+k.DynamicSharedMem, d.SharedMemAllocUnit)
 
-	static := k.StaticSharedMem + d.ReservedSharedMemPerBlock
-	o.perBlock = roundUp(static+k.DynamicSharedMem, d.SharedMemAllocUnit)
-
-	// The per-block limit: the opt-in limit once the kernel could need
-	// more than the default one, plus the driver's reserve.
-	limit := d.SharedMemPerBlock
-	if k.SharedMemLimit == OptInLimit {
-		if static+k.maxDynamic() > d.SharedMemPerBlock {
-			limit = d.SharedMemPerBlockOptIn
-		}
-		if k.DynamicSharedMem > k.maxDynamic() {
-			o.obstacles |= DynamicSharedMemOverAttribute
-		}
+	if k.SharedMemLimit == OptInLimit && k.DynamicSharedMem > k.maxDynamic() {
+		o.obstacles |= DynamicSharedMemOverAttribute
 	}
+	// The per-block limit, plus the driver's reserve.
+	limit, _ := sharedMemBlockLimit(d, k)
 	limit += d.ReservedSharedMemPerBlock
 	// A launch over its own attribute is refused for that reason alone,
 	// even when the block also exceeds the per-block limit (a limit the
@@ -240,6 +232,18 @@ func sharedMemLimit(d gpu.Device, k Kernel) (sharedMemOutcome, error) {
 	}
 	o.limit = Blocks(o.config / o.perBlock)
 	return o, nil
+}
+
+// sharedMemBlockLimit returns the per-block shared-memory limit k is held
+// to, in bytes before the driver's reserve is added: the opt-in limit, in
+// OptInLimit mode, once the kernel could need more than the default one
+// (static + reserve + the maximum dynamic attribute); the default limit
+// otherwise. optIn reports which.
+func sharedMemBlockLimit(d gpu.Device, k Kernel) (limit int, optIn bool) {
+	if k.SharedMemLimit == OptInLimit && k.StaticSharedMem+d.ReservedSharedMemPerBlock+k.maxDynamic() > d.SharedMemPerBlock {
+		return d.SharedMemPerBlockOptIn, true
+	}
+	return d.SharedMemPerBlock, false
 }
 
 // preference returns the SM shared-memory size the kernel's carveout or

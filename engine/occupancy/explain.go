@@ -146,10 +146,10 @@ func explainSharedMem(d gpu.Device, k Kernel, r Result) string {
 			num(k.DynamicSharedMem), num(k.maxDynamic()))
 		return b.String()
 	case r.Obstacles.Has(SharedMemPerBlockExceeded):
-		limit := d.SharedMemPerBlock
+		limit, optIn := sharedMemBlockLimit(d, k)
 		which := "default"
-		if k.SharedMemLimit == OptInLimit && k.StaticSharedMem+d.ReservedSharedMemPerBlock+k.maxDynamic() > d.SharedMemPerBlock {
-			limit, which = d.SharedMemPerBlockOptIn, "opt-in"
+		if optIn {
+			which = "opt-in"
 		}
 		fmt.Fprintf(&b, "; over the %s per-block limit of %s + %s reserved = %s bytes: 0 blocks",
 			which, num(limit), num(d.ReservedSharedMemPerBlock), num(limit+d.ReservedSharedMemPerBlock))
