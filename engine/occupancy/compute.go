@@ -77,12 +77,7 @@ func Compute(d gpu.Device, k Kernel) (Result, error) {
 
 	// The answer is the smallest limit; every limit equal to it is a
 	// limiter.
-	answer := r.Limits.Warps
-	for _, l := range []Limit{r.Limits.Registers, r.Limits.SharedMem, r.Limits.Blocks} {
-		if l.less(answer) {
-			answer = l
-		}
-	}
+	answer := r.Limits.beforeBarriers()
 	flags := []struct {
 		limit Limit
 		bit   Limiter

@@ -231,13 +231,7 @@ var obstacleWords = []string{
 // flags when barriers lowered the answer.
 func limiterWords(r Result) string {
 	words := strings.Split(strings.ReplaceAll(r.Limiters.String(), "_", " "), "|")
-	before := r.Limits.Warps
-	for _, l := range []Limit{r.Limits.Registers, r.Limits.SharedMem, r.Limits.Blocks} {
-		if l.less(before) {
-			before = l
-		}
-	}
-	if r.Limiters.Has(LimitBarriers) && r.Limits.Barriers.less(before) {
+	if r.Limiters.Has(LimitBarriers) && r.Limits.Barriers.less(r.Limits.beforeBarriers()) {
 		var stale []string
 		for _, w := range words {
 			if w != "barriers" {

@@ -75,6 +75,19 @@ type Limits struct {
 	Barriers Limit `json:"barriers"`
 }
 
+// beforeBarriers returns the smallest of the warp, register, shared-memory
+// and block limits: the answer before the barrier limit is applied, which
+// is what the reference sets the limiter flags against.
+func (l Limits) beforeBarriers() Limit {
+	answer := l.Warps
+	for _, x := range []Limit{l.Registers, l.SharedMem, l.Blocks} {
+		if x.less(answer) {
+			answer = x
+		}
+	}
+	return answer
+}
+
 // Limit is the number of blocks per SM one resource allows, or no limit.
 type Limit struct {
 	// Blocks is the number of blocks; meaningless when Unlimited.
