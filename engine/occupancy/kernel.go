@@ -96,6 +96,19 @@ func (m SharedMemLimit) String() string {
 // MarshalText writes the word String returns.
 func (m SharedMemLimit) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
+// UnmarshalText reads a word String returns, "optin" or "default". Any
+// other word is an error that names it and the accepted ones; the caller
+// says which setting it was.
+func (m *SharedMemLimit) UnmarshalText(b []byte) error {
+	for _, v := range []SharedMemLimit{OptInLimit, DefaultLimit} {
+		if string(b) == v.String() {
+			*m = v
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not optin or default", b)
+}
+
 // CachePreference is the legacy L1 cache / shared memory preference.
 type CachePreference int
 
@@ -128,6 +141,19 @@ func (c CachePreference) String() string {
 // MarshalText writes the word String returns.
 func (c CachePreference) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
+// UnmarshalText reads a word String returns: "none", "prefer_shared",
+// "prefer_l1" or "prefer_equal". Any other word is an error that names it
+// and the accepted ones; the caller says which setting it was.
+func (c *CachePreference) UnmarshalText(b []byte) error {
+	for _, v := range []CachePreference{PreferNone, PreferShared, PreferL1, PreferEqual} {
+		if string(b) == v.String() {
+			*c = v
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not none, prefer_shared, prefer_l1 or prefer_equal", b)
+}
+
 // PartitionedGC is a request for partitioned global caching, which lets
 // Maxwell and Pascal parts cache global loads in L1 at the price of
 // confining each block to half the SM.
@@ -158,6 +184,19 @@ func (g PartitionedGC) String() string {
 
 // MarshalText writes the word String returns.
 func (g PartitionedGC) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// UnmarshalText reads a word String returns, "off", "on" or "on_strict".
+// Any other word is an error that names it and the accepted ones; the
+// caller says which setting it was.
+func (g *PartitionedGC) UnmarshalText(b []byte) error {
+	for _, v := range []PartitionedGC{PartitionedGCOff, PartitionedGCOn, PartitionedGCOnStrict} {
+		if string(b) == v.String() {
+			*g = v
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not off, on or on_strict", b)
+}
 
 // Carveout is a preferred shared-memory carveout: the share of the SM's
 // largest shared-memory capacity the kernel would like configured, in

@@ -300,3 +300,30 @@ func TestGP10xCrossCheck(t *testing.T) {
 		t.Errorf("P100 at 160 registers: %d blocks, want 1 (32,768 ÷ 5,120 = 6 warps × 2 = 12 ≥ 9)", r.ActiveBlocks)
 	}
 }
+
+// TestSettingWords checks that each setting reads the words of the golden
+// CSV and prints them back, and that an unknown word is an error naming it.
+func TestSettingWords(t *testing.T) {
+	var m occupancy.SharedMemLimit
+	var c occupancy.CachePreference
+	var g occupancy.PartitionedGC
+	settings := []struct {
+		words  []string
+		read   func([]byte) error
+		String func() string // of the value read
+	}{
+		{[]string{"optin", "default"}, m.UnmarshalText, func() string { return m.String() }},
+		{[]string{"none", "prefer_shared", "prefer_l1", "prefer_equal"}, c.UnmarshalText, func() string { return c.String() }},
+		{[]string{"off", "on", "on_strict"}, g.UnmarshalText, func() string { return g.String() }},
+	}
+	for _, s := range settings {
+		for _, w := range s.words {
+			if err := s.read([]byte(w)); err != nil || s.String() != w {
+				t.Errorf("%q reads back as %q, %v", w, s.String(), err)
+			}
+		}
+		if err := s.read([]byte("Off")); err == nil || !strings.Contains(err.Error(), `"Off" is not `) {
+			t.Errorf("unknown word: %v, want an error naming it", err)
+		}
+	}
+}

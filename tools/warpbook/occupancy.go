@@ -134,26 +134,14 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if *carveout != -1 {
 		k.Carveout = occupancy.CarveoutPercent(*carveout)
 	}
-	if k.CachePreference, err = parseCache(*cache); err != nil {
-		return usageErr("%v", err)
+	if err := k.CachePreference.UnmarshalText([]byte(*cache)); err != nil {
+		return usageErr("--cache %v", err)
 	}
-	switch *smemLimit {
-	case "optin":
-		k.SharedMemLimit = occupancy.OptInLimit
-	case "default":
-		k.SharedMemLimit = occupancy.DefaultLimit
-	default:
-		return usageErr("--smem-limit %q is not optin or default", *smemLimit)
+	if err := k.SharedMemLimit.UnmarshalText([]byte(*smemLimit)); err != nil {
+		return usageErr("--smem-limit %v", err)
 	}
-	switch *gc {
-	case "off":
-		k.PartitionedGC = occupancy.PartitionedGCOff
-	case "on":
-		k.PartitionedGC = occupancy.PartitionedGCOn
-	case "on_strict":
-		k.PartitionedGC = occupancy.PartitionedGCOnStrict
-	default:
-		return usageErr("--gc %q is not off, on or on_strict", *gc)
+	if err := k.PartitionedGC.UnmarshalText([]byte(*gc)); err != nil {
+		return usageErr("--gc %v", err)
 	}
 
 	if *suggest {
@@ -231,15 +219,6 @@ func summary(r occupancy.Result) string {
 	}
 	return fmt.Sprintf("%d %s per SM, %d of %d warps, %.2f %%, limited by %s",
 		r.ActiveBlocks, blocks, r.ActiveWarps, r.MaxWarps, 100*r.Occupancy, strings.ReplaceAll(r.Limiters.String(), "|", ", "))
-}
-
-func parseCache(s string) (occupancy.CachePreference, error) {
-	for _, c := range []occupancy.CachePreference{occupancy.PreferNone, occupancy.PreferShared, occupancy.PreferL1, occupancy.PreferEqual} {
-		if c.String() == s {
-			return c, nil
-		}
-	}
-	return 0, fmt.Errorf("--cache %q is not none, prefer_shared, prefer_l1 or prefer_equal", s)
 }
 
 func writeJSON(stdout, stderr io.Writer, v any) int {

@@ -53,6 +53,7 @@
 package batch
 
 import (
+	"encoding"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -285,40 +286,20 @@ func compute(rec []string, cols map[string]int, devices map[string]deviceOrError
 	}
 	k.MaxThreadsPerBlock = funcMax
 
-	if v, ok := get("cache_config"); ok && v != "" {
-		switch v {
-		case "none":
-			k.CachePreference = occupancy.PreferNone
-		case "prefer_shared":
-			k.CachePreference = occupancy.PreferShared
-		case "prefer_l1":
-			k.CachePreference = occupancy.PreferL1
-		case "prefer_equal":
-			k.CachePreference = occupancy.PreferEqual
-		default:
-			return bad("cache_config %q is not none, prefer_shared, prefer_l1 or prefer_equal", v)
-		}
+	// The setting words are the ones occupancy's types print.
+	words := []struct {
+		name string
+		dst  encoding.TextUnmarshaler
+	}{
+		{"cache_config", &k.CachePreference},
+		{"shmem_limit_config", &k.SharedMemLimit},
+		{"gc_config", &k.PartitionedGC},
 	}
-	if v, ok := get("shmem_limit_config"); ok && v != "" {
-		switch v {
-		case "optin":
-			k.SharedMemLimit = occupancy.OptInLimit
-		case "default":
-			k.SharedMemLimit = occupancy.DefaultLimit
-		default:
-			return bad("shmem_limit_config %q is not optin or default", v)
-		}
-	}
-	if v, ok := get("gc_config"); ok && v != "" {
-		switch v {
-		case "off":
-			k.PartitionedGC = occupancy.PartitionedGCOff
-		case "on":
-			k.PartitionedGC = occupancy.PartitionedGCOn
-		case "on_strict":
-			k.PartitionedGC = occupancy.PartitionedGCOnStrict
-		default:
-			return bad("gc_config %q is not off, on or on_strict", v)
+	for _, w := range words {
+		if v, ok := get(w.name); ok && v != "" {
+			if err := w.dst.UnmarshalText([]byte(v)); err != nil {
+				return bad("%s %v", w.name, err)
+			}
 		}
 	}
 
