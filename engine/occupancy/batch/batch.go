@@ -147,7 +147,7 @@ func Run(in io.Reader, out io.Writer) error {
 	if err := w.Write(outHeader); err != nil {
 		return err
 	}
-	devices := map[string]deviceOrError{}
+	devices := map[deviceKey]deviceOrError{}
 	row := make([]string, 0, len(outHeader))
 	for {
 		rec, err := r.Read()
@@ -189,6 +189,12 @@ func csvError(err error) error {
 	return err
 }
 
+// deviceKey is how a row names its device: a gpu name or a cc.
+type deviceKey struct {
+	byName bool // value is a gpu name (gpu.Lookup), else a capability
+	value  string
+}
+
 type deviceOrError struct {
 	d      gpu.Device
 	status string
@@ -204,7 +210,7 @@ func failed(status, msg string) []string {
 }
 
 // compute parses one row and returns its result columns.
-func compute(rec []string, cols map[string]int, devices map[string]deviceOrError, line int) []string {
+func compute(rec []string, cols map[string]int, devices map[deviceKey]deviceOrError, line int) []string {
 	get := func(name string) (string, bool) {
 		i, ok := cols[name]
 		if !ok {
@@ -217,11 +223,11 @@ func compute(rec []string, cols map[string]int, devices map[string]deviceOrError
 	}
 
 	// The device.
-	key := ""
+	var key deviceKey
 	if v, ok := get("gpu"); ok && v != "" {
-		key = "gpu:" + v
+		key = deviceKey{byName: true, value: v}
 	} else if v, ok := get("cc"); ok && v != "" {
-		key = "cc:" + v
+		key = deviceKey{value: v}
 	} else {
 		return bad("no gpu or cc given")
 	}
@@ -312,7 +318,7 @@ func compute(rec []string, cols map[string]int, devices map[string]deviceOrError
 		strconv.Itoa(r.ActiveBlocks),
 		strconv.Itoa(r.ActiveWarps),
 		strconv.Itoa(r.MaxWarps),
-		strconv.FormatFloat(100*float64(r.ActiveWarps)/float64(r.MaxWarps), 'f', 4, 64),
+		strconv.FormatFloat(100*r.Occupancy, 'f', 4, 64),
 		r.Limiters.String(),
 		strconv.Itoa(int(r.Limiters)),
 		limit(r.Limits.Warps),
@@ -338,17 +344,15 @@ func limit(l occupancy.Limit) string {
 	return strconv.Itoa(l.Blocks)
 }
 
-func lookupDevice(key string) deviceOrError {
-	name, isGPU := strings.CutPrefix(key, "gpu:")
-	if isGPU {
-		d, err := gpu.Lookup(name)
+func lookupDevice(key deviceKey) deviceOrError {
+	if key.byName {
+		d, err := gpu.Lookup(key.value)
 		if err != nil {
 			return deviceOrError{status: StatusUnknownDevice, err: err}
 		}
 		return deviceOrError{d: d}
 	}
-	v := strings.TrimPrefix(key, "cc:")
-	cc, err := gpu.ParseCC(v)
+	cc, err := gpu.ParseCC(key.value)
 	if err != nil {
 		return deviceOrError{status: StatusInvalidInput, err: err}
 	}
