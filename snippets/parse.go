@@ -250,7 +250,7 @@ func (pg *Page) fencedBlock(n *ast.FencedCodeBlock, diags *Diagnostics) *Cell {
 		case owner != nil && owner.Output == nil:
 			owner.Output = n
 			owner.OutputPos = pg.Pos(n.Pos())
-			owner.Expected = blockText(n, pg.Source)
+			owner.Expected = string(n.Lines().Value(pg.Source))
 			if !pg.closed(n) {
 				*diags = append(*diags, &Diagnostic{Pos: owner.OutputPos, ID: owner.ID, Msg: "output block is never closed"})
 			}
@@ -300,17 +300,6 @@ func (pg *Page) closingFence(n *ast.FencedCodeBlock) (int, bool) {
 		return line, true
 	}
 	return 0, false
-}
-
-// blockText returns the content of a fenced block as written.
-func blockText(n ast.Node, src []byte) string {
-	var b bytes.Buffer
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		b.Write(seg.Value(src))
-	}
-	return b.String()
 }
 
 // shift moves p right by col-1 bytes (col is 1-based within a token list).

@@ -20,7 +20,7 @@ func TestReadmeExample(t *testing.T) {
 	var page string
 	_ = ast.Walk(readme.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if fb, ok := n.(*ast.FencedCodeBlock); ok && entering && page == "" && string(fb.Language(src)) == "markdown" {
-			if text := blockText(fb, src); strings.Contains(text, "```go run") {
+			if text := string(fb.Lines().Value(src)); strings.Contains(text, "```go run") {
 				page = text
 			}
 		}
