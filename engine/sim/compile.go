@@ -33,7 +33,7 @@ type inst struct {
 	lanes  uint32
 	warps  uint32
 	op     string
-	pos    string
+	pos    srcPos
 }
 
 // Error is a problem in a workload or program, with the place it was found.
@@ -110,12 +110,8 @@ func compile(p *Program, file string) (*compiled, error) {
 
 func (c *compiler) errorf(s *stmt, path, format string, args ...any) error {
 	e := &Error{File: c.file, Path: path, Msg: fmt.Sprintf(format, args...)}
-	if s != nil && s.pos != "" {
-		// pos is "line:col"
-		if i := strings.IndexByte(s.pos, ':'); i > 0 {
-			e.Line, _ = strconv.Atoi(s.pos[:i])
-			e.Col, _ = strconv.Atoi(s.pos[i+1:])
-		}
+	if s != nil {
+		e.Line, e.Col = int(s.pos.line), int(s.pos.col)
 	}
 	return e
 }

@@ -371,11 +371,11 @@ func (p *wparser) program(n ast.Node, what string) (*Program, error) {
 	return prog, nil
 }
 
-func posOf(n ast.Node) string {
+func posOf(n ast.Node) srcPos {
 	if tk := n.GetToken(); tk != nil && tk.Position != nil {
-		return fmt.Sprintf("%d:%d", tk.Position.Line, tk.Position.Column)
+		return srcPos{line: int32(tk.Position.Line), col: int32(tk.Position.Column)}
 	}
-	return ""
+	return srcPos{}
 }
 
 var instKeys = []string{"op", "dst", "src", "level", "width", "ilp", "cycles", "lanes", "warps", "then", "else", "loop", "body"}

@@ -49,8 +49,12 @@ type stmt struct {
 	warps string   // branch: warps of the block taking then (uniform per warp)
 	then  *Program
 	els   *Program
-	pos   string // "file:line:col" for workloads parsed from YAML, "" for the builder
+	pos   srcPos // where a workload file wrote it; zero for the builder
 }
+
+// srcPos is a line and column (1-based) in a workload file; the zero value
+// means no position.
+type srcPos struct{ line, col int32 }
 
 // Program is the instruction stream every warp of a workload runs. Build
 // one with [NewProgram] and its chaining methods, or parse a workload file

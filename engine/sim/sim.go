@@ -360,21 +360,21 @@ func (s *sm) nextEvent() int64 {
 
 func (s *sm) deadlock(now int64) error {
 	n := 0
-	pos := ""
+	var pos srcPos
 	for i := range s.scheds {
 		for _, slot := range s.scheds[i].warps {
 			w := &s.ws[slot]
 			if w.blockState == Barrier && w.blockUntil >= never {
 				n++
-				if pos == "" {
+				if pos.line == 0 {
 					pos = s.code[w.barPC].pos
 				}
 			}
 		}
 	}
 	where := ""
-	if pos != "" && s.name != "" {
-		where = " (the BAR at " + s.name + ":" + pos + ")"
+	if pos.line > 0 && s.name != "" {
+		where = fmt.Sprintf(" (the BAR at %s:%d:%d)", s.name, pos.line, pos.col)
 	}
 	return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a BAR%s that the rest of their block never reaches", now, n, where)
 }
