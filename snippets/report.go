@@ -49,11 +49,11 @@ func Summarize(results []*PageResult) Summary {
 func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 	for _, r := range results {
 		if verbose {
-			for _, c := range r.Cells {
+			for i, c := range r.Cells {
 				if c == nil {
 					continue
 				}
-				cell := r.Page.Cells[indexOfResult(r.Cells, c)]
+				cell := r.Page.Cells[i]
 				line := fmt.Sprintf("--- %s: %s %s", strings.ToUpper(c.Status.String()), cell.Pos, c.ID)
 				switch {
 				case c.Status == StatusSkip:
@@ -89,15 +89,6 @@ func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 		}
 		fmt.Fprintf(w, "%s %s\t%s\n", status, r.Page.Path, counts(s))
 	}
-}
-
-func indexOfResult(cs []*CellResult, c *CellResult) int {
-	for i, x := range cs {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }
 
 func counts(s Summary) string {

@@ -3,6 +3,7 @@ package snippets
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,19 +141,10 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*outco
 // notRunReason says why a unit of a session did not run.
 func (pl *plan) notRunReason(u *unit) string {
 	s := u.session
-	if s.firstBad < len(s.units) && indexOf(s.units, u) >= s.firstBad {
+	if s.firstBad < len(s.units) && slices.Index(s.units, u) >= s.firstBad {
 		return fmt.Sprintf("not run: %s above does not compile", s.units[s.firstBad].id())
 	}
 	return "not run"
-}
-
-func indexOf(us []*unit, u *unit) int {
-	for i, x := range us {
-		if x == u {
-			return i
-		}
-	}
-	return -1
 }
 
 // verifyNative compares a cell's native outcome with the interpreter's.

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"testing/fstest"
 	"time"
 
@@ -200,5 +199,3 @@ func eval(i *interp.Interpreter, src string) (v reflect.Value, err error) {
 	}()
 	return i.Eval(src)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
