@@ -9,7 +9,8 @@ type counts struct {
 	smActive int64 // cycles with a resident warp
 }
 
-// schedCounts are one scheduler's counters.
+// schedCounts are one scheduler's counters; a scheduler keeps its running
+// counts in one.
 type schedCounts struct {
 	active  int64
 	inst    int64
@@ -78,7 +79,7 @@ func (s *sm) snapshot(now, next int64) {
 		c.smActive = s.smActive + (b - now)
 		for i := range s.scheds {
 			sc, o := &s.scheds[i], &c.scheds[i]
-			o.active, o.inst, o.threads, o.cycles = sc.active, sc.inst, sc.threads, sc.cycles
+			*o = sc.schedCounts
 			if len(sc.warps) > 0 {
 				o.active += b - now
 			}
@@ -108,8 +109,7 @@ func (s *sm) total() counts {
 	c := newCounts(len(s.scheds))
 	c.smActive = s.smActive
 	for i := range s.scheds {
-		sc, o := &s.scheds[i], &c.scheds[i]
-		o.active, o.inst, o.threads, o.cycles = sc.active, sc.inst, sc.threads, sc.cycles
+		c.scheds[i] = s.scheds[i].schedCounts
 	}
 	return c
 }

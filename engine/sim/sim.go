@@ -92,12 +92,9 @@ type scheduler struct {
 	activeSet []int32 // two_level
 	pending   []int32 // two_level, FIFO
 	pipeFree  [numSchedPipes]int64
-	cycles    [numStates]int64
-	active    int64
-	inst      int64
-	threads   int64
-	lastSlot  int32
-	lastAge   int64
+	schedCounts // its running counts: what a Result reports
+	lastSlot int32
+	lastAge  int64
 }
 
 type blockRec struct {

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "6f6e6583df28a5d0"
+const EngineFingerprint = "48b4ba79892f05d0"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
