@@ -38,7 +38,7 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 		}
 	}
 	cache := k.cache()
-	pl.keys(r.Verifier, "interp")
+	keys := pl.keys(r.Verifier, "interp")
 	outcomes := map[int]*outcome{}
 	var jobs []jobUnit
 	timeouts := map[int]time.Duration{}
@@ -50,7 +50,7 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 				continue
 			}
 			units = append(units, u)
-			if o := cache.get(u.key); o != nil {
+			if o := cache.get(keys[u]); o != nil {
 				outcomes[u.index] = o
 			} else {
 				hit = false
@@ -82,7 +82,7 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 		for n, o := range got {
 			outcomes[n] = o
 			if o.ran && o.fail == "" {
-				cache.put(pl.units[n].key, o)
+				cache.put(keys[pl.units[n]], o)
 			}
 		}
 	}
@@ -196,9 +196,11 @@ type errResult struct {
 	pos Pos
 }
 
-// keys sets every unit's cache key: a hash of what verified it and of
-// everything its session ran before it.
-func (pl *plan) keys(v Verifier, mode string) {
+// keys returns every unit's cache key: a hash of what verified it, of the
+// mode that runs it ("interp" or "native") and of everything its session
+// ran before it.
+func (pl *plan) keys(v Verifier, mode string) map[*unit]string {
+	keys := map[*unit]string{}
 	for _, s := range pl.sessions {
 		h := newHash(v.Tool, v.Engine, v.Go, v.Native, mode)
 		for _, u := range s.units {
@@ -206,7 +208,8 @@ func (pl *plan) keys(v Verifier, mode string) {
 			for _, c := range u.chunks {
 				h = h.add(c)
 			}
-			u.key = h.hex()
+			keys[u] = h.hex()
 		}
 	}
+	return keys
 }

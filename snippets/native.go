@@ -84,18 +84,7 @@ func (k *Kernel) runNative(ctx context.Context, pl *plan, need map[*unit]bool, v
 	}
 	out := map[int]*outcome{}
 	cache := k.cache()
-	// Native keys differ from the interpreter's.
-	keys := map[*unit]string{}
-	for _, s := range pl.sessions {
-		h := newHash(v.Tool, v.Engine, v.Go, v.Native, "native")
-		for _, u := range s.units {
-			h = h.add(u.expr)
-			for _, c := range u.chunks {
-				h = h.add(c)
-			}
-			keys[u] = h.hex()
-		}
-	}
+	keys := pl.keys(v, "native")
 	var build []*session
 	for _, s := range pl.sessions {
 		if s.broken || len(s.units) == 0 {

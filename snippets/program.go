@@ -62,7 +62,6 @@ type unit struct {
 	// diags are compile-time problems (type errors, sandbox, interpreter
 	// limits); a unit with any does not run.
 	diags Diagnostics
-	key   string // cache key
 }
 
 func (u *unit) id() string {
