@@ -87,14 +87,14 @@ type warp struct {
 }
 
 type scheduler struct {
-	warps     []int32 // resident warp slots, ascending
-	elig      []int32 // scratch: eligible slots this cycle
-	activeSet []int32 // two_level
-	pending   []int32 // two_level, FIFO
-	pipeFree  [numSchedPipes]int64
+	warps       []int32 // resident warp slots, ascending
+	elig        []int32 // scratch: eligible slots this cycle
+	activeSet   []int32 // two_level
+	pending     []int32 // two_level, FIFO
+	pipeFree    [numSchedPipes]int64
 	schedCounts // its running counts: what a Result reports
-	lastSlot int32
-	lastAge  int64
+	lastSlot    int32
+	lastAge     int64
 }
 
 type blockRec struct {

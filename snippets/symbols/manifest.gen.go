@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "48b4ba79892f05d0"
+const EngineFingerprint = "4c03102fd1c6f748"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
