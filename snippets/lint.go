@@ -19,10 +19,10 @@ func (pl *plan) lint(ck *checked) {
 	if ck.info == nil {
 		return
 	}
-	inPage := func(p token.Pos) bool { return pl.fset.Position(p).Filename == pl.page.Path }
+	inPage := func(p token.Pos) bool { _, ok := pl.pos(p); return ok }
 	report := func(p token.Pos, err error, format string, args ...any) {
-		pos := pl.fset.Position(p)
-		ck.errs = append(ck.errs, posError{Pos{File: pos.Filename, Line: pos.Line, Col: pos.Column}, fmt.Sprintf(format, args...), err})
+		pos, _ := pl.pos(p)
+		ck.errs = append(ck.errs, posError{pos, fmt.Sprintf(format, args...), err})
 	}
 	interp := func(p token.Pos, format string, args ...any) {
 		report(p, ErrInterpreter, "the interpreter "+format, args...)
@@ -294,11 +294,10 @@ func (pl *plan) lintRedeclared(s *session, ck *checked) []posError {
 		if _, ok := obj.(*types.Var); !ok || obj.Parent() == nil || obj.Parent() == obj.Pkg().Scope() {
 			continue
 		}
-		p := pl.fset.Position(id.Pos())
-		if p.Filename != pl.page.Path {
+		pos, ok := pl.pos(id.Pos())
+		if !ok {
 			continue
 		}
-		pos := Pos{File: p.Filename, Line: p.Line, Col: p.Column}
 		_, u := pl.unitAt(s, pos)
 		if u.cell == nil || !u.covers(pos) {
 			continue
@@ -310,14 +309,13 @@ func (pl *plan) lintRedeclared(s *session, ck *checked) []posError {
 		if _, ok := obj.(*types.Var); !ok {
 			continue
 		}
-		p := pl.fset.Position(id.Pos())
-		if p.Filename != pl.page.Path {
+		pos, ok := pl.pos(id.Pos())
+		if !ok {
 			continue
 		}
-		pos := Pos{File: p.Filename, Line: p.Line, Col: p.Column}
 		_, u := pl.unitAt(s, pos)
 		for _, d := range byUnit[u] {
-			if d.obj != obj && d.obj.Name() == obj.Name() && before(pos, d.pos) && !u.covers(posOf(pl, obj)) {
+			if d.obj != obj && d.obj.Name() == obj.Name() && before(pos, d.pos) && !u.covers(pl.objPos(obj)) {
 				errs = append(errs, posError{pos, fmt.Sprintf("the interpreter would read the %s declared further down this snippet (line %d), not the one from above; give the new variable another name", obj.Name(), d.pos.Line), ErrInterpreter})
 				break
 			}
@@ -326,9 +324,17 @@ func (pl *plan) lintRedeclared(s *session, ck *checked) []posError {
 	return errs
 }
 
-func posOf(pl *plan, obj types.Object) Pos {
-	p := pl.fset.Position(obj.Pos())
-	return Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+// pos returns the Markdown position of p in a generated program, and
+// whether it is in the page (not in the scaffolding around the snippets).
+func (pl *plan) pos(p token.Pos) (Pos, bool) {
+	tp := pl.fset.Position(p)
+	return Pos{File: tp.Filename, Line: tp.Line, Col: tp.Column}, tp.Filename == pl.page.Path
+}
+
+// objPos returns the Markdown position of obj's declaration.
+func (pl *plan) objPos(obj types.Object) Pos {
+	p, _ := pl.pos(obj.Pos())
+	return p
 }
 
 func before(a, b Pos) bool {
@@ -355,12 +361,11 @@ func (pl *plan) lintLater(s *session, ck *checked) []posError {
 		if obj.Pkg() == nil || obj.Pkg().Path() != "main" || obj.Parent() != obj.Pkg().Scope() {
 			continue
 		}
-		p := pl.fset.Position(id.Pos())
-		if p.Filename != pl.page.Path {
+		use, ok := pl.pos(id.Pos())
+		if !ok {
 			continue
 		}
-		use := Pos{File: p.Filename, Line: p.Line, Col: p.Column}
-		decl := posOf(pl, obj)
+		decl := pl.objPos(obj)
 		ui, u := pl.unitAt(s, use)
 		di, d := pl.unitAt(s, decl)
 		if di > ui && u.covers(use) && d.covers(decl) {
