@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -156,10 +157,9 @@ func (p *wparser) workload(data []byte) (Workload, error) {
 }
 
 type keyVal struct {
-	key    string
-	keyN   ast.Node
-	val    ast.Node
-	parent ast.Node
+	key  string
+	keyN ast.Node
+	val  ast.Node
 }
 
 // mapping returns the key/value pairs of a mapping node, checking the keys
@@ -187,20 +187,14 @@ func (p *wparser) mapping(n ast.Node, what string, allowed []string) ([]keyVal, 
 		if s, ok := unwrap(mv.Key).(*ast.StringNode); ok {
 			key = s.Value
 		}
-		ok := false
-		for _, a := range allowed {
-			if key == a {
-				ok = true
-			}
-		}
-		if !ok {
+		if !slices.Contains(allowed, key) {
 			return nil, p.errAt(mv.Key, "unknown key %q in %s (want %s)", key, what, strings.Join(allowed, ", "))
 		}
 		if seen[key] {
 			return nil, p.errAt(mv.Key, "duplicate key %q in %s", key, what)
 		}
 		seen[key] = true
-		out = append(out, keyVal{key: key, keyN: mv.Key, val: mv.Value, parent: mv})
+		out = append(out, keyVal{key: key, keyN: mv.Key, val: mv.Value})
 	}
 	return out, nil
 }
@@ -399,13 +393,7 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 	}
 	only := func(kind string, allowed ...string) error {
 		for _, kv := range kvs {
-			ok := false
-			for _, a := range allowed {
-				if kv.key == a {
-					ok = true
-				}
-			}
-			if !ok {
+			if !slices.Contains(allowed, kv.key) {
 				return p.errAt(kv.keyN, "key %q does not belong in %s (want %s)", kv.key, kind, strings.Join(allowed, ", "))
 			}
 		}

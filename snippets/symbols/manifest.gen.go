@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "4c03102fd1c6f748"
+const EngineFingerprint = "9e729d0b7360653e"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
