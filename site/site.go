@@ -314,7 +314,7 @@ func (b *build) load() error {
 	for _, p := range md {
 		kind, slug := kindOf(p)
 		pg := &page{path: p, out: outPath(p), kind: kind, slug: slug}
-		if other := b.byOutPath(pg.out); other != nil {
+		if other := b.pageAt(pg.out); other != nil {
 			b.errorf(p, 0, "%s and %s would both become %s", other.path, p, pg.out)
 			continue
 		}
@@ -328,15 +328,6 @@ func (b *build) load() error {
 	parallel(b.pages, b.parse)
 	for _, p := range b.pages {
 		b.meta(p)
-	}
-	return nil
-}
-
-func (b *build) byOutPath(out string) *page {
-	for _, p := range b.pages {
-		if p.out == out {
-			return p
-		}
 	}
 	return nil
 }

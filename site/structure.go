@@ -212,6 +212,7 @@ func (b *build) questionSection(q *page) {
 	b.links = append(b.links, linkRef{from: q, line: line, target: t, frag: u.Fragment})
 }
 
+// pageAt returns the page whose output path is out, or nil.
 func (b *build) pageAt(out string) *page {
 	for _, p := range b.pages {
 		if p.out == out {
