@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"sort"
+	"slices"
 )
 
 // DefaultMaxCycles is the cycle limit of a run when [Config].MaxCycles is 0.
@@ -886,10 +886,8 @@ func (s *sm) launch(bi int32, now int64) {
 		}
 		s.settle(w)
 		sc := &s.scheds[w.sched]
-		i := sort.Search(len(sc.warps), func(i int) bool { return sc.warps[i] > slot })
-		sc.warps = append(sc.warps, 0)
-		copy(sc.warps[i+1:], sc.warps[i:])
-		sc.warps[i] = slot
+		i, _ := slices.BinarySearch(sc.warps, slot)
+		sc.warps = slices.Insert(sc.warps, i, slot)
 		if s.policy == polTwoLevel {
 			sc.pending = append(sc.pending, slot)
 		}

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "9e729d0b7360653e"
+const EngineFingerprint = "afdf27e55d92196e"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
