@@ -10,8 +10,8 @@ import (
 // RTX 4090. The major number names the architecture generation; the minor
 // number a variant within it.
 type CC struct {
-	Major int `json:"major"`
-	Minor int `json:"minor"`
+	Major int `json:"major"` // architecture generation: 8 in 8.6
+	Minor int `json:"minor"` // variant within it: 6 in 8.6
 }
 
 // String returns the capability in the usual dotted form, "8.0".

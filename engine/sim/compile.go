@@ -43,9 +43,12 @@ type Error struct {
 	Line int    // 1-based; 0 when unknown
 	Col  int    // 1-based; 0 when unknown
 	Path string // where in a built program, e.g. "program[2].body[0]"
-	Msg  string
+	Msg  string // what is wrong and what is expected
 }
 
+// Error returns "file:line:col: message" for a workload file (the path
+// in the program where the line is unknown) and "sim: path: message" for
+// a program built in Go.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.File != "" {

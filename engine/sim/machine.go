@@ -23,9 +23,10 @@ type Pipe struct {
 type Machine struct {
 	// Name is the preset name ("volta").
 	Name string
-	// Part is the engine/gpu part used for occupancy ("V100"), or "" when
-	// the machine is not a real part; then only MaxWarps and MaxBlocks
-	// limit the resident blocks.
+	// Part is the engine/gpu part used for occupancy ("V100"). When it is
+	// "" (toy) or a part engine/gpu has no preset for (gt200's "GTX 280",
+	// gf100's "GTX 480"), only MaxWarps and MaxBlocks limit the resident
+	// blocks.
 	Part string
 	// SMs is the number of SMs on the part; the grid's blocks are dealt to
 	// them round-robin and the simulator runs the first one.

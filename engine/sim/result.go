@@ -53,12 +53,13 @@ type Result struct {
 	steady      bool // Measured was chosen by Config.Steady
 }
 
-// SchedulerStats are one scheduler's counts.
+// SchedulerStats are one scheduler's counts over the measured window, as
+// Result's are for the whole SM.
 type SchedulerStats struct {
-	Scheduler          int
-	ActiveCycles       int
-	Instructions       int
-	ThreadInstructions int
+	Scheduler          int // index of the scheduler (sub-partition), 0 first
+	ActiveCycles       int // cycles with at least one resident warp
+	Instructions       int // warp instructions issued
+	ThreadInstructions int // thread instructions: active lanes summed over issues
 	stateCycles        [numStates]int
 }
 

@@ -14,7 +14,7 @@ type Trace struct {
 	From, To   int // the cycle window [From, To)
 	End        int // the cycle the run ended; cells at or after End are Empty
 	Slots      int // warp slots (rows)
-	Schedulers int
+	Schedulers int // schedulers of the SM; slot s belongs to s mod Schedulers
 	// States holds the state of each slot in each cycle of the window, row
 	// by row: States[slot*(To-From) + cycle-From]. Use At.
 	States []State
@@ -28,19 +28,19 @@ type Trace struct {
 // Span is one warp's stay in a warp slot: from launch (Start) until it
 // retired (End, exclusive).
 type Span struct {
-	Slot      int
-	Scheduler int
+	Slot      int // the warp slot
+	Scheduler int // the slot's scheduler
 	Block     int // the block's launch order on this SM (0 first)
 	Warp      int // warp index within the block
-	Start     int
-	End       int
+	Start     int // cycle of launch
+	End       int // cycle of retirement (exclusive); the run's end if it was still resident
 }
 
 // Issue is one issued instruction.
 type Issue struct {
-	Cycle     int
-	Slot      int
-	Scheduler int
+	Cycle     int    // the cycle it issued in
+	Slot      int    // the issuing warp's slot
+	Scheduler int    // the scheduler that issued it
 	Block     int    // the block's launch order on this SM
 	Warp      int    // warp index within the block
 	Op        string // opcode, e.g. "FFMA"

@@ -40,9 +40,12 @@ type Workload struct {
 	// Policy is the warp-scheduling policy: "lrr" (loose round robin),
 	// "gto" (greedy then oldest, the default), "oldest", or
 	// "two_level:N" (N active warps per scheduler).
-	Policy  string
-	Launch  Launch
-	Memory  Memory
+	Policy string
+	// Launch is the block and grid size and the resources per block.
+	Launch Launch
+	// Memory overrides the preset's memory model; its zero value keeps it.
+	Memory Memory
+	// Program is what every warp runs.
 	Program *Program
 }
 

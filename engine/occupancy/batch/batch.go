@@ -87,12 +87,14 @@ func OutputColumns() []string {
 // Error is a problem with the input as a whole (not with one row), with
 // the line it was found on.
 type Error struct {
-	Line int
-	Err  error
+	Line int   // 1-based line of the input
+	Err  error // what is wrong
 }
 
+// Error returns "line N: " and the problem.
 func (e *Error) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 
+// Unwrap returns e.Err.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Run reads CSV from in and writes the rows with their results to out.
