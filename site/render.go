@@ -169,29 +169,10 @@ func (r *renderer) heading(w util.BufWriter, src []byte, node ast.Node, entering
 func (r *renderer) codeBlock(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		w.WriteString(`<pre class="code" tabindex="0"><code>`)
-		w.WriteString(html.EscapeString(blockText(node, src)))
+		w.WriteString(html.EscapeString(string(node.Lines().Value(src))))
 		w.WriteString("</code></pre>\n")
 	}
 	return ast.WalkSkipChildren, nil
-}
-
-// blockText returns the raw lines of a code block.
-func blockText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		b.Write(seg.Value(src))
-	}
-	return b.String()
-}
-
-// infoWords returns the words of a fenced block's info string.
-func infoWords(n *ast.FencedCodeBlock, src []byte) []string {
-	if n.Info == nil {
-		return nil
-	}
-	return strings.Fields(string(n.Info.Segment.Value(src)))
 }
 
 func (r *renderer) fencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -199,11 +180,7 @@ func (r *renderer) fencedCode(w util.BufWriter, src []byte, node ast.Node, enter
 		return ast.WalkSkipChildren, nil
 	}
 	n := node.(*ast.FencedCodeBlock)
-	words := infoWords(n, src)
-	lang := ""
-	if len(words) > 0 {
-		lang = words[0]
-	}
+	lang := string(n.Language(src))
 	if c := r.p.results[node]; c != nil {
 		r.cell(w, c)
 		return ast.WalkSkipChildren, nil
@@ -217,7 +194,7 @@ func (r *renderer) fencedCode(w util.BufWriter, src []byte, node ast.Node, enter
 		return ast.WalkSkipChildren, nil
 	case "output":
 		w.WriteString(`<pre class="output" tabindex="0"><code>`)
-		w.WriteString(html.EscapeString(strings.TrimSuffix(blockText(n, src), "\n")))
+		w.WriteString(html.EscapeString(strings.TrimSuffix(string(n.Lines().Value(src)), "\n")))
 		w.WriteString("</code></pre>\n")
 		return ast.WalkSkipChildren, nil
 	}
@@ -226,7 +203,7 @@ func (r *renderer) fencedCode(w util.BufWriter, src []byte, node ast.Node, enter
 		class = ` class="language-` + html.EscapeString(lang) + `"`
 	}
 	fmt.Fprintf(w, `<pre class="code" tabindex="0"><code%s>`, class)
-	w.WriteString(r.b.highlight(lang, blockText(n, src)))
+	w.WriteString(r.b.highlight(lang, string(n.Lines().Value(src))))
 	w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil
 }
@@ -413,12 +390,7 @@ func (r *renderer) rawHTML(w util.BufWriter, src []byte, node ast.Node, entering
 		return ast.WalkSkipChildren, nil
 	}
 	n := node.(*ast.RawHTML)
-	var b strings.Builder
-	for i := 0; i < n.Segments.Len(); i++ {
-		seg := n.Segments.At(i)
-		b.Write(seg.Value(src))
-	}
-	tag := b.String()
+	tag := string(n.Segments.Value(src))
 	switch {
 	case strings.HasPrefix(tag, "<!--"):
 	case allowedTag.MatchString(tag):
@@ -438,18 +410,14 @@ func (r *renderer) htmlBlock(w util.BufWriter, src []byte, node ast.Node, enteri
 		return ast.WalkSkipChildren, nil
 	}
 	n := node.(*ast.HTMLBlock)
-	text := strings.TrimSpace(blockText(n, src) + closureText(n, src))
+	raw := n.Lines().Value(src)
+	if n.HasClosure() {
+		raw = append(raw, n.ClosureLine.Value(src)...)
+	}
+	text := strings.TrimSpace(string(raw))
 	if n.HTMLBlockType == ast.HTMLBlockType2 || strings.HasPrefix(text, "<!--") && strings.HasSuffix(text, "-->") {
 		return ast.WalkSkipChildren, nil // a comment
 	}
 	r.errorf(lineStart(n), "raw HTML blocks are not allowed: use Markdown (HTML comments are fine)")
 	return ast.WalkSkipChildren, nil
-}
-
-func closureText(n *ast.HTMLBlock, src []byte) string {
-	if n.HasClosure() {
-		seg := n.ClosureLine
-		return string(seg.Value(src))
-	}
-	return ""
 }
