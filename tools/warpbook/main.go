@@ -9,6 +9,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -61,6 +62,23 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return c.run(args[1:], stdin, stdout, stderr)
+}
+
+// parseInterspersed parses args with fs, letting flags come before or
+// after the positional arguments, and returns the positional arguments.
+// Its error is fs.Parse's (flag.ErrHelp for -h).
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 func usage(w io.Writer, cmds map[string]command) {

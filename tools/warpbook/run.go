@@ -34,21 +34,12 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	run := fs.String("run", "", "show only the snippets whose id matches this regular expression (the ones above still run)")
 	timeout := fs.Duration("timeout", snippets.DefaultTimeout, "time limit per snippet")
 	color := fs.String("color", "auto", "colour: auto, always or never")
-	// Accept flags after the file name too.
-	var files []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
+	files, err := parseInterspersed(fs, args) // flags may follow the file name
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+		return 2
 	}
 	if len(files) != 1 {
 		fs.Usage()

@@ -53,21 +53,12 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		maxCycles = fs.Int("max-cycles", 0, "stop with an error after this many cycles (0: the default limit)")
 		measure   = fs.String("measure", "", "measure only cycles `FROM:TO` of the run, or steady for its steady state (default: the whole run)")
 	)
-	// Flags may follow the file name: parse, take the file, parse the rest.
-	var files []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
+	files, err := parseInterspersed(fs, args) // flags may follow the file name
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+		return 2
 	}
 	if len(files) != 1 {
 		fmt.Fprintln(stderr, "warpbook sim: want exactly one workload file")
