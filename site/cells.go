@@ -5,7 +5,7 @@ import (
 	"html"
 	"strings"
 
-	"github.com/yuin/goldmark/ast"
+	"github.com/warpbook/warpbook/snippets"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -14,8 +14,6 @@ import (
 // it in; the site never runs code.
 type cellView struct {
 	ID     string
-	Code   ast.Node // the fenced code block
-	Output ast.Node // the fenced output block after it; nil if none
 	Lang   string   // language of the code, "go"
 	Lines  []string // the code, one line each
 	Hidden []bool   // Hidden[i]: line i is hidden setup, shown on request
@@ -34,20 +32,8 @@ type cellView struct {
 	VerifiedBy string
 }
 
-// cellResults maps the fenced code block of each cell to what is shown.
-type cellResults map[ast.Node]*cellView
-
-func (cr cellResults) isOutput(n ast.Node) bool {
-	if n == nil || cr == nil {
-		return false
-	}
-	if prev := n.PreviousSibling(); prev != nil {
-		if c := cr[prev]; c != nil && c.Output == n {
-			return true
-		}
-	}
-	return false
-}
+// cellResults maps each cell of a page to what is shown for it.
+type cellResults map[*snippets.Cell]*cellView
 
 // cell writes a runnable snippet: hidden setup lines collapsed behind a
 // toggle that works without JavaScript, then its output marked as

@@ -59,7 +59,7 @@ func (b *build) runCells() error {
 		for _, p := range run {
 			p.results = cellResults{}
 			for _, c := range p.snip.Cells {
-				p.results[c.Code] = viewCell(c, nil, "")
+				p.results[c] = viewCell(c, nil, "")
 			}
 		}
 		return nil
@@ -83,7 +83,7 @@ func (b *build) runCells() error {
 		by := verifiedBy(res.Verifier)
 		p.results = cellResults{}
 		for _, c := range p.snip.Cells {
-			p.results[c.Code] = viewCell(c, res.Result(c), by)
+			p.results[c] = viewCell(c, res.Result(c), by)
 		}
 		p.verified = by
 	}
@@ -92,10 +92,7 @@ func (b *build) runCells() error {
 
 // viewCell is what the site shows for cell c with result r (nil: not run).
 func viewCell(c *snippets.Cell, r *snippets.CellResult, by string) *cellView {
-	v := &cellView{ID: c.ID, Code: c.Code, Lang: "go"}
-	if c.Output != nil {
-		v.Output = c.Output
-	}
+	v := &cellView{ID: c.ID, Lang: "go"}
 	for _, l := range c.Lines {
 		v.Lines = append(v.Lines, l.Text)
 		v.Hidden = append(v.Hidden, l.Hidden)

@@ -181,12 +181,11 @@ func (r *renderer) fencedCode(w util.BufWriter, src []byte, node ast.Node, enter
 	}
 	n := node.(*ast.FencedCodeBlock)
 	lang := string(n.Language(src))
-	if c := r.p.results[node]; c != nil {
-		r.cell(w, c)
-		return ast.WalkSkipChildren, nil
-	}
-	if r.p.results.isOutput(node) {
-		return ast.WalkSkipChildren, nil // shown with its cell
+	if c := r.p.snip.CellAt(node); c != nil && r.p.results[c] != nil {
+		if node == c.Code {
+			r.cell(w, r.p.results[c])
+		}
+		return ast.WalkSkipChildren, nil // an output block is shown with its cell
 	}
 	switch lang {
 	case "figure":
