@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -73,36 +74,35 @@ func TestPreview(t *testing.T) {
 	defer cancel()
 	go s.Watch(ctx)
 	v := s.Version()
-	waited := make(chan string, 1)
+	type answer struct {
+		body string
+		err  error
+	}
+	waited := make(chan answer, 1)
 	go func() {
-		_, _, b := get(t, ts.URL+"/_warpbook/wait?v="+itoa(v))
-		waited <- b
-	}()
-	// The watcher may start after the first write; write until it sees one.
-	deadline := time.Now().Add(30 * time.Second) // a hung watcher, not a slow one
-	for s.Version() == v {
-		if time.Now().After(deadline) {
-			t.Fatal("no rebuild after the book changed")
+		// Not get: t.Fatal may not be called from another goroutine.
+		resp, err := http.Get(ts.URL + "/_warpbook/wait?v=" + strconv.Itoa(v))
+		if err != nil {
+			waited <- answer{err: err}
+			return
 		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		waited <- answer{string(b), err}
+	}()
+	// The watcher may start after the first write; write until it sees
+	// one. A hung watcher is caught by go test's -timeout.
+	for s.Version() == v {
 		write("index.md", "# Home\n\nSee [two](two.md).\n")
 		time.Sleep(200 * time.Millisecond)
 	}
-	if got := <-waited; got == itoa(v) {
-		t.Errorf("wait answered %s, the old version", got)
+	if got := <-waited; got.err != nil {
+		t.Errorf("wait: %v", got.err)
+	} else if got.body == strconv.Itoa(v) {
+		t.Errorf("wait answered %s, the old version", got.body)
 	}
 	_, _, body = get(t, ts.URL+"/")
 	if strings.Contains(body, "The build failed") {
 		t.Error("the errors stay after the fix")
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
