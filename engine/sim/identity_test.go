@@ -255,6 +255,7 @@ func TestIdentities(t *testing.T) {
 			if len(tr.Issues) != res.Instructions {
 				t.Errorf("%s: trace has %d issues, counters %d", name, len(tr.Issues), res.Instructions)
 			}
+			checkResidency(t, name, res)
 			for _, is := range tr.Issues {
 				if st := tr.At(is.Slot, is.Cycle); st != Selected {
 					t.Errorf("%s: issue at cycle %d slot %d but the trace says %s", name, is.Cycle, is.Slot, st)
@@ -357,11 +358,31 @@ func checkWindows(t *testing.T, name string, r *rand.Rand, m Machine, w Workload
 	}
 }
 
+// checkResidency checks, on a result measured over the window its trace
+// covers, that every resident warp was in exactly one state in every
+// cycle: the warp-cycles of all states add up to the time warps were
+// resident in the window, which the trace's spans record apart from the
+// state bookkeeping. Without it the stall ratios would sum to warp cycles
+// per issued instruction however states were counted, since the latter is
+// defined as their sum.
+func checkResidency(t *testing.T, name string, res *Result) {
+	t.Helper()
+	tr := res.Trace
+	resident := 0
+	for _, s := range tr.Spans {
+		resident += max(0, min(s.End, tr.To)-max(s.Start, tr.From))
+	}
+	if resident != res.WarpCycles {
+		t.Errorf("%s: warps were resident for %d warp-cycles, the states count %d", name, resident, res.WarpCycles)
+	}
+}
+
 // checkTraceWindow checks a result measured over the window its trace
 // covers: the trace's cells and issues, counted independently, give the
 // result's counts.
 func checkTraceWindow(t *testing.T, name string, res *Result) {
 	t.Helper()
+	checkResidency(t, name, res)
 	tr := res.Trace
 	for _, st := range States() {
 		if got := tr.Count(st); got != res.StateCycles(st) {
