@@ -51,7 +51,6 @@ func (b *build) linkGlossary() error {
 	slices.SortStableFunc(pats, func(x, y termPattern) int {
 		return cmp.Or(cmp.Compare(len(y.text), len(x.text)), strings.Compare(x.text, y.text))
 	})
-	var mu = &b.mu
 	var pages []*page
 	for _, p := range b.pages {
 		if p.doc != nil && (p.kind == kindChapter || p.kind == kindQuestion || p.kind == kindGlossary) {
@@ -61,11 +60,11 @@ func (b *build) linkGlossary() error {
 	uses := map[*page][]use{}
 	parallel(pages, func(p *page) {
 		found := linkTerms(p, pats)
-		mu.Lock()
+		b.mu.Lock()
 		for _, u := range found {
 			uses[u.entry] = append(uses[u.entry], u.use)
 		}
-		mu.Unlock()
+		b.mu.Unlock()
 	})
 	rank := map[*page]int{}
 	for i, p := range b.order {
