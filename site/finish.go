@@ -110,7 +110,9 @@ func (b *build) finish() error {
 	if err != nil {
 		return err
 	}
-	b.out["assets/search-index.js"] = b.searchIndex()
+	if b.out["assets/search-index.js"], err = b.searchIndex(); err != nil {
+		return err
+	}
 	for _, p := range sortedKeys(b.used) {
 		data, err := fs.ReadFile(b.fsys, p)
 		if err != nil {

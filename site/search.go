@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -136,7 +137,7 @@ func (b *build) pageEntries(p *page) []SearchEntry {
 
 // searchIndex builds assets/search-index.js and warns past the size
 // budget.
-func (b *build) searchIndex() []byte {
+func (b *build) searchIndex() ([]byte, error) {
 	idx := searchIndex{Entries: [][]any{}}
 	pageNum := map[string]int{}
 	var pages []*page
@@ -176,7 +177,7 @@ func (b *build) searchIndex() []byte {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(idx); err != nil {
-		panic(err) // plain strings and ints always encode
+		return nil, fmt.Errorf("search index: %w", err)
 	}
 	buf.WriteString(";\n")
 
@@ -187,7 +188,7 @@ func (b *build) searchIndex() []byte {
 	if kb := gz.Len() / 1024; kb > b.settings.SearchBudget {
 		b.warnf("search index is %d KB gzipped, over the budget of %d KB (search_budget_kb in book.yaml)", kb, b.settings.SearchBudget)
 	}
-	return buf.Bytes()
+	return buf.Bytes(), nil
 }
 
 // SearchEntries returns the search index of a built site, for tests and
