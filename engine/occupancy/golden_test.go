@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -287,13 +288,7 @@ func TestGoldenOtherCapabilities(t *testing.T) {
 // the same whatever the bit order.
 func limiterSorted(l occupancy.Limiter) string {
 	words := strings.Split(l.String(), "|")
-	for i := range words {
-		for j := i + 1; j < len(words); j++ {
-			if words[j] < words[i] {
-				words[i], words[j] = words[j], words[i]
-			}
-		}
-	}
+	slices.Sort(words)
 	return strings.Join(words, "|")
 }
 
