@@ -58,9 +58,6 @@ const (
 	polTwoLevel
 )
 
-// Policies returns the accepted policy names; two_level takes ":N".
-func Policies() []string { return []string{"gto", "lrr", "oldest", "two_level:N"} }
-
 func parsePolicy(s string) (policyKind, int, error) {
 	p := strings.ToLower(strings.TrimSpace(s))
 	switch p {

@@ -33,7 +33,6 @@ func init() {
 		"Ops":              reflect.ValueOf(sim.Ops),
 		"ParseState":       reflect.ValueOf(sim.ParseState),
 		"ParseWorkload":    reflect.ValueOf(sim.ParseWorkload),
-		"Policies":         reflect.ValueOf(sim.Policies),
 		"Preset":           reflect.ValueOf(sim.Preset),
 		"Presets":          reflect.ValueOf(sim.Presets),
 		"Run":              reflect.ValueOf(sim.Run),

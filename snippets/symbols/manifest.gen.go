@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "5707c85ad798c900"
+const EngineFingerprint = "76455269cb9ee5e4"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
