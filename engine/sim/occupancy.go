@@ -30,7 +30,7 @@ func residency(m Machine, l Launch) (occupancyInfo, error) {
 		if d, err := gpu.Lookup(m.Part); err == nil {
 			r, err := occupancy.Compute(d, occupancy.Kernel{BlockSize: l.Block, Registers: l.Regs, StaticSharedMem: l.Smem})
 			if err != nil {
-				return occupancyInfo{}, fmt.Errorf("occupancy on %s: %v", d.Name, err)
+				return occupancyInfo{}, fmt.Errorf("occupancy on %s: %w", d.Name, err)
 			}
 			if r.ActiveBlocks == 0 {
 				return occupancyInfo{}, fmt.Errorf("no block of this launch fits on a %s SM: %v", d.Name, r.Obstacles)

@@ -158,7 +158,7 @@ func (c Config) Run(w Workload) (*Result, error) {
 		}
 		p, err := Preset(w.GPU)
 		if err != nil {
-			return nil, fmt.Errorf("sim: %v", err)
+			return nil, fmt.Errorf("sim: %w", err)
 		}
 		m = p
 	}
@@ -181,11 +181,11 @@ func (c Config) Run(w Workload) (*Result, error) {
 		m.DRAMBytesPerCycle = w.Memory.DRAMBytesPerCycle
 	}
 	if err := m.validate(); err != nil {
-		return nil, fmt.Errorf("sim: %v", err)
+		return nil, fmt.Errorf("sim: %w", err)
 	}
 	pol, twoN, err := parsePolicy(w.Policy)
 	if err != nil {
-		return nil, fmt.Errorf("sim: %v", err)
+		return nil, fmt.Errorf("sim: %w", err)
 	}
 	prog, err := compile(w.Program, w.Name)
 	if err != nil {
@@ -206,7 +206,7 @@ func (c Config) Run(w Workload) (*Result, error) {
 	}
 	occ, err := residency(m, l)
 	if err != nil {
-		return nil, fmt.Errorf("sim: %v", err)
+		return nil, fmt.Errorf("sim: %w", err)
 	}
 	maxCycles := int64(c.MaxCycles)
 	if maxCycles <= 0 {
