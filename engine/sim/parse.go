@@ -51,13 +51,14 @@ func ParseWorkload(name string, data []byte) (Workload, error) {
 		return Workload{}, err
 	}
 	if !issues(w.Program) {
-		return Workload{}, &Error{File: name, Msg: "program issues no instruction"}
+		return Workload{}, p.errAt(p.programKey, "program issues no instruction; want at least one instruction")
 	}
 	return w, nil
 }
 
 type wparser struct {
-	file string
+	file       string
+	programKey ast.Node // the program: key, for errors about the whole program
 }
 
 func (p *wparser) errAt(n ast.Node, format string, args ...any) error {
@@ -141,7 +142,7 @@ func (p *wparser) workload(data []byte) (Workload, error) {
 				return w, err
 			}
 		case "program":
-			prog = kv.val
+			prog, p.programKey = kv.val, kv.keyN
 		}
 	}
 	if prog == nil {

@@ -88,6 +88,8 @@ func TestParseWorkloadErrors(t *testing.T) {
 		{"loop count", head + "  - loop: -1\n    body: [{op: NOP}]\n", "w.yaml:4:11: loop (the trip count): -1, want at least 0"},
 		{"loop no body", head + "  - loop: 3\n", "w.yaml:4:5: loop needs a body"},
 		{"loop empty body", head + "  - loop: 3\n    body: []\n", "w.yaml:5:5: loop body issues no instruction"},
+		{"empty program", "gpu: toy\nlaunch: {block: 32}\nprogram: []\n", "w.yaml:3:1: program issues no instruction"},
+		{"program of empty loops", head + "  - loop: 0\n    body: [{op: NOP}]\n", "w.yaml:3:1: program issues no instruction"},
 		{"loop with op", head + "  - loop: 3\n    op: FFMA\n    body: [{op: NOP}]\n", `w.yaml:5:5: key "op" does not belong in a loop`},
 		{"body without loop", head + "  - body: [{op: NOP}]\n", "w.yaml:4:5: body belongs to a loop"},
 		{"no op", head + "  - {dst: r0}\n", "w.yaml:4:6: program item has no op or loop"},
