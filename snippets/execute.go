@@ -125,6 +125,8 @@ func (pl *plan) compile() Diagnostics {
 				s.firstBad = i
 			}
 		}
+		pl.rewrite(s, ck)
+		pl.generate(s)
 	}
 	for _, c := range pl.page.Cells {
 		if c.Attrs.Error != "" && c.Attrs.Skip == "" {

@@ -164,13 +164,10 @@ func (cc *cellCode) imports(it item) (specs []importSpec, ok bool) {
 	}
 	for _, s := range f.Imports {
 		off := fset.Position(s.Pos()).Offset - len(head) + it.start
-		l := cc.src.lineOf(off)
-		lp := cc.cell.Lines[l].Pos
-		sp := importSpec{path: s.Path.Value}
+		sp := importSpec{path: s.Path.Value, pos: cc.src.posAt(off)}
 		if s.Name != nil {
 			sp.name = s.Name.Name
 		}
-		sp.pos = Pos{File: lp.File, Line: lp.Line, Col: lp.Col + off - cc.src.lines[l]}
 		sp.text = lineComment(sp.pos.File, sp.pos.Line, sp.pos.Col)
 		if sp.name != "" {
 			sp.text += sp.name + " "

@@ -36,6 +36,9 @@ type snippetSource struct {
 	text  string
 	lines []int        // offset of each line in text
 	cont  map[int]bool // lines (0-based) that begin inside a token
+	// edits change the code the interpreter gets (see rewrite.go), sorted
+	// by offset; the type checker and the native build get text as it is.
+	edits []edit
 }
 
 func newSnippetSource(c *Cell) *snippetSource {
@@ -46,6 +49,14 @@ func newSnippetSource(c *Cell) *snippetSource {
 		off += len(l.Text) + 1
 	}
 	return s
+}
+
+// posAt returns the Markdown position of offset off.
+func (s *snippetSource) posAt(off int) Pos {
+	l := s.lineOf(off)
+	p := s.cell.Lines[l].Pos
+	p.Col += off - s.lines[l]
+	return p
 }
 
 // lineOf returns the 0-based line of offset off.
@@ -218,7 +229,7 @@ func (s *snippetSource) located(start, end int) string {
 // plain code (it keys imports by file name, which position comments would
 // change), and its error positions are mapped back with the positions.
 func (s *snippetSource) plain(start, end int) (string, []Pos) {
-	text := s.text[start:end]
+	text := s.edited(start, end)
 	var pos []Pos
 	for l := s.lineOf(start); l < len(s.lines) && s.lines[l] < end; l++ {
 		p := s.cell.Lines[l].Pos
@@ -229,6 +240,23 @@ func (s *snippetSource) plain(start, end int) (string, []Pos) {
 		text += "\n"
 	}
 	return text, pos
+}
+
+// edited returns src[start:end] of the snippet with the edits inside it
+// applied (an insertion at end belongs to the text after it).
+func (s *snippetSource) edited(start, end int) string {
+	var b strings.Builder
+	at := start
+	for _, e := range s.edits {
+		if e.start < at || e.start >= end || e.end > end {
+			continue
+		}
+		b.WriteString(s.text[at:e.start])
+		b.WriteString(e.text)
+		at = e.end
+	}
+	b.WriteString(s.text[at:end])
+	return b.String()
 }
 
 // lineComment is a /*line*/ directive for file:line:col.
