@@ -70,9 +70,10 @@
 // it with go/types against the engine's export data in package symbols, and
 // reports sandbox violations and the Go the interpreter would get wrong.
 // Where the interpreter runs correct Go wrongly but the same Go can be
-// written another way, the kernel rewrites its copy of the cell
-// (parentheses around the call in "best, name = st, st.String()"); the
-// page, the type checker and the native build keep the code as written.
+// written another way, the kernel rewrites its copy of the cell (a typed
+// declaration for "first := r.Trace.Issues[0]", parentheses around the
+// call in "best, name = st, st.String()"); the page, the type checker and
+// the native build keep the code as written.
 // Then a worker process (the running executable, re-executed: see
 // [IsWorker]) evaluates the cells in yaegi with only the generated symbols,
 // under a time limit per cell and caps on memory and output. With

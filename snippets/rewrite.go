@@ -3,7 +3,9 @@ package snippets
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"sort"
+	"strings"
 )
 
 // edit replaces the bytes [start, end) of a snippet's source with text, in
@@ -16,18 +18,41 @@ type edit struct {
 
 // rewrite edits the interpreter's copy of the session's cells, where yaegi
 // v0.16.1 would run correct Go wrongly, into Go that means the same and
-// that it runs as Go does: in a multiple assignment or declaration such as
-// "best, name = st, st.String()", yaegi assigns a function call, composite
-// literal or channel receive straight to its variable and then skips the
-// whole statement's own assignment, so the other variables keep their old
-// values. Each such value is put in parentheses, which turns that shortcut
-// off.
+// that it runs as Go does:
+//
+//   - In a multiple assignment or declaration such as "best, name = st,
+//     st.String()", yaegi assigns a function call, composite literal or
+//     channel receive straight to its variable and then skips the whole
+//     statement's own assignment, so the other variables keep their old
+//     values. Each such value is put in parentheses, which turns that
+//     shortcut off.
+//   - A variable declared at the top level of a snippet without a type,
+//     from an expression that indexes a value ("first :=
+//     r.Trace.Issues[0]"), fails with "constant definition loop" when the
+//     value comes from compiled code: yaegi cannot infer the type of a
+//     session variable from it. The declaration is given the type that
+//     go/types found ("var first sim.Issue; first = r.Trace.Issues[0]").
 //
 // ck is the session's type-checked program. The caller regenerates the
 // session's chunks afterwards.
 func (pl *plan) rewrite(s *session, ck *checked) {
 	if ck.info == nil {
 		return
+	}
+	// The statements at the top level of the session: items that start a
+	// statement and open no block (blocks run inside a function literal).
+	top := map[Pos]bool{}
+	if !s.program {
+		for _, u := range s.units {
+			if u.code == nil {
+				continue
+			}
+			for _, it := range u.code.items {
+				if it.kind == stmtItem && !it.block {
+					top[u.code.src.posAt(it.tok)] = true
+				}
+			}
+		}
 	}
 	add := func(from, to token.Pos, text string) {
 		src, start, ok := pl.offset(from)
@@ -57,6 +82,10 @@ func (pl *plan) rewrite(s *session, ck *checked) {
 			add(v.End(), token.NoPos, ")")
 		}
 	}
+	isTop := func(n ast.Node) bool {
+		p, ok := pl.pos(n.Pos())
+		return ok && top[p]
+	}
 	for _, f := range ck.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -64,10 +93,21 @@ func (pl *plan) rewrite(s *session, ck *checked) {
 				if len(n.Lhs) > 1 && len(n.Lhs) == len(n.Rhs) {
 					parenthesize(n.Rhs)
 				}
+				if n.Tok == token.DEFINE && isTop(n) && indexes(ck.info, n.Rhs) {
+					pl.typeDefine(ck, n, add)
+				}
 			case *ast.GenDecl:
 				for _, sp := range n.Specs {
 					if vs, ok := sp.(*ast.ValueSpec); ok && n.Tok == token.VAR && len(vs.Names) > 1 && len(vs.Names) == len(vs.Values) {
 						parenthesize(vs.Values)
+					}
+				}
+			case *ast.DeclStmt:
+				if gd, ok := n.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR && isTop(n) {
+					for _, sp := range gd.Specs {
+						if vs, ok := sp.(*ast.ValueSpec); ok && vs.Type == nil && indexes(ck.info, vs.Values) {
+							pl.typeVar(ck, vs, add)
+						}
 					}
 				}
 			}
@@ -81,6 +121,142 @@ func (pl *plan) rewrite(s *session, ck *checked) {
 			})
 		}
 	}
+}
+
+// typeDefine turns "a, b := x" into "var a A; var b B; a, b = x" (for the
+// variables it declares, not those it reuses).
+func (pl *plan) typeDefine(ck *checked, n *ast.AssignStmt, add func(from, to token.Pos, text string)) {
+	var decls strings.Builder
+	for _, l := range n.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok {
+			return
+		}
+		v, ok := ck.info.Defs[id].(*types.Var)
+		if !ok {
+			continue // "_", or a variable declared above and reused
+		}
+		t, ok := pl.typeName(ck, v.Type(), n.Pos())
+		if !ok {
+			return
+		}
+		decls.WriteString("var " + id.Name + " " + t + "; ")
+	}
+	add(n.Pos(), token.NoPos, decls.String())
+	add(n.TokPos, n.TokPos+token.Pos(len(":=")), "=")
+}
+
+// typeVar turns "var a, b = x" into "var a, b T = x" when a and b have the
+// same type T.
+func (pl *plan) typeVar(ck *checked, vs *ast.ValueSpec, add func(from, to token.Pos, text string)) {
+	var t types.Type
+	for _, id := range vs.Names {
+		obj := ck.info.Defs[id]
+		if obj == nil || t != nil && !types.Identical(t, obj.Type()) {
+			return
+		}
+		t = obj.Type()
+	}
+	if name, ok := pl.typeName(ck, t, vs.Pos()); ok {
+		add(vs.Names[len(vs.Names)-1].End(), token.NoPos, " "+name)
+	}
+}
+
+// typeName writes t as a snippet at position at can: snippet-declared
+// types by their name, others qualified by the name of an import above
+// at. It fails for types that have no such name (unexported, local,
+// anonymous, or from a package not imported yet).
+func (pl *plan) typeName(ck *checked, t types.Type, at token.Pos) (string, bool) {
+	atPos, _ := pl.pos(at)
+	names := map[*types.Package]*types.PkgName{}
+	for _, obj := range ck.info.Defs {
+		pl.importName(obj, atPos, names)
+	}
+	for _, obj := range ck.info.Implicits {
+		pl.importName(obj, atPos, names)
+	}
+	var nameable func(t types.Type) bool
+	nameable = func(t types.Type) bool {
+		switch t := types.Unalias(t).(type) {
+		case *types.Basic:
+			return t.Info()&types.IsUntyped == 0
+		case *types.Named:
+			obj := t.Obj()
+			switch {
+			case t.TypeArgs().Len() > 0:
+				return false
+			case obj.Pkg() == nil:
+				return true // error
+			case obj.Pkg().Path() == "main":
+				return obj.Parent() == obj.Pkg().Scope() // not declared in a block
+			}
+			return obj.Exported() && names[obj.Pkg()] != nil
+		case *types.Pointer:
+			return nameable(t.Elem())
+		case *types.Slice:
+			return nameable(t.Elem())
+		case *types.Array:
+			return nameable(t.Elem())
+		case *types.Chan:
+			return nameable(t.Elem())
+		case *types.Map:
+			return nameable(t.Key()) && nameable(t.Elem())
+		}
+		return false // function, struct and interface literals
+	}
+	if !nameable(t) {
+		return "", false
+	}
+	return types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == "main" {
+			return ""
+		}
+		return names[p].Name()
+	}), true
+}
+
+// importName records in names the import that makes obj's package visible
+// to a statement at Markdown position at, if obj is an import above it
+// (imports run top to bottom, like the rest of the session). Of several,
+// the last one above at counts.
+func (pl *plan) importName(obj types.Object, at Pos, names map[*types.Package]*types.PkgName) {
+	pn, ok := obj.(*types.PkgName)
+	if !ok || pn.Name() == "." || pn.Name() == "_" {
+		return
+	}
+	p, ok := pl.pos(pn.Pos())
+	if !ok || !before(p, at) {
+		return
+	}
+	if prev := names[pn.Imported()]; prev != nil {
+		if pp, _ := pl.pos(prev.Pos()); before(p, pp) {
+			return
+		}
+	}
+	names[pn.Imported()] = pn
+}
+
+// indexes reports whether any of exprs indexes a slice, array, string or
+// map (outside function literals, which run in their own scope).
+func indexes(info *types.Info, exprs []ast.Expr) bool {
+	found := false
+	for _, e := range exprs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IndexExpr:
+				if t := info.Types[n.X].Type; t != nil {
+					switch t.Underlying().(type) {
+					case *types.Slice, *types.Array, *types.Map, *types.Pointer, *types.Basic:
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // offset returns the snippet source and the byte offset in it of a

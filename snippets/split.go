@@ -22,6 +22,7 @@ const (
 type item struct {
 	kind       itemKind
 	start, end int
+	tok        int // offset of the item's first token
 	// block marks a statement that opens a block (for, if, switch,
 	// select, a bare block, a labeled statement): it declares nothing the
 	// session keeps.
@@ -146,7 +147,7 @@ func (s *snippetSource) split() []item {
 			case token.IDENT:
 				block = i+1 < len(all) && all[i+1] == token.COLON
 			}
-			items = append(items, item{kind: kind, start: start, end: len(s.text), block: block})
+			items = append(items, item{kind: kind, start: start, end: len(s.text), tok: t.off, block: block})
 			atStart = false
 		}
 		switch t.tok {

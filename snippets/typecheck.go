@@ -44,6 +44,7 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 		Types:     map[ast.Expr]types.TypeAndValue{},
 		Defs:      map[*ast.Ident]types.Object{},
 		Uses:      map[*ast.Ident]types.Object{},
+		Implicits: map[ast.Node]types.Object{},
 		Instances: map[*ast.Ident]types.Instance{},
 	}}
 	add := func(p token.Position, msg string, err error) {
