@@ -14,9 +14,9 @@ import (
 	"github.com/yuin/goldmark/ast"
 )
 
-// A SearchEntry is one entry of the search index: a section of a page, a
+// A searchEntry is one entry of the search index: a section of a page, a
 // glossary term or a question.
-type SearchEntry struct {
+type searchEntry struct {
 	Title string // the section title, term or question
 	Page  string // title of the page (chapter) it is on
 	URL   string // relative to the site root, with #anchor
@@ -90,21 +90,21 @@ func words(s string, seen map[string]bool) []string {
 }
 
 // pageEntries returns the search entries of one page: one per section.
-func (b *build) pageEntries(p *page) []SearchEntry {
+func (b *build) pageEntries(p *page) []searchEntry {
 	switch p.kind {
 	case kindGlossary:
 		seen := map[string]bool{}
 		ws := words(p.title+" "+strings.Join(p.fm.Aliases, " ")+" "+p.fm.Short+" "+textOf(p.doc, p.src), seen)
-		return []SearchEntry{{Title: p.title, Page: "Glossary", URL: p.out, Kind: "term", Words: strings.Join(ws, " ")}}
+		return []searchEntry{{Title: p.title, Page: "Glossary", URL: p.out, Kind: "term", Words: strings.Join(ws, " ")}}
 	case kindQuestion:
 		seen := map[string]bool{}
 		ws := words(p.title+" "+strings.Join(p.tags, " "), seen)
-		return []SearchEntry{{Title: p.title, Page: "Interview questions", URL: p.out, Kind: "question", Words: strings.Join(ws, " ")}}
+		return []searchEntry{{Title: p.title, Page: "Interview questions", URL: p.out, Kind: "question", Words: strings.Join(ws, " ")}}
 	case kindGenerated:
 		return nil
 	}
-	var entries []SearchEntry
-	cur := SearchEntry{Title: p.title, Page: p.title, URL: p.out, Kind: "section"}
+	var entries []searchEntry
+	cur := searchEntry{Title: p.title, Page: p.title, URL: p.out, Kind: "section"}
 	seen := map[string]bool{}
 	var text []string
 	flush := func() {
@@ -122,7 +122,7 @@ func (b *build) pageEntries(p *page) []SearchEntry {
 			}
 			if n.Level <= 3 {
 				flush()
-				cur = SearchEntry{Title: textOf(n, p.src), Page: p.title, URL: p.out + "#" + headingID(n), Kind: "section"}
+				cur = searchEntry{Title: textOf(n, p.src), Page: p.title, URL: p.out + "#" + headingID(n), Kind: "section"}
 				continue
 			}
 			text = append(text, textOf(n, p.src))
@@ -153,7 +153,7 @@ func (b *build) searchIndex() ([]byte, error) {
 			withDoc = append(withDoc, p)
 		}
 	}
-	entries := make(map[*page][]SearchEntry, len(withDoc))
+	entries := make(map[*page][]searchEntry, len(withDoc))
 	var mu sync.Mutex
 	parallel(withDoc, func(p *page) {
 		e := b.pageEntries(p)
@@ -189,39 +189,4 @@ func (b *build) searchIndex() ([]byte, error) {
 		b.warnf("search index is %d KB gzipped, over the budget of %d KB (search_budget_kb in book.yaml)", kb, b.settings.SearchBudget)
 	}
 	return buf.Bytes(), nil
-}
-
-// SearchEntries returns the search index of a built site, for tests and
-// tools.
-func (s *Site) SearchEntries() ([]SearchEntry, error) {
-	data := s.Files["assets/search-index.js"]
-	_, js, _ := bytes.Cut(data, []byte("window.warpbookSearch="))
-	js = bytes.TrimSuffix(bytes.TrimSpace(js), []byte(";"))
-	var idx struct {
-		Pages   []string            `json:"p"`
-		Entries [][]json.RawMessage `json:"e"`
-	}
-	if err := json.Unmarshal(js, &idx); err != nil {
-		return nil, err
-	}
-	var out []SearchEntry
-	for _, e := range idx.Entries {
-		var se SearchEntry
-		var n int
-		var kind string
-		if len(e) != 5 {
-			continue
-		}
-		json.Unmarshal(e[0], &se.Title)
-		json.Unmarshal(e[1], &n)
-		json.Unmarshal(e[2], &se.URL)
-		json.Unmarshal(e[3], &kind)
-		json.Unmarshal(e[4], &se.Words)
-		if n >= 0 && n < len(idx.Pages) {
-			se.Page = idx.Pages[n]
-		}
-		se.Kind = map[string]string{"s": "section", "t": "term", "q": "question"}[kind]
-		out = append(out, se)
-	}
-	return out, nil
 }

@@ -3,6 +3,7 @@ package site_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io/fs"
@@ -362,10 +363,7 @@ func TestGlossaryLineBreaks(t *testing.T) {
 	)
 	lacks(t, "one.html", one, "\n</a>", " </a>")
 	// The words around a link are the page's words, in the search index too.
-	entries, err := s.SearchEntries()
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries := searchEntries(t, s)
 	for _, e := range entries {
 		if e.URL == "one.html" {
 			for _, w := range []string{"sm", "holds", "warp", "scheduler", "picks"} {
@@ -478,10 +476,7 @@ func TestNotFoundPage(t *testing.T) {
 
 func TestSearchIndex(t *testing.T) {
 	s := build(t, glossaryBook(), site.Options{})
-	entries, err := s.SearchEntries()
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries := searchEntries(t, s)
 	type key struct{ title, page, url, kind string }
 	var got []key
 	for _, e := range entries {
@@ -499,7 +494,7 @@ func TestSearchIndex(t *testing.T) {
 		}
 	}
 	for _, term := range []string{"Warp", "Warp scheduler", "Occupancy"} {
-		if !slices.ContainsFunc(entries, func(e site.SearchEntry) bool { return e.Title == term && e.Kind == "term" && e.Page == "Glossary" }) {
+		if !slices.ContainsFunc(entries, func(e searchEntry) bool { return e.Title == term && e.Kind == "term" && e.Page == "Glossary" }) {
 			t.Errorf("index lacks the term %q", term)
 		}
 	}
@@ -711,4 +706,48 @@ func TestNoOutsideRequests(t *testing.T) {
 			t.Errorf("%s loads from outside the site: %s", name, m)
 		}
 	}
+}
+
+// searchEntry is one entry of assets/search-index.js.
+type searchEntry struct {
+	Title, Page, URL string
+	Kind             string // "section", "term" or "question"
+	Words            string
+}
+
+// searchEntries reads the search index of a built site the way
+// assets/search.js reads it: window.warpbookSearch = {p: page titles, e:
+// [title, page index, url, kind letter, words]}.
+func searchEntries(t *testing.T, s *site.Site) []searchEntry {
+	t.Helper()
+	data := s.Files["assets/search-index.js"]
+	_, js, _ := bytes.Cut(data, []byte("window.warpbookSearch="))
+	js = bytes.TrimSuffix(bytes.TrimSpace(js), []byte(";"))
+	var idx struct {
+		Pages   []string            `json:"p"`
+		Entries [][]json.RawMessage `json:"e"`
+	}
+	if err := json.Unmarshal(js, &idx); err != nil {
+		t.Fatalf("search index: %v", err)
+	}
+	var out []searchEntry
+	for _, e := range idx.Entries {
+		var se searchEntry
+		var n int
+		var kind string
+		if len(e) != 5 {
+			t.Fatalf("search index entry %s: want 5 fields", e)
+		}
+		json.Unmarshal(e[0], &se.Title)
+		json.Unmarshal(e[1], &n)
+		json.Unmarshal(e[2], &se.URL)
+		json.Unmarshal(e[3], &kind)
+		json.Unmarshal(e[4], &se.Words)
+		if n >= 0 && n < len(idx.Pages) {
+			se.Page = idx.Pages[n]
+		}
+		se.Kind = map[string]string{"s": "section", "t": "term", "q": "question"}[kind]
+		out = append(out, se)
+	}
+	return out
 }
