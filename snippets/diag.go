@@ -46,6 +46,7 @@ var (
 // Error method prints "file.md:LINE:COL: ID: what"; Diff and Hint are extra
 // lines a report prints under it.
 type Diagnostic struct {
+	// Pos is where the problem is in the Markdown file.
 	Pos Pos
 	// ID names the snippet (or checked value) the problem belongs to; empty
 	// for page-level problems such as a malformed attribute.

@@ -10,7 +10,8 @@ import (
 
 // Summary counts the outcomes of a run.
 type Summary struct {
-	Pages, Pass, Fail, Skip int
+	Pages            int // pages run
+	Pass, Fail, Skip int // cells and checked values with each status
 }
 
 // Summarize counts the cells and checks of results.

@@ -70,8 +70,10 @@ type CellResult struct {
 
 // NativeResult is a cell's outcome as a compiled Go program.
 type NativeResult struct {
+	// Output is what the compiled cell printed.
 	Output string `json:"output"`
-	Panic  string `json:"panic,omitempty"`
+	// Panic is the message of its panic, "" if none.
+	Panic string `json:"panic,omitempty"`
 	// Ran is false when the program stopped before reaching the cell.
 	Ran bool `json:"ran"`
 }
@@ -84,9 +86,11 @@ type CheckResult struct {
 	Status Status `json:"status"`
 	// Value is fmt.Sprint of the expression's value, "" if it did not
 	// evaluate.
-	Value       string      `json:"value"`
+	Value string `json:"value"`
+	// Diagnostics say what is wrong when Status is fail.
 	Diagnostics Diagnostics `json:"-"`
-	Cached      bool        `json:"cached,omitempty"`
+	// Cached reports that the value came from the cache, not a run.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Verifier says what verified a page: shown by the site as its "verified"
@@ -106,6 +110,7 @@ type Verifier struct {
 
 // PageResult is the outcome of running one page.
 type PageResult struct {
+	// Page is the page that ran.
 	Page *Page `json:"-"`
 	// Cells has one result per cell of the page, in order; cells a -run
 	// filter left out are nil.
