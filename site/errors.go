@@ -12,14 +12,15 @@ import (
 // prints as "file:line:col: message", the form editors jump to.
 type Error struct {
 	File string // path as given to the build: the book directory joined with the page
-	Line int
-	Col  int
-	Msg  string
+	Line int    // 1-based line, 0 if unknown
+	Col  int    // 1-based column in characters, 0 if unknown
+	Msg  string // what is wrong, in one line
 	// Detail is more lines printed under the message: a diff, a hint.
 	Detail string
 	Err    error // the cause, if any
 }
 
+// Error formats e as "file:line:col: message", with its detail below.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
@@ -46,6 +47,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // link.
 type ErrorList []*Error
 
+// Error prints each error of the list on its own line.
 func (l ErrorList) Error() string {
 	var b strings.Builder
 	for i, e := range l {

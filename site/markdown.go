@@ -168,4 +168,5 @@ func (n *TermLink) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{"Slug": n.Slug}, nil)
 }
 
+// String returns "TermLink(slug)", for debugging.
 func (n *TermLink) String() string { return fmt.Sprintf("TermLink(%s)", n.Slug) }

@@ -38,11 +38,11 @@ type Settings struct {
 
 // Byline says who wrote and who reviewed a page. A page whose byline lacks
 // a named author, or a different named reviewer, or whose status is
-// "draft", is a draft.
+// "draft" or "review", is a draft.
 type Byline struct {
-	Author   string `yaml:"author"`
-	Reviewer string `yaml:"reviewer"`
-	Status   string `yaml:"status"` // "draft", "review" or "published"
+	Author   string `yaml:"author"`   // a real, named person
+	Reviewer string `yaml:"reviewer"` // a named person other than the author
+	Status   string `yaml:"status"`   // "draft", "review" or "published"
 }
 
 // FrontMatter is the YAML at the top of a page, between "---" lines. Which
@@ -51,10 +51,10 @@ type Byline struct {
 // aliases and related; questions (questions/<id>.md) add question,
 // difficulty and section.
 type FrontMatter struct {
-	Title       string   `yaml:"title"`
-	Description string   `yaml:"description"`
-	Tags        []string `yaml:"tags"`
-	Byline      Byline   `yaml:"byline"`
+	Title       string   `yaml:"title"`       // the page title; default: the first heading
+	Description string   `yaml:"description"` // one sentence, for the description meta tag
+	Tags        []string `yaml:"tags"`        // lower-case slugs
+	Byline      Byline   `yaml:"byline"`      // who wrote and reviewed it
 
 	// Glossary entries.
 	Term    string   `yaml:"term"`    // the term as it is written in prose

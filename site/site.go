@@ -16,8 +16,8 @@
 // Each page may open with YAML front matter between "---" lines (see
 // [FrontMatter]). The title comes from the front matter, else from the
 // page's first heading. A page without a named author and a different
-// named reviewer in its byline, or whose byline status is "draft", is a
-// draft: it carries a visible banner, and [Options.Strict] refuses to
+// named reviewer in its byline, or whose byline status is "draft" or
+// "review", is a draft: it carries a visible banner, and [Options.Strict] refuses to
 // build while any page is a draft.
 //
 // # Glossary and questions
@@ -87,10 +87,10 @@ type Options struct {
 
 // A Site is a built site: every output file by its slash-separated path.
 type Site struct {
-	Files    map[string][]byte
-	Pages    int      // number of HTML pages
-	Drafts   []string // source paths of the draft pages
-	Warnings []string
+	Files    map[string][]byte // file contents by slash-separated output path
+	Pages    int               // number of HTML pages
+	Drafts   []string          // source paths of the draft pages
+	Warnings []string          // problems that did not fail the build
 
 	notFound []byte // 404.html with its links rooted at rootToken
 }

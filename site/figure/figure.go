@@ -35,8 +35,8 @@ import (
 // A Figure is a drawn figure.
 type Figure struct {
 	SVG     string // the <svg> element
-	Caption string
-	Alt     string
+	Caption string // shown under the figure
+	Alt     string // read by screen readers in place of the drawing
 	// Data is an HTML table of the numbers behind the drawing, for readers
 	// who want them and for screen readers; "" if the kind has none.
 	Data string
@@ -45,10 +45,11 @@ type Figure struct {
 // An Error is a problem in a figure's YAML. Line counts from 1 at the
 // first line of the block's body; 0 means the whole block.
 type Error struct {
-	Line int
-	Msg  string
+	Line int    // line in the block's body, 0 for the whole block
+	Msg  string // what is wrong
 }
 
+// Error formats e as "figure line N: message".
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("figure line %d: %s", e.Line, e.Msg)
