@@ -15,7 +15,6 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -85,9 +84,8 @@ type tab struct {
 }
 
 func newTab(t *testing.T, bctx context.Context, base string) *tab {
+	// No deadline of its own: go test -timeout stops a hung browser.
 	ctx, cancel := chromedp.NewContext(bctx)
-	t.Cleanup(cancel)
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute) // a hung browser, not a slow one
 	t.Cleanup(cancel)
 	tb := &tab{t: t, ctx: ctx, base: base}
 	if err := chromedp.Listen(ctx, func(ev any) {
