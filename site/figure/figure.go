@@ -201,13 +201,13 @@ func (s *spec) errorf(key, format string, args ...any) *Error {
 	return &Error{Line: s.line(key), Msg: fmt.Sprintf(format, args...)}
 }
 
-// strings returns a key's value as a list of strings.
-func (s *spec) strs(key string, v any) ([]string, error) {
+// strs returns a key's value, one value or a list, as a list of strings.
+func strs(v any) []string {
 	switch v := v.(type) {
 	case nil:
-		return nil, nil
+		return nil
 	case string:
-		return []string{v}, nil
+		return []string{v}
 	case []any:
 		var out []string
 		for _, x := range v {
@@ -217,9 +217,9 @@ func (s *spec) strs(key string, v any) ([]string, error) {
 			}
 			out = append(out, str)
 		}
-		return out, nil
+		return out
 	default:
-		return []string{fmt.Sprint(v)}, nil
+		return []string{fmt.Sprint(v)}
 	}
 }
 

@@ -29,10 +29,7 @@ const (
 // theoretical occupancy of a kernel as one input varies, from
 // occupancy.Curve, with every cliff where it drops.
 func drawOccupancy(s *spec, id string) (*Figure, error) {
-	names, err := s.strs("gpu", s.GPU)
-	if err != nil {
-		return nil, err
-	}
+	names := strs(s.GPU)
 	if len(names) == 0 {
 		return nil, &Error{Msg: "gpu is missing: a GPU name (A100, H100, RTX 4090, ...) or a capability (8.0, sm_80)"}
 	}

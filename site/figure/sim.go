@@ -129,10 +129,7 @@ func (s *spec) programs() ([]program, string, error) {
 	if !ref.MatchString(one.text) {
 		return nil, "", s.errorf("vary", "vary: the program never uses $%s", name)
 	}
-	vals, err := s.strs("vary", values)
-	if err != nil {
-		return nil, "", err
-	}
+	vals := strs(values)
 	if _, isList := values.([]any); !isList || len(vals) == 0 {
 		return nil, "", s.errorf("vary", "vary: %s needs a list of values", name)
 	}
@@ -183,10 +180,7 @@ func (s *spec) measure() (sim.Config, string, error) {
 }
 
 func (s *spec) machines() ([]sim.Machine, error) {
-	names, err := s.strs("machine", s.Machine)
-	if err != nil {
-		return nil, err
-	}
+	names := strs(s.Machine)
 	if len(names) == 0 {
 		names = []string{"volta"}
 	}
