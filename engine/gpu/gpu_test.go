@@ -10,8 +10,11 @@ import (
 // TestCapabilityPresets checks each capability's preset against the table
 // "Device properties used" of ../../shared/golden/README.md (copied here by
 // hand): cc, part, SMs, regs/SM, regs/block, threads/SM, threads/block,
-// smem/SM, smem/block, opt-in, reserved, warp. Blackwell rows are the
-// README's edge_other_cc property sets.
+// smem/SM, smem/block, opt-in, reserved, warp, plus max blocks per SM and
+// sub-partitions. Blackwell rows are the README's edge_other_cc property
+// sets; their max blocks per SM (32 for 10.0, 24 for 12.0) are the CUDA C++
+// Programming Guide's, as NVIDIA/cccl's arch_traits.h quotes them (see the
+// top comment of presets.go).
 func TestCapabilityPresets(t *testing.T) {
 	table := []struct {
 		cc, part                                                 string
@@ -33,7 +36,7 @@ func TestCapabilityPresets(t *testing.T) {
 		{"8.9", "GeForce RTX 4090", 128, 65536, 65536, 1536, 1024, 102400, 49152, 101376, 1024, 32, 24, 4},
 		{"9.0", "H100 SXM5", 132, 65536, 65536, 2048, 1024, 233472, 49152, 232448, 1024, 32, 32, 4},
 		{"10.0", "B200", 148, 65536, 65536, 2048, 1024, 233472, 49152, 232448, 1024, 32, 32, 4},
-		{"12.0", "GeForce RTX 5090", 170, 65536, 65536, 1536, 1024, 102400, 49152, 101376, 1024, 32, 32, 4},
+		{"12.0", "GeForce RTX 5090", 170, 65536, 65536, 1536, 1024, 102400, 49152, 101376, 1024, 32, 24, 4},
 	}
 	if got := len(gpu.Capabilities()); got != len(table) {
 		t.Errorf("%d capabilities, want %d", got, len(table))

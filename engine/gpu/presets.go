@@ -17,14 +17,29 @@ package gpu
 // to 9.0.
 //
 // Blackwell (10.0 and 12.0) is newer than that reference, which rejects it.
-// Its per-SM limits are those of the compute-capability table ("Features
-// and Technical Specifications") of the CUDA C++ Programming Guide, CUDA
-// 12.8 and later, which the golden README's edge_other_cc property sets
-// (B200, RTX 5090) also use: 10.0 has 2048 threads, 32 blocks, 64 K
-// registers and 228 KB of shared memory per SM, 227 KB per block with
-// opt-in; 12.0 has 1536 threads, 32 blocks, 64 K registers and 100 KB per
-// SM, 99 KB per block; both reserve 1 KB per block. The allocation rules the
-// reference applies per architecture are carried over from the nearest
+// Its per-SM limits are those of the compute-capability table ("Technical
+// Specifications per Compute Capability") of the CUDA C++ Programming Guide,
+// https://docs.nvidia.com/cuda/cuda-c-programming-guide/#features-and-technical-specifications.
+// That table could not be opened here; its rows were checked through two
+// NVIDIA sources that quote it:
+//   - NVIDIA/cccl, libcudacxx/include/cuda/__device/arch_traits.h (commit
+//     004ad1986064aaa82892ed00d0dbda88b90fa6e6), arch_traits<sm_100> and
+//     <sm_120>: 10.0 has 2048 threads, 32 blocks and 228 KiB of shared
+//     memory per SM; 12.0 has 1536 threads, 24 blocks and 100 KiB per SM;
+//     both reserve 1 KiB per block and give a block everything else with
+//     opt-in (227 KiB, 99 KiB); 64 K registers per SM and per block, 255 per
+//     thread, from the traits common to all architectures;
+//   - NVIDIA/cccl pull request #6185 ("Fix blocks per SM in arch traits",
+//     merged 2025-10-10), which changed 12.0 (and 11.0) from 32 to 24 blocks
+//     per SM "based on the table" of the programming guide linked above.
+// The golden README's edge_other_cc property sets (B200, RTX 5090; threads,
+// shared memory per SM, opt-in and reserved) agree, and so does an RTX 5090
+// runtime query quoted in pytorch/pytorch issue #161376 (1536 threads,
+// 102400 and 101376 bytes). Not yet matched against a device: 12.0's 24
+// blocks (NVIDIA's Blackwell Tuning Guide, as quoted second-hand in
+// NVIDIA/cudnn-frontend pull request #1164, says 32 for 10.0 and 12.0; the
+// programming guide is the source this file follows). The allocation rules
+// the reference applies per architecture are carried over from the nearest
 // architecture it knows: the carveout capacities of Hopper for 10.0 and of
 // GA10x/Ada (same 100 KB total) for 12.0; Hopper's granularities, register
 // rules and barrier rule for both. That carrying-over is our assumption,
@@ -149,6 +164,7 @@ func capability(cc CC) (Device, bool) {
 	case CC{12, 0}:
 		d.Architecture = "Blackwell"
 		d.MaxThreadsPerSM = 1536
+		d.MaxBlocksPerSM = 24
 		d.SharedMemPerSM = 100 * kib
 		d.SharedMemPerBlockOptIn = 99 * kib
 		d.SharedMemCapacities = ga10xCapacities

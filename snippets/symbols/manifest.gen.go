@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "9d77c9212fe1c76c"
+const EngineFingerprint = "06709f4133708ed6"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
