@@ -219,25 +219,30 @@
 //   - gf100 (GTX 480): the same talk: ~18 cycles, 32 lanes in two groups of
 //     16, so 576 threads.
 //   - volta (V100): Jia et al., "Dissecting the NVIDIA Volta GPU
-//     Architecture via Microbenchmarking" (2018), as recalled: 4-cycle
-//     FFMA, 19 (shared), 28 (L1), 193 (L2); DRAM 460 from an independent
-//     V100 measurement.
+//     Architecture via Microbenchmarking" (2018), Tables 3.1 and 4.1:
+//     FFMA 4, DFMA 8, MUFU 14; shared 19, L1 28, L2 193. The paper gives
+//     no DRAM latency; 460 is an independent V100 measurement.
 //   - turing (T4): Jia et al., "Dissecting the NVidia Turing T4 GPU via
-//     Microbenchmarking" (2019) is the intended source; its tables were not
-//     available, and a TU104 measurement stands in (23, 32, 236, ~472).
+//     Microbenchmarking" (2019), Tables 3.1 and 4.1 and Figure 3.5: FFMA 4,
+//     DFMA 54, MUFU 15; shared 19, L1 32, L2 188, DRAM 296 (an L2 miss
+//     with a TLB hit).
 //   - ampere (A100): Abdelkhalik et al., "Demystifying the Nvidia Ampere
 //     Architecture through Microbenchmarking and Instruction-level
-//     Analysis" (2022): 23 (shared), 33 (L1), 200 (L2), 290 (DRAM).
+//     Analysis" (2022), Tables II and IV: FFMA 4, DADD 5 (used for the
+//     FP64 pipe); shared 23, L1 33, L2 200, DRAM 290.
 //   - hopper (H100): Luo et al., "Benchmarking and Dissecting the Nvidia
-//     Hopper GPU Architecture" (2024) is the intended source; its table was
-//     not available, and a GH200 measurement stands in (L1 40, L2 281,
-//     DRAM 690; shared 23 assumed).
+//     Hopper GPU Architecture" (2024), Table IV, measured on an H800 PCIe:
+//     shared 29, L1 41, L2 263, DRAM 479. FFMA 4 is assumed, not taken
+//     from the paper.
+//
+// The tables were read in a text extraction of each paper's arXiv PDF (the
+// Sources field says where), not in the PDFs themselves.
 //
 // Initiation intervals follow the lanes per sub-partition in NVIDIA's
 // architecture whitepapers (Volta, Turing and A100: 16 FP32 lanes, so FFMA
-// every 2 cycles; H100: 32, so every cycle). MUFU, tensor and branch
-// latencies, FetchLatency, MembarLatency and all queue sizes are estimates
-// everywhere.
+// every 2 cycles; H100: 32, so every cycle). Tensor and branch latencies,
+// MUFU on ampere and hopper, FP64 on hopper, FetchLatency, MembarLatency
+// and all queue sizes are estimates.
 //
 // # Determinism and cost
 //

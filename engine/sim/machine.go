@@ -178,16 +178,19 @@ func GF100() Machine {
 func Volta() Machine {
 	return Machine{
 		Name: "volta", Part: "V100", SMs: 80, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
-		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{8, 4}, XU: Pipe{18, 8}, Tensor: Pipe{16, 4}, Branch: Pipe{4, 1},
+		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{8, 4}, XU: Pipe{14, 8}, Tensor: Pipe{16, 4}, Branch: Pipe{4, 1},
 		SharedLatency: 19, L1Latency: 28, L2Latency: 193, DRAMLatency: 460, MembarLatency: 20, FetchLatency: 4,
 		LGQueue: 32, MIOQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 7.4,
 		Sources: "Jia, Maggioni, Staiger, Scarpazza, \"Dissecting the NVIDIA Volta GPU Architecture via " +
-			"Microbenchmarking\" (2018): FFMA/IADD3 latency 4, DFMA 8, shared memory 19, L1 hit 28, " +
-			"L2 hit 193 cycles, as recalled from the paper; its tables could not be retrieved to re-check " +
-			"them here. DRAM 460 cycles is an independent V100 pointer-chase measurement " +
+			"Microbenchmarking\" (2018, arXiv 1804.06826), from the paper: Table 3.1 (V100 column): L1 hit 28, " +
+			"L2 hit ~193, shared memory without conflicts 19 cycles; Table 4.1: FFMA, FADD, FMUL, IADD3, LOP3 " +
+			"and the like 4, IMAD 5 (modelled as 4: IMAD shares the FMA pipe), DFMA/DADD/DMUL 8, MUFU ~14 " +
+			"cycles. Read in the text extraction of the arXiv PDF in github.com/AbsurdMirror/translated-papers, " +
+			"papers/0x01-2/document.html (source side, commit 3818e3bd), not in the PDF itself. The paper " +
+			"gives no DRAM latency figure: DRAM 460 cycles is an independent V100 pointer-chase measurement " +
 			"(markdewing/AI_kernels, latency/README.md), not Jia et al. Pipe intervals follow the unit " +
 			"counts of the V100 whitepaper (16 FP32, 16 INT32, 8 FP64, 4 SFU lanes per sub-partition). " +
-			"MUFU (18), tensor (16), branch (4) latencies and the queue sizes are estimates. " +
+			"Tensor (16) and branch (4) latencies and the queue sizes are estimates. " +
 			"DRAM bytes/cycle: 900 GB/s / 80 SMs / 1.53 GHz.",
 	}
 }
@@ -197,16 +200,20 @@ func Volta() Machine {
 func Turing() Machine {
 	return Machine{
 		Name: "turing", Part: "T4", SMs: 40, Schedulers: 4, MaxWarps: 32, MaxBlocks: 16, MaxThreadsPerBlock: 1024,
-		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{48, 64}, XU: Pipe{18, 8}, Tensor: Pipe{16, 4}, Branch: Pipe{4, 1},
-		SharedLatency: 23, L1Latency: 32, L2Latency: 236, DRAMLatency: 472, MembarLatency: 20, FetchLatency: 4,
+		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{54, 64}, XU: Pipe{15, 8}, Tensor: Pipe{16, 4}, Branch: Pipe{4, 1},
+		SharedLatency: 19, L1Latency: 32, L2Latency: 188, DRAMLatency: 296, MembarLatency: 20, FetchLatency: 4,
 		LGQueue: 32, MIOQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 5.0,
 		Sources: "Jia, Maggioni, Smith, Scarpazza, \"Dissecting the NVidia Turing T4 GPU via " +
-			"Microbenchmarking\" (2019) is the intended source, but its latency tables could not be " +
-			"retrieved; the memory latencies used (shared 23, L1 32, L2 236, ~472 cycles to memory " +
-			"with a TLB hit) are a TU104 (RTX 2070) measurement from sjfeng1999/gpu-arch-microbenchmark. " +
-			"FFMA latency 4 as on Volta. Pipe intervals from the Turing unit counts (16 FP32, 16 INT32, " +
-			"4 SFU lanes per sub-partition, 2 FP64 units per SM). MUFU, tensor, branch latencies and " +
-			"the queue sizes are estimates. DRAM bytes/cycle: 320 GB/s / 40 SMs / 1.59 GHz.",
+			"Microbenchmarking\" (2019, arXiv 1903.07486), from the paper: Table 3.1 (T4 column): L1 hit 32, " +
+			"L2 hit ~188, shared memory without conflicts 19 cycles; Figure 3.5's caption: 296 cycles for a " +
+			"load that misses L2 with a TLB hit (616 with a TLB miss too), used as the DRAM latency; " +
+			"Table 4.1 (Turing rows): FFMA, IADD3 and the like 4, IMAD 5 (modelled as 4), MUFU ~15, " +
+			"DFMA ~54 (DADD and DMUL ~48; the FP64 pipe has one latency, DFMA's). Read in the text " +
+			"extraction of the arXiv PDF in github.com/AbsurdMirror/translated-papers, " +
+			"papers/0x01-3/document.html (source side, commit 13784602), not in the PDF itself. Pipe " +
+			"intervals from the Turing unit counts (16 FP32, 16 INT32, 4 SFU lanes per sub-partition, " +
+			"2 FP64 units per SM). Tensor and branch latencies and the queue sizes are estimates. " +
+			"DRAM bytes/cycle: 320 GB/s / 40 SMs / 1.59 GHz.",
 	}
 }
 
@@ -215,13 +222,18 @@ func Turing() Machine {
 func Ampere() Machine {
 	return Machine{
 		Name: "ampere", Part: "A100", SMs: 108, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
-		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{8, 4}, XU: Pipe{18, 8}, Tensor: Pipe{16, 2}, Branch: Pipe{4, 1},
+		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{5, 4}, XU: Pipe{18, 8}, Tensor: Pipe{16, 2}, Branch: Pipe{4, 1},
 		SharedLatency: 23, L1Latency: 33, L2Latency: 200, DRAMLatency: 290, MembarLatency: 20, FetchLatency: 4,
 		LGQueue: 32, MIOQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 10.2,
 		Sources: "Abdelkhalik, Arafa, Santhi, Badawy, \"Demystifying the Nvidia Ampere Architecture " +
-			"through Microbenchmarking and Instruction-level Analysis\" (2022): global memory 290, L2 200, " +
-			"L1 33, shared memory 23 cycles (as quoted in YKTian-x2b/AmpereArchViaMicroBenchMark), and a " +
-			"dependent FP32 add taking 4 cycles. Pipe intervals from the A100 unit counts (16 FP32, " +
+			"through Microbenchmarking and Instruction-level Analysis\" (2022, arXiv 2208.11174), from the " +
+			"paper: Table IV: global memory 290, L2 200, L1 33, shared memory 23 (load; 19 store) cycles; " +
+			"Table II (CPI of a dependent sequence): mad.rn.f32 (FFMA) 4, add.u32 4, add.f64 (DADD) 5, used " +
+			"for the FP64 pipe (no dependent DFMA figure is given). Read in the text extraction of the arXiv " +
+			"PDF in github.com/AbsurdMirror/translated-papers, papers/0x01-4/document.html (source side, " +
+			"commit dafee4c6), not in the PDF itself; the memory figures are also quoted in " +
+			"YKTian-x2b/AmpereArchViaMicroBenchMark. The paper's Table V counts independent instructions, " +
+			"so it gives no dependent MUFU latency. Pipe intervals from the A100 unit counts (16 FP32, " +
 			"16 INT32, 8 FP64, 4 SFU lanes per sub-partition). MUFU, tensor, branch latencies and the " +
 			"queue sizes are estimates. DRAM bytes/cycle: 1555 GB/s / 108 SMs / 1.41 GHz.",
 	}
@@ -233,15 +245,19 @@ func Hopper() Machine {
 	return Machine{
 		Name: "hopper", Part: "H100", SMs: 132, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
 		FMA: Pipe{4, 1}, ALU: Pipe{4, 2}, FP64: Pipe{8, 2}, XU: Pipe{18, 8}, Tensor: Pipe{16, 1}, Branch: Pipe{4, 1},
-		SharedLatency: 23, L1Latency: 40, L2Latency: 281, DRAMLatency: 690, MembarLatency: 20, FetchLatency: 4,
+		SharedLatency: 29, L1Latency: 41, L2Latency: 263, DRAMLatency: 479, MembarLatency: 20, FetchLatency: 4,
 		LGQueue: 32, MIOQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 12.8,
-		Sources: "Luo et al., \"Benchmarking and Dissecting the Nvidia Hopper GPU Architecture\" (2024) " +
-			"is the intended source, but its latency table could not be retrieved. The memory latencies " +
-			"used (L1 40, L2 281, DRAM 690 cycles) are a GH200 pointer-chase measurement " +
-			"(markdewing/AI_kernels, latency/README.md); shared memory 23 is Ampere's figure, assumed; " +
-			"FFMA latency 4 is assumed unchanged from Ampere. Pipe intervals from the H100 unit counts " +
-			"(32 FP32, 16 INT32, 16 FP64, 4 SFU lanes per sub-partition). MUFU, tensor, branch latencies " +
-			"and the queue sizes are estimates. DRAM bytes/cycle: 3.35 TB/s / 132 SMs / 1.98 GHz.",
+		Sources: "Luo et al., \"Benchmarking and Dissecting the Nvidia Hopper GPU " +
+			"Architecture\" (2024, arXiv 2402.13499v1), from the paper: Table IV, H800 PCIe column (a " +
+			"Hopper GH100 part, compute capability 9.0, measured with the H100's SM): L1 40.7, shared " +
+			"memory 29.0, L2 263.0, global memory 478.8 cycles, rounded to 41, 29, 263, 479. Read in the " +
+			"text extraction of the arXiv PDF in github.com/AbsurdMirror/translated-papers, " +
+			"papers/0x01-6/document.html (source side, commit 288c2d89), not in the PDF itself. Only the " +
+			"paper's setup and memory sections were read; FFMA latency 4 is assumed unchanged from Ampere, " +
+			"not taken from it. " +
+			"Pipe intervals from the H100 unit counts (32 FP32, 16 INT32, 16 FP64, 4 SFU lanes per " +
+			"sub-partition). FP64, MUFU, tensor, branch latencies and the queue sizes are estimates. " +
+			"DRAM bytes/cycle: 3.35 TB/s / 132 SMs / 1.98 GHz.",
 	}
 }
 
