@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -153,4 +154,35 @@ func ForgetStamp(dir string) {
 	if sp, err := stampPath(dir); err == nil {
 		os.Remove(sp) // a stamp that is not there is forgotten already
 	}
+}
+
+// BuildDir builds the book in fsys (see [Build]) and writes it into out
+// (see [Site.Write]), keeping a stamp so that a build whose inputs — the
+// book's files, the running tool, opts.Strict and out — have not changed
+// since the last one into out, and whose output is untouched, does no work:
+// it then returns a nil Site and upToDate true. force always builds.
+// A failed stamp is reported through opts.Warnf; it costs only the next
+// build's shortcut.
+func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, upToDate bool, err error) {
+	key, err := InputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s", ToolFingerprint(), opts.Strict, out))
+	if err != nil {
+		return nil, false, err
+	}
+	if !force && UpToDate(out, key) {
+		return nil, true, nil
+	}
+	s, err = Build(ctx, fsys, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	// Forget first: a crash while writing must not leave a stamp that
+	// vouches for the old site.
+	ForgetStamp(out)
+	if err := s.Write(out); err != nil {
+		return nil, false, err
+	}
+	if err := SaveStamp(out, key); err != nil && opts.Warnf != nil {
+		opts.Warnf("%v", err)
+	}
+	return s, false, nil
 }

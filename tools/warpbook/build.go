@@ -45,27 +45,21 @@ func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout,
 		fmt.Fprintf(stderr, "warpbook build: %s is not a directory\n", dir)
 		return 1
 	}
-	fsys := os.DirFS(dir)
-	key, err := site.InputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s", site.ToolFingerprint(), strict, out))
-	if err != nil {
-		fmt.Fprintf(stderr, "warpbook build: %v\n", err)
-		return 1
-	}
-	if !force && site.UpToDate(out, key) {
-		fmt.Fprintf(stdout, "%s is up to date\n", out)
-		return 0
-	}
 	// A build is short and allocates much that lives until the end: fewer
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	s, err := site.Build(ctx, fsys, site.Options{
+	s, upToDate, err := site.BuildDir(ctx, os.DirFS(dir), out, site.Options{
 		Dir:    dir,
 		Strict: strict,
 		Kernel: newKernel(),
 		Warnf: func(format string, args ...any) {
 			fmt.Fprintf(stderr, "warning: "+format+"\n", args...)
 		},
-	})
+	}, force)
+	if upToDate {
+		fmt.Fprintf(stdout, "%s is up to date\n", out)
+		return 0
+	}
 	if err != nil {
 		var list site.ErrorList
 		if errors.As(err, &list) {
@@ -77,14 +71,6 @@ func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout,
 			fmt.Fprintf(stderr, "warpbook build: %v; nothing written\n", err)
 		}
 		return 1
-	}
-	site.ForgetStamp(out)
-	if err := s.Write(out); err != nil {
-		fmt.Fprintf(stderr, "warpbook build: %v\n", err)
-		return 1
-	}
-	if err := site.SaveStamp(out, key); err != nil {
-		fmt.Fprintf(stderr, "warning: %v\n", err)
 	}
 	drafts := ""
 	if n := len(s.Drafts); n > 0 {
