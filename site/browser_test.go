@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -84,9 +85,15 @@ type tab struct {
 }
 
 func newTab(t *testing.T, bctx context.Context, base string) *tab {
-	// No deadline of its own: go test -timeout stops a hung browser.
 	ctx, cancel := chromedp.NewContext(bctx)
 	t.Cleanup(cancel)
+	// No time limit of its own, but a browser that hangs should fail the
+	// step it hangs in, by name, rather than end in go test's timeout panic:
+	// stop shortly before the test binary's own deadline.
+	if d, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
+		t.Cleanup(cancel)
+	}
 	tb := &tab{t: t, ctx: ctx, base: base}
 	if err := chromedp.Listen(ctx, func(ev any) {
 		tb.mu.Lock()
