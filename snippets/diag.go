@@ -40,6 +40,9 @@ var (
 	ErrForbidden = errors.New("not allowed in snippets")
 	// ErrOutput: what a snippet printed differs from its output block.
 	ErrOutput = errors.New("output differs")
+	// ErrLimit: a snippet used more memory or printed more than the
+	// kernel allows.
+	ErrLimit = errors.New("resource limit exceeded")
 )
 
 // Diagnostic is one problem found in a page, at a Markdown position. Its

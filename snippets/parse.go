@@ -3,6 +3,7 @@ package snippets
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
 
 	"github.com/goccy/go-yaml"
@@ -57,7 +58,8 @@ func Parse(path string, src []byte) (*Page, error) {
 // Page is one parsed Markdown page: its AST, front matter, runnable cells
 // and checked prose values. Pages are read-only once parsed.
 type Page struct {
-	// Path is the file name as the caller gave it; every Pos carries it.
+	// Path is the file name as the caller gave it, cleaned
+	// (filepath.Clean); every Pos carries it.
 	Path string
 	// Source is the page's bytes; the AST's segments index into it.
 	Source []byte
@@ -165,6 +167,9 @@ func (p *Page) lineStart(n int) int {
 // page whose Doc can be rendered; the error, when not nil, is a
 // [Diagnostics] listing every malformed cell, attribute or checked value.
 func (p *Parser) Parse(path string, src []byte) (*Page, error) {
+	// One spelling of the path from here on ("./a//b.md" is "a/b.md"):
+	// every position, cache entry and update uses it.
+	path = filepath.Clean(path)
 	ctx := parser.NewContext()
 	doc := p.md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	pg := &Page{Path: path, Source: src, Doc: doc, Context: ctx}
