@@ -130,3 +130,55 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestEscapesRunNothing runs each escape of the escapes corpus on a page
+// of its own (after the page's first cell, which imports os), with its
+// write aimed at a temporary directory, in the interpreter and compiled
+// with Go, and checks that none of the writes happened. On their own,
+// because a page that does not build natively runs nothing natively.
+func TestEscapesRunNothing(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/escapes.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src string
+	for _, f := range ar.Files {
+		if f.Name == "page.md" {
+			src = string(f.Data)
+		}
+	}
+	target := filepath.Join(t.TempDir(), "pwned")
+	sections := strings.Split(strings.ReplaceAll(src, `"pwned"`, strconv.Quote(target)), "\n\n")
+	var first string
+	n := 0
+	for _, sec := range sections {
+		if !strings.Contains(sec, "go run") && !strings.Contains(sec, "](= ") {
+			continue
+		}
+		if first == "" {
+			first = sec
+			continue
+		}
+		if !strings.Contains(sec, target) {
+			continue
+		}
+		n++
+		page := first + "\n\n" + sec + "\n"
+		for _, native := range []bool{false, true} {
+			if native && testing.Short() {
+				continue
+			}
+			p, _ := Parse("escape.md", []byte(page))
+			r := (&Kernel{Native: native}).RunPage(context.Background(), p)
+			if !r.Failed() {
+				t.Errorf("native=%v: this page passed:\n%s", native, page)
+			}
+			if _, err := os.Stat(target); err == nil {
+				t.Fatalf("native=%v: a snippet of this page wrote %s:\n%s", native, target, page)
+			}
+		}
+	}
+	if n < 3 {
+		t.Fatalf("found %d escapes that write in testdata/escapes.txtar", n)
+	}
+}
