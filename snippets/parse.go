@@ -186,6 +186,12 @@ func (p *Parser) Parse(path string, src []byte) (*Page, error) {
 		}
 	}
 	var diags Diagnostics
+	if bytes.HasPrefix(src, utf8BOM) {
+		// goldmark reads the mark as text: front matter after it is a
+		// paragraph and a heading after it is not one.
+		diags = append(diags, &Diagnostic{Pos: Pos{File: path, Line: 1, Col: 1},
+			Msg: "the page starts with a UTF-8 byte order mark (EF BB BF), which hides its front matter and first line: save it as UTF-8 without a BOM"})
+	}
 	cellsAbove := 0
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -306,6 +312,8 @@ func (pg *Page) closingFence(n *ast.FencedCodeBlock) (int, bool) {
 	}
 	return 0, false
 }
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // shift moves p right by col-1 bytes (col is 1-based within a token list).
 func shift(p Pos, col int) Pos {

@@ -71,7 +71,14 @@ func (s *snippetSource) scan() {
 	fset := token.NewFileSet()
 	f := fset.AddFile("", -1, len(s.text))
 	var sc scanner.Scanner
-	sc.Init(f, []byte(s.text), func(token.Position, string) {}, scanner.ScanComments)
+	// A raw string or a block comment left open would take in the code
+	// that follows the snippet; other scanner errors the type checker
+	// reports.
+	sc.Init(f, []byte(s.text), func(p token.Position, msg string) {
+		if msg == "raw string literal not terminated" || msg == "comment not terminated" {
+			s.problems = append(s.problems, posError{s.posAt(p.Offset), msg + " in the snippet", nil})
+		}
+	}, scanner.ScanComments)
 	var open []srcToken // brackets not yet closed
 	for {
 		pos, tok, lit := sc.Scan()

@@ -213,9 +213,21 @@ func compareOutput(c *Cell, actual string) *Diagnostic {
 	return d
 }
 
-// UpdateCommand is the command that rewrites c's output block.
+// UpdateCommand is the command that rewrites c's output block, written
+// for a POSIX shell.
 func UpdateCommand(c *Cell) string {
-	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID, c.Pos.File)
+	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID, shellQuote(c.Pos.File))
+}
+
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
+
+// shellQuote quotes s for a POSIX shell unless it needs no quotes, so that
+// a page path with spaces or quotes in it can be pasted as it is printed.
+func shellQuote(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // normalize trims trailing whitespace from each line and drops trailing
