@@ -15,6 +15,7 @@ require (
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 	golang.org/x/tools v0.52.0
+	rsc.io/script v0.0.2
 )
 
 require (
