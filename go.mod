@@ -11,7 +11,6 @@ require (
 	github.com/goccy/go-yaml v1.19.2
 	github.com/traefik/yaegi v0.16.1
 	github.com/yuin/goldmark v1.8.7
-	go.abhg.dev/goldmark/frontmatter v0.2.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 	golang.org/x/tools v0.52.0
@@ -19,10 +18,8 @@ require (
 )
 
 require (
-	github.com/BurntSushi/toml v1.2.1 // indirect
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

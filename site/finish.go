@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // idAttr finds the ids of a page the site wrote.
@@ -35,7 +37,7 @@ func (b *build) checkLinks() error {
 			if near := nearestID(l.frag, set); near != "" {
 				msg += fmt.Sprintf(" (did you mean #%s?)", near)
 			}
-			b.addErrs(&Error{File: b.file(l.from.path), Line: l.line, Col: l.col, Msg: msg})
+			b.addErrs(&snippets.Diagnostic{Pos: l.pos, Msg: msg})
 		}
 	}
 	return nil
@@ -88,7 +90,7 @@ func (b *build) finish() error {
 	if b.opts.Strict {
 		for _, p := range b.pages {
 			if p.draft != "" {
-				b.addErrs(&Error{File: b.file(p.path), Line: max(p.fmAt, 1), Msg: "draft (" + p.draft + "): --strict refuses to build while pages are drafts"})
+				b.errorf(p.path, p.fmLine(), "draft (%s): --strict refuses to build while pages are drafts", p.draft)
 			}
 		}
 	}

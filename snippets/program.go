@@ -72,9 +72,9 @@ type unit struct {
 
 func (u *unit) id() string {
 	if u.cell != nil {
-		return u.cell.ID
+		return u.cell.ID()
 	}
-	return u.check.ID
+	return u.check.ID()
 }
 
 func (u *unit) pos() Pos {
@@ -117,7 +117,7 @@ func newPlan(p *Page, timeout time.Duration) *plan {
 			if e := checkExpr(k); e != nil {
 				// Not one expression: it must not reach the program it
 				// would be pasted into.
-				u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: k.ID, Msg: e.msg, Err: e.err})
+				u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: k.ID(), Msg: e.msg, Err: e.err})
 			}
 			pl.byCheck[k] = u
 			addUnit(shared, u)

@@ -72,7 +72,7 @@ func Update(r *PageResult) (src []byte, ids []string, err error) {
 			}
 			t := strings.TrimLeft(l, " ")
 			if len(l)-len(t) < 4 && strings.HasPrefix(t, strings.Repeat(string(fenceChar), fenceLen)) {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, c.ID, strings.TrimSpace(l))
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, c.ID(), strings.TrimSpace(l))
 			}
 			l = strings.TrimSuffix(l, "\n")
 			if l == "" {
@@ -86,13 +86,13 @@ func Update(r *PageResult) (src []byte, ids []string, err error) {
 		if c.Output != nil {
 			closing, ok := p.closingFence(c.Output)
 			if !ok {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output block is never closed", c.OutputPos, c.ID)
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output block is never closed", c.OutputPos, c.ID())
 			}
 			edits = append(edits, edit{p.lineStart(c.OutputPos.Line + 1), p.lineStart(closing), b.String()})
 		} else {
 			closing, ok := p.closingFence(c.Code)
 			if !ok {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the snippet is never closed", c.Pos, c.ID)
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the snippet is never closed", c.Pos, c.ID())
 			}
 			at := p.lineStart(closing + 1)
 			text := prefix + "```output" + nl + b.String() + prefix + "```" + nl
@@ -101,7 +101,7 @@ func Update(r *PageResult) (src []byte, ids []string, err error) {
 			}
 			edits = append(edits, edit{at, at, text})
 		}
-		ids = append(ids, c.ID)
+		ids = append(ids, c.ID())
 	}
 	if len(edits) == 0 {
 		return p.Source, nil, nil

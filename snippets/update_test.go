@@ -12,7 +12,7 @@ import (
 
 // failOutput is the result of a cell whose only failure is its output.
 func failOutput(c *Cell, out string) *CellResult {
-	cr := &CellResult{ID: c.ID, Status: StatusFail, Output: out}
+	cr := &CellResult{ID: c.ID(), Status: StatusFail, Output: out}
 	cr.Diagnostics = Diagnostics{compareOutput(c, out)}
 	return cr
 }
@@ -49,7 +49,7 @@ func TestUpdate(t *testing.T) {
 			// Idempotent: the updated page now matches.
 			p2, _ := Parse("x.md", got)
 			if compareOutput(p2.Cells[0], tc.out) != nil {
-				t.Errorf("the updated page still differs: expected %q", p2.Cells[0].Expected)
+				t.Errorf("the updated page still differs: expected %q", p2.Cells[0].Expected())
 			}
 		})
 	}
@@ -60,7 +60,7 @@ func TestUpdateRefuses(t *testing.T) {
 	c := p.Cells[0]
 	// A panic that does not match is not an output problem: no update.
 	cr := failOutput(c, "new\n")
-	cr.Diagnostics = append(cr.Diagnostics, &Diagnostic{Pos: c.Pos, ID: c.ID, Msg: "panicked with other"})
+	cr.Diagnostics = append(cr.Diagnostics, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "panicked with other"})
 	if src, ids, err := Update(&PageResult{Page: p, Cells: []*CellResult{cr}}); err != nil || len(ids) != 0 || string(src) != string(p.Source) {
 		t.Errorf("updated a cell that also fails for another reason: %v %v", ids, err)
 	}

@@ -19,13 +19,13 @@ import (
 func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worker.Outcome) {
 	p := pl.page
 	for _, c := range p.Cells {
-		if !k.selected(c.ID) {
+		if !k.selected(c.ID()) {
 			continue
 		}
-		cr := &CellResult{ID: c.ID}
+		cr := &CellResult{ID: c.ID()}
 		r.Cells[c.Index] = cr
 		fail := func(pos Pos, err error, format string, args ...any) *Diagnostic {
-			d := &Diagnostic{Pos: pos, ID: c.ID, Msg: fmt.Sprintf(format, args...), Err: err}
+			d := &Diagnostic{Pos: pos, ID: c.ID(), Msg: fmt.Sprintf(format, args...), Err: err}
 			cr.Diagnostics = append(cr.Diagnostics, d)
 			cr.Status = StatusFail
 			return d
@@ -95,13 +95,13 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worke
 		}
 	}
 	for _, ch := range p.Checks {
-		if !k.selected(ch.ID) {
+		if !k.selected(ch.ID()) {
 			continue
 		}
-		res := &CheckResult{ID: ch.ID}
+		res := &CheckResult{ID: ch.ID()}
 		r.Checks[ch.Index] = res
 		fail := func(pos Pos, err error, format string, args ...any) {
-			res.Diagnostics = append(res.Diagnostics, &Diagnostic{Pos: pos, ID: ch.ID, Msg: fmt.Sprintf(format, args...), Err: err})
+			res.Diagnostics = append(res.Diagnostics, &Diagnostic{Pos: pos, ID: ch.ID(), Msg: fmt.Sprintf(format, args...), Err: err})
 			res.Status = StatusFail
 		}
 		u := pl.byCheck[ch]
@@ -193,12 +193,12 @@ func (k *Kernel) verifyNative(c *Cell, cr *CellResult, o, no *worker.Outcome, fa
 // compareOutput compares what a cell printed with its output block.
 // Trailing whitespace on each line and trailing blank lines do not count.
 func compareOutput(c *Cell, actual string) *Diagnostic {
-	want := normalize(c.Expected, c.Attrs.Unordered)
+	want := normalize(c.Expected(), c.Attrs.Unordered)
 	got := normalize(actual, c.Attrs.Unordered)
 	if want == got {
 		return nil
 	}
-	d := &Diagnostic{ID: c.ID, Err: ErrOutput, Hint: UpdateCommand(c)}
+	d := &Diagnostic{ID: c.ID(), Err: ErrOutput, Hint: UpdateCommand(c)}
 	if c.Output == nil {
 		d.Pos = c.Pos
 		d.Msg = "prints output, but has no output block"
@@ -209,14 +209,14 @@ func compareOutput(c *Cell, actual string) *Diagnostic {
 			d.Msg = "output differs from the output block (compared as unordered lines)"
 		}
 	}
-	d.Diff = udiff.Unified("expected", "actual", normalize(c.Expected, false), normalize(actual, false))
+	d.Diff = udiff.Unified("expected", "actual", normalize(c.Expected(), false), normalize(actual, false))
 	return d
 }
 
 // UpdateCommand is the command that rewrites c's output block, written
 // for a POSIX shell.
 func UpdateCommand(c *Cell) string {
-	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID, shellQuote(c.Pos.File))
+	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID(), shellQuote(c.Pos.File))
 }
 
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
