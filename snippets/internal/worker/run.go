@@ -135,9 +135,9 @@ type runner struct {
 	total  int64 // bytes printed so far
 	reason string
 	limit  Limit
-	killed bool   // after a kill, what the process wrote no longer counts
+	killed bool    // after a kill, what the process wrote no longer counts
 	recent []clock // readings of about the last second, oldest first
-	stray  []byte // output outside any unit
+	stray  []byte  // output outside any unit
 }
 
 // tick is how often a run reads the process's use and checks its limits.
