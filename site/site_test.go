@@ -369,10 +369,8 @@ func TestGlossaryLineBreaks(t *testing.T) {
 	entries := searchEntries(t, s)
 	for _, e := range entries {
 		if e.URL == "one.html" {
-			for _, w := range []string{"sm", "holds", "warp", "scheduler", "picks"} {
-				if !slices.Contains(strings.Fields(e.Words), w) {
-					t.Errorf("words %q lack %q", e.Words, w)
-				}
+			if !strings.Contains(e.Text, "Each SM holds warps. A warp scheduler picks one;") {
+				t.Errorf("text %q lacks the words around the links", e.Text)
 			}
 		}
 	}
@@ -502,16 +500,40 @@ func TestSearchIndex(t *testing.T) {
 		}
 	}
 	for _, e := range entries {
-		if e.URL == "one.html#later" {
-			for _, w := range []string{"occupancy", "matters", "later"} {
-				if !slices.Contains(strings.Fields(e.Words), w) {
-					t.Errorf("section Later's words %q lack %q", e.Words, w)
-				}
-			}
-			if slices.Contains(strings.Fields(e.Words), "the") {
-				t.Errorf("stop word indexed: %q", e.Words)
-			}
+		if e.URL == "one.html#later" && !strings.HasPrefix(e.Text, "Occupancy matters;") {
+			t.Errorf("section Later's text is %q", e.Text)
 		}
+	}
+}
+
+// The index holds a section's prose, code and outputs apart, and what
+// its headings below level 4 say; a cell's hidden setup lines are left
+// out, its output is what the kernel verified.
+func TestSearchIndexFields(t *testing.T) {
+	s := build(t, book(
+		"a.md", "# A\n\nIntro `sm_89` text.\n\n## Part one\n\nProse here.\n\n"+
+			"```go run id=c hide=1\nimport \"fmt\"\nfmt.Println(\"GeForce RTX 4090\")\n```\n```output\nGeForce RTX 4090\n```\n\n"+
+			"##### Small heading\n\n```go\nx := cudaThing()\n```\n\n#### Deeper\n\nMore.\n",
+	), site.Options{Kernel: relabelKernel{}})
+	byURL := map[string]searchEntry{}
+	for _, e := range searchEntries(t, s) {
+		byURL[e.URL] = e
+	}
+	if e := byURL["a.html"]; e.Text != "Intro sm_89 text." || e.Code != "" {
+		t.Errorf("opening section %+v", e)
+	}
+	e := byURL["a.html#part-one"]
+	if e.Title != "Part one" || e.Text != "Prose here." || e.Headings != "Small heading" {
+		t.Errorf("section Part one: %+v", e)
+	}
+	if e.Code != "fmt.Println(\"GeForce RTX 4090\")\nx := cudaThing()" {
+		t.Errorf("code %q: want the visible lines of the cell, then the code block", e.Code)
+	}
+	if e.Output != "GeForce RTX 4090 (verified)" {
+		t.Errorf("output %q: want the verified output", e.Output)
+	}
+	if d := byURL["a.html#deeper"]; d.Title != "Deeper" || d.Text != "More." {
+		t.Errorf("an h4 starts its own document: %+v", d)
 	}
 }
 
@@ -637,6 +659,20 @@ func fmtInt(i int) string {
 // kernel that found everything right would.
 type fakeKernel struct{ fail bool }
 
+// relabelKernel verifies every cell with an output that differs from the
+// page's, so that a test sees which of the two the site shows.
+type relabelKernel struct{}
+
+func (relabelKernel) Run(ctx context.Context, pages []*snippets.Page) []*snippets.PageResult {
+	out := fakeKernel{}.Run(ctx, pages)
+	for _, r := range out {
+		for _, c := range r.Cells {
+			c.Output = strings.TrimSuffix(c.Output, "\n") + " (verified)\n"
+		}
+	}
+	return out
+}
+
 func (k fakeKernel) Run(ctx context.Context, pages []*snippets.Page) []*snippets.PageResult {
 	var out []*snippets.PageResult
 	for _, p := range pages {
@@ -711,41 +747,42 @@ func TestNoOutsideRequests(t *testing.T) {
 	}
 }
 
-// searchEntry is one entry of assets/search-index.js.
+// searchEntry is one document of assets/search-index.js.
 type searchEntry struct {
 	Title, Page, URL string
 	Kind             string // "section", "term" or "question"
-	Words            string
+	Headings, Text   string
+	Code, Output     string
 }
 
 // searchEntries reads the search index of a built site the way
-// assets/search.js reads it: window.warpbookSearch = {p: page titles, e:
-// [title, page index, url, kind letter, words]}.
+// assets/search.js reads it: window.warpbookSearch = {pages: page titles,
+// docs: [title, page index, url, kind letter, headings, text, code, output]}.
 func searchEntries(t *testing.T, s *site.Site) []searchEntry {
 	t.Helper()
 	data := s.Files["assets/search-index.js"]
 	_, js, _ := bytes.Cut(data, []byte("window.warpbookSearch="))
 	js = bytes.TrimSuffix(bytes.TrimSpace(js), []byte(";"))
 	var idx struct {
-		Pages   []string            `json:"p"`
-		Entries [][]json.RawMessage `json:"e"`
+		Pages []string            `json:"pages"`
+		Docs  [][]json.RawMessage `json:"docs"`
 	}
 	if err := json.Unmarshal(js, &idx); err != nil {
 		t.Fatalf("search index: %v", err)
 	}
 	var out []searchEntry
-	for _, e := range idx.Entries {
+	for _, e := range idx.Docs {
 		var se searchEntry
 		var n int
 		var kind string
-		if len(e) != 5 {
-			t.Fatalf("search index entry %s: want 5 fields", e)
+		if len(e) != 8 {
+			t.Fatalf("search index document %s: want 8 fields", e)
 		}
-		json.Unmarshal(e[0], &se.Title)
-		json.Unmarshal(e[1], &n)
-		json.Unmarshal(e[2], &se.URL)
-		json.Unmarshal(e[3], &kind)
-		json.Unmarshal(e[4], &se.Words)
+		for i, v := range []any{&se.Title, &n, &se.URL, &kind, &se.Headings, &se.Text, &se.Code, &se.Output} {
+			if err := json.Unmarshal(e[i], v); err != nil {
+				t.Fatalf("search index document %s: field %d: %v", e, i, err)
+			}
+		}
 		if n >= 0 && n < len(idx.Pages) {
 			se.Page = idx.Pages[n]
 		}
