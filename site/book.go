@@ -51,7 +51,6 @@ type page struct {
 	sectionPage *page                    // question: the page that explains it
 	sectionFrag string                   // ...and the anchor there
 	results     *snippets.PageResult     // what the kernel verified; nil without a kernel
-	verified    string                   // what verified the page's snippets
 	terms       map[*ast.Text][]termMark // glossary links written into its text
 }
 

@@ -39,7 +39,7 @@ type layoutData struct {
 	EditURL                        string
 	Prev, Next                     *linkData
 	TOC                            []tocEntry
-	Verified                       string
+	Provenance                     template.HTML
 }
 
 type tocEntry struct {
@@ -152,9 +152,7 @@ func (b *build) layout(r *renderer) *layoutData {
 	if p.kind == kindGlossary {
 		d.TOC = nil
 	}
-	if p.verified != "" {
-		d.Verified = "Examples verified by " + p.verified
-	}
+	d.Provenance = template.HTML(b.provenanceNote(r))
 	return d
 }
 
@@ -224,17 +222,6 @@ func (b *build) sidebarTree(r *renderer) string {
 		w.WriteString("</ol>\n")
 	}
 	list(b.nav, true)
-	return w.String()
-}
-
-// titlePage is the front page of a book without index.md or README.md.
-func (b *build) titlePage(r *renderer) string {
-	var w strings.Builder
-	if b.settings.Description != "" {
-		fmt.Fprintf(&w, `<p class="lead">%s</p>`+"\n", html.EscapeString(b.settings.Description))
-	}
-	w.WriteString(`<h2 id="contents">Contents</h2>` + "\n")
-	w.WriteString(b.sidebarTree(r))
 	return w.String()
 }
 

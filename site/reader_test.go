@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
+	"time"
 
 	"github.com/warpbook/warpbook/site"
 )
@@ -38,4 +40,99 @@ func TestVendoredMiniSearch(t *testing.T) {
 	if string(s.Files["assets/minisearch.js"]) != string(data) {
 		t.Error("the site lacks assets/minisearch.js")
 	}
+}
+
+// frontBook has parts, a prefix chapter, a nested chapter, a draft
+// chapter, separators, snippets and questions: what the front page lists.
+func frontBook() fstest.MapFS {
+	return book(
+		"book.yaml", "title: Tiny\ndescription: A tiny book.\n",
+		"SUMMARY.md", "# Summary\n\n[Intro](intro.md)\n\n# Part one\n\n- [Warps](warps.md)\n  - [Lanes](lanes.md)\n- [Later]()\n\n# Part two\n\n- [Cells](cells.md)\n\n---\n\n[Afterword](after.md)\n",
+		"intro.md", "# Intro\n\nStart here. Then go on.\n",
+		"warps.md", "---\ndescription: What a warp is.\n---\n# Warps\n\nText.\n",
+		"lanes.md", "# Lanes\n\nEach lane is a thread. More.\n",
+		"cells.md", "# Cells\n\nRun this.\n\n```go run id=a\nprintln()\n```\n",
+		"after.md", "# Afterword\n\nThanks.\n",
+		"questions/q1.md", "---\nquestion: Why?\ndifficulty: easy\nsection: warps.md\n---\nBecause.\n",
+	)
+}
+
+func TestFrontPage(t *testing.T) {
+	s := build(t, frontBook(), site.Options{})
+	home := page(t, s, "index.html")
+	_, front, _ := strings.Cut(home, `<article class="content">`)
+	front, _, _ = strings.Cut(front, "</article>")
+	contains(t, "index.html", front,
+		`<p class="lead">A tiny book.</p>`,
+		`<h2 id="ways">Ways to use this book</h2>`,
+		`<a href="intro.html">Start with Intro →</a>`,
+		`1 snippet on 1 page`, `<code>warpbook run book/cells.md</code>`,
+		`1 question,`, `<a href="questions/index.html">The questions →</a>`,
+		`<h3>Part one</h3>`, `<h3>Part two</h3>`,
+		`<a href="intro.html">Intro</a><span class="blurb">Start here.</span>`,
+		`<a href="warps.html"><span class="num">1</span> Warps</a><span class="blurb">What a warp is.</span>`,
+		`<a href="lanes.html"><span class="num">1.1</span> Lanes</a><span class="blurb">Each lane is a thread.</span>`,
+		`<span class="num">2</span> Later <small>(not written yet)</small>`,
+		`<a href="cells.html"><span class="num">3</span> Cells</a>`,
+		`<a href="after.html">Afterword</a>`,
+		`<a href="questions/index.html">Interview questions</a>`,
+	)
+	// Numbers once, no empty items, no list of bare part titles.
+	lacks(t, "index.html", front, "<li></li>", `<li class="sep"`, `<li class="part"`, "1.</span>", `<ol class="nav">`)
+	if strings.Count(front, "Warps</a>") != 1 {
+		t.Errorf("the front page lists Warps %d times", strings.Count(front, "Warps</a>"))
+	}
+	// Without snippets or questions, those ways are not offered.
+	plain := page(t, build(t, book("a.md", "# A\n\nText.\n"), site.Options{}), "index.html")
+	lacks(t, "index.html", plain, "Run the snippets", "Practise for an interview")
+	contains(t, "index.html", plain, "Start with A →")
+}
+
+// The provenance note names the source (the commit, else the content
+// hash), the date the build was given, the tools, the source link at that
+// commit and the command that checks the page again; each snippet links
+// its line and says how to run it. Two builds of one source are the same
+// bytes: nothing reads a clock.
+func TestProvenance(t *testing.T) {
+	fsys := book(
+		"book.yaml", "title: T\nrepository: https://example.org/me/tiny\n",
+		"cells.md", "# Cells\n\nA warp has [32](= \"n\") lanes.\n\n```go run id=a\nn := 32\nprintln(n)\n```\n",
+		"plain.md", "# Plain\n\nNo snippets.\n",
+	)
+	commit := "0123456789abcdef0123456789abcdef01234567"
+	opts := site.Options{Kernel: fakeKernel{}, Provenance: site.Provenance{Commit: commit, Date: time.Date(2025, 11, 30, 12, 0, 0, 0, time.UTC), Prefix: "docs/"}}
+	s := build(t, fsys, opts)
+	cells := page(t, s, "cells.html")
+	contains(t, "cells.html", cells,
+		`1 snippet and 1 value on this page were run and checked on <time datetime="2025-11-30">30 November 2025</time>`,
+		`from <abbr title="git commit `+commit+`">commit 0123456789ab</abbr>`,
+		`by warpbook v0-test with <abbr`, `engine e0</abbr> (go1.26)`,
+		`<code>git clone https://example.org/me/tiny &amp;&amp; cd tiny &amp;&amp; git checkout 0123456789ab</code>, then <code>warpbook test docs/cells.md</code>`,
+		`<a href="https://example.org/me/tiny/blob/`+commit+`/docs/cells.md" rel="noopener">docs/cells.md</a>`,
+		`<a href="https://example.org/me/tiny/blob/`+commit+`/docs/cells.md#L5" rel="noopener">docs/cells.md:5</a> · <code>warpbook run docs/cells.md -run &#39;^a$&#39;</code>`,
+	)
+	if n := strings.Count(cells, "v0-test"); n != 1 {
+		t.Errorf("the tool is named %d times on the page, want once", n)
+	}
+	contains(t, "plain.html", page(t, s, "plain.html"), `Built from <abbr title="git commit `+commit+`">commit 0123456789ab</abbr> on <time`)
+	again := build(t, fsys, opts)
+	for name, data := range s.Files {
+		if string(again.Files[name]) != string(data) {
+			t.Errorf("%s differs between two builds of one commit", name)
+		}
+	}
+
+	// Changed files: the content hash names the source, the links go to
+	// HEAD, no clone command; no date when none was given.
+	opts.Provenance = site.Provenance{Commit: commit, Dirty: true, Prefix: "docs/"}
+	cells = page(t, build(t, fsys, opts), "cells.html")
+	contains(t, "cells.html (dirty)", cells, `commit 0123456789ab with changes, content `, `/blob/HEAD/docs/cells.md#L5`)
+	lacks(t, "cells.html (dirty)", cells, "git clone", "<time")
+
+	// Not a git checkout, no repository: the content hash, the path as given.
+	s = build(t, book("cells.md", "# Cells\n\n```go run id=a\nprintln(1)\n```\n"), site.Options{Dir: "mybook", Kernel: fakeKernel{}})
+	cells = page(t, s, "cells.html")
+	contains(t, "cells.html (no git)", cells, `the book is not a git checkout: this is the sha256 of its files`, `<code>warpbook test mybook/cells.md</code>`,
+		`<p class="cell-meta">mybook/cells.md:3 · <code>warpbook run mybook/cells.md -run &#39;^a$&#39;</code></p>`)
+	lacks(t, "cells.html (no git)", cells, "Source:", "Verified by")
 }

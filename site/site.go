@@ -82,6 +82,9 @@ type Options struct {
 	Kernel Kernel
 	// Warnf receives warnings that do not fail the build. Nil drops them.
 	Warnf func(format string, args ...any)
+	// Provenance says where the book's source comes from (see
+	// [Provenance]); the pages show it to readers.
+	Provenance Provenance
 }
 
 // A Site is a built site: every output file by its slash-separated path.
@@ -162,6 +165,8 @@ type build struct {
 	out      map[string][]byte
 	base     string // URL path of the site from site_url, ending in "/"; "" if unset
 	notFound []byte // 404.html with its links rooted at rootToken
+	prov     Provenance
+	hash     string // sha256 of the book's files, hex
 }
 
 // Build reads the book in fsys, runs and verifies its snippets through the
@@ -179,6 +184,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		out:   map[string][]byte{},
 
 		sidebars: map[string]string{},
+		prov:     opts.Provenance,
 	}
 	steps := []func() error{
 		b.load,
@@ -279,7 +285,7 @@ func parallel(pages []*page, f func(*page)) {
 }
 
 // load reads book.yaml and parses every page.
-func (b *build) load() error {
+func (b *build) load() (err error) {
 	if data, err := fs.ReadFile(b.fsys, "book.yaml"); err == nil {
 		if d := decodeYAML(b.file("book.yaml"), 1, data, &b.settings); d != nil {
 			b.addErrs(d)
@@ -308,6 +314,9 @@ func (b *build) load() error {
 		b.base = base
 	}
 
+	if b.hash, err = contentHash(b.fsys); err != nil {
+		return fmt.Errorf("read book: %w", err)
+	}
 	md, others, err := sourceFiles(b.fsys)
 	if err != nil {
 		return fmt.Errorf("read book: %w", err)

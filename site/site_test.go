@@ -713,10 +713,10 @@ func TestCells(t *testing.T) {
 		`<div class="cell" id="cell-occ">`,
 		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label">Show 2 hidden lines of setup</label>`,
 		`<span class="hl"><span class="k">import</span> <span class="s">&#34;fmt&#34;</span>`+"\n</span>",
-		`Output <span class="verified" title="warpbook v0-test, engine e0, go1.26">✓ verified</span></p><pre class="output" tabindex="0"><code>2</code></pre>`,
-		`<p class="callout-title">Why this fails <span class="verified" title="warpbook v0-test, engine e0, go1.26">✓ verified panic</span></p><pre class="output" tabindex="0"><code>runtime error: index out of range</code></pre>`,
+		`Output <span class="verified">✓ verified</span></p><pre class="output" tabindex="0"><code>2</code></pre>`,
+		`<p class="callout-title">Why this fails <span class="verified">✓ verified panic</span></p><pre class="output" tabindex="0"><code>runtime error: index out of range</code></pre>`,
 		`<p class="cell-skip">Not run: needs a GPU</p>`,
-		`Examples verified by warpbook v0-test, engine e0, go1.26`,
+		`by warpbook v0-test with <abbr title="a hash of the engine packages&#39; source">engine e0</abbr> (go1.26)`,
 	)
 	lacks(t, "a.html", a, "```output", `<pre class="output" tabindex="0"><code>2</code></pre>`+"\n<pre")
 

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,31 +33,9 @@ type fileStat struct {
 // inputKey hashes every file of the book that a build reads, together
 // with extra (the tool's own fingerprint and the build options).
 func inputKey(fsys fs.FS, extra string) (string, error) {
-	h := sha256.New()
-	io.WriteString(h, extra)
-	h.Write([]byte{0})
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p != "." && isHidden(d.Name()) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			return nil
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
-		h.Write(data)
-		return nil
-	})
-	return hex.EncodeToString(h.Sum(nil)), err
+	files, err := contentHash(fsys)
+	sum := sha256.Sum256([]byte(extra + "\x00" + files))
+	return hex.EncodeToString(sum[:]), err
 }
 
 // toolKey identifies the running warpbook by what it is, not where it
@@ -155,13 +132,15 @@ func forgetStamp(dir string) {
 
 // BuildDir builds the book in fsys (see [Build]) and writes it into out
 // (see [Site.Write]), keeping a stamp so that a build whose inputs — the
-// book's files, the running tool, opts.Strict and out — have not changed
+// book's files, the running tool, opts.Strict, opts.Provenance and out — have not changed
 // since the last one into out, and whose output is untouched, does no work:
 // it then returns a nil Site and fresh true. force always builds.
 // A failed stamp is reported through opts.Warnf; it costs only the next
 // build's shortcut.
 func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, fresh bool, err error) {
-	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s", toolKey(), opts.Strict, out))
+	pv := opts.Provenance
+	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s", toolKey(), opts.Strict, out,
+		pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix))
 	if err != nil {
 		return nil, false, err
 	}

@@ -49,9 +49,10 @@ func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout,
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	s, upToDate, err := site.BuildDir(ctx, os.DirFS(dir), out, site.Options{
-		Dir:    dir,
-		Strict: strict,
-		Kernel: newKernel(),
+		Dir:        dir,
+		Strict:     strict,
+		Kernel:     newKernel(),
+		Provenance: provenance(dir),
 		Warnf: func(format string, args ...any) {
 			fmt.Fprintf(stderr, "warning: "+format+"\n", args...)
 		},
