@@ -12,8 +12,11 @@
 //	r, err := sim.Run(w)
 //	// r.IssueActive == 100 (four warps hide the 4-cycle FFMA latency)
 //
-// A workload can also be read from a file with [ParseWorkload]; the command
-// "warpbook sim FILE.yaml" runs one.
+// A workload can also be read from a file with [ParseWorkload], and a
+// program alone (the list that follows program: in such a file) with
+// [ParseProgram]; the command "warpbook sim FILE.yaml" runs one. Errors in
+// either are [*Error] values positioned as file:line:col, the column in
+// bytes.
 //
 // # The model
 //

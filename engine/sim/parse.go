@@ -1,20 +1,24 @@
 package sim
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 )
 
 // ParseWorkload reads a workload file (YAML). name is used in error
-// messages ("name:line:col: ...") and as the workload's Name. The format:
+// messages ("name:line:col: ...", columns in bytes) and as the workload's
+// Name. The format:
 //
 //	gpu: toy              # preset name
 //	policy: gto           # lrr | gto | oldest | two_level:4
@@ -40,7 +44,7 @@ import (
 //	      - {op: BAR}
 //	  - {op: EXIT}
 func ParseWorkload(name string, data []byte) (Workload, error) {
-	p := &wparser{file: name}
+	p := newWParser(name, data)
 	w, err := p.workload(data)
 	if err != nil {
 		return Workload{}, err
@@ -56,9 +60,65 @@ func ParseWorkload(name string, data []byte) (Workload, error) {
 	return w, nil
 }
 
+// ParseProgram reads a program alone: the YAML list of instructions, loops
+// and branches that follows program: in a workload file (see
+// [ParseWorkload]), written at the left margin:
+//
+//   - loop: 100
+//     body:
+//   - {op: FFMA, dst: r0, src: [r0, r1]}
+//   - {op: EXIT}
+//
+// file names src in error messages. Errors are [*Error] values whose Line
+// and Col (a byte column) are positions in src, so a caller that took src
+// out of a larger file can move them onto that file. The program is
+// checked as [Run] would check it; one that issues no instruction is an
+// error.
+func ParseProgram(file string, src []byte) (*Program, error) {
+	p := newWParser(file, src)
+	root, err := p.document(src, "empty program; want a list of instructions, loops and branches")
+	if err != nil {
+		return nil, err
+	}
+	prog, err := p.program(root, "program")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := compile(prog, file); err != nil {
+		return nil, err
+	}
+	if !issues(prog) {
+		return nil, p.errAt(root, "program issues no instruction; want at least one instruction")
+	}
+	return prog, nil
+}
+
 type wparser struct {
 	file       string
+	lines      [][]byte // src split after each newline, for byte columns
 	programKey ast.Node // the program: key, for errors about the whole program
+}
+
+func newWParser(file string, src []byte) *wparser {
+	return &wparser{file: file, lines: bytes.SplitAfter(src, []byte("\n"))}
+}
+
+// pos returns the line and byte column of a token. goccy/go-yaml counts
+// columns in characters (runes); errors count bytes, as go/token does.
+func (p *wparser) pos(tk *token.Token) (line, col int) {
+	if tk == nil || tk.Position == nil {
+		return 0, 0
+	}
+	line, col = tk.Position.Line, tk.Position.Column
+	if line < 1 || line > len(p.lines) || col < 1 {
+		return line, col
+	}
+	text, b := p.lines[line-1], 0
+	for r := 1; r < col && b < len(text); r++ {
+		_, size := utf8.DecodeRune(text[b:])
+		b += size
+	}
+	return line, b + 1
 }
 
 func (p *wparser) errAt(n ast.Node, format string, args ...any) error {
@@ -73,25 +133,23 @@ func (p *wparser) errAt(n ast.Node, format string, args ...any) error {
 	}
 	e := &Error{File: p.file, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
-		if tk := n.GetToken(); tk != nil && tk.Position != nil {
-			e.Line, e.Col = tk.Position.Line, tk.Position.Column
-		}
+		e.Line, e.Col = p.pos(n.GetToken())
 	}
 	return e
 }
 
-func (p *wparser) workload(data []byte) (Workload, error) {
-	f, err := parser.ParseBytes(data, 0)
+// document parses src as one YAML document and returns its body; empty
+// is the message for a document with none.
+func (p *wparser) document(src []byte, empty string) (ast.Node, error) {
+	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		var se *yaml.SyntaxError
 		if errors.As(err, &se) {
 			e := &Error{File: p.file, Msg: "YAML syntax: " + se.Message}
-			if se.Token != nil && se.Token.Position != nil {
-				e.Line, e.Col = se.Token.Position.Line, se.Token.Position.Column
-			}
-			return Workload{}, e
+			e.Line, e.Col = p.pos(se.Token)
+			return nil, e
 		}
-		return Workload{}, &Error{File: p.file, Msg: "YAML: " + err.Error()}
+		return nil, &Error{File: p.file, Msg: "YAML: " + err.Error()}
 	}
 	var docs []ast.Node
 	for _, d := range f.Docs {
@@ -100,12 +158,19 @@ func (p *wparser) workload(data []byte) (Workload, error) {
 		}
 	}
 	if len(docs) == 0 {
-		return Workload{}, &Error{File: p.file, Msg: "empty workload; want a mapping with gpu, policy, launch and program"}
+		return nil, &Error{File: p.file, Msg: empty}
 	}
 	if len(docs) > 1 {
-		return Workload{}, p.errAt(docs[1], "more than one YAML document; want one workload per file")
+		return nil, p.errAt(docs[1], "more than one YAML document; want one per file")
 	}
-	root := docs[0]
+	return docs[0], nil
+}
+
+func (p *wparser) workload(data []byte) (Workload, error) {
+	root, err := p.document(data, "empty workload; want a mapping with gpu, policy, launch and program")
+	if err != nil {
+		return Workload{}, err
+	}
 	kvs, err := p.mapping(root, "the workload", []string{"name", "gpu", "policy", "launch", "memory", "program"})
 	if err != nil {
 		return Workload{}, err
@@ -366,11 +431,9 @@ func (p *wparser) program(n ast.Node, what string) (*Program, error) {
 	return prog, nil
 }
 
-func posOf(n ast.Node) srcPos {
-	if tk := n.GetToken(); tk != nil && tk.Position != nil {
-		return srcPos{line: int32(tk.Position.Line), col: int32(tk.Position.Column)}
-	}
-	return srcPos{}
+func (p *wparser) posOf(n ast.Node) srcPos {
+	line, col := p.pos(n.GetToken())
+	return srcPos{line: int32(line), col: int32(col)}
 }
 
 var instKeys = []string{"op", "dst", "src", "level", "width", "ilp", "cycles", "lanes", "warps", "then", "else", "loop", "body"}
@@ -384,9 +447,9 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 		return stmt{}, err
 	}
 	// The position of an item is that of its first key.
-	pos := posOf(n)
+	pos := p.posOf(n)
 	if len(kvs) > 0 {
-		pos = posOf(kvs[0].keyN)
+		pos = p.posOf(kvs[0].keyN)
 	}
 	has := map[string]keyVal{}
 	for _, kv := range kvs {

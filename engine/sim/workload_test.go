@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -262,5 +263,53 @@ func TestPresets(t *testing.T) {
 		if p, err := ParseState(s.String()); err != nil || p != s {
 			t.Errorf("ParseState(%q) = %v, %v", s, p, err)
 		}
+	}
+}
+
+// TestParseProgram: a program alone parses to the same program as the
+// program: of a workload file, and its errors are positioned in its own
+// source (lines and byte columns), whatever comes before it.
+func TestParseProgram(t *testing.T) {
+	src := "- loop: 3\n  body:\n    - {op: FFMA, dst: r0, src: [r0, r1], ilp: 2}\n    - {op: LDG, dst: r2, src: [r3], level: l2}\n- {op: BRA, lanes: \"0-15\", then: [{op: MUFU, dst: r4, src: [r2]}]}\n"
+	p, err := ParseProgram("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ParseWorkload("w.yaml", []byte("gpu: toy\nlaunch: {block: 32}\nprogram:\n"+indent(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.String() != w.Program.String() {
+		t.Errorf("ParseProgram gives\n%s\nthe workload's program is\n%s", p, w.Program)
+	}
+	cases := []struct {
+		name, src, want string
+	}{
+		{"empty", "", "p.yaml: empty program; want a list"},
+		{"comment only", "# nothing\n", "p.yaml: empty program; want a list"},
+		{"not a list", "op: FFMA\n", "p.yaml:1:1: program: want a list of instructions, loops and branches, got a mapping"},
+		{"unknown op", "- {op: FFMA, dst: r0}\n- {op: FFMX, dst: r1}\n", `p.yaml:2:8: unknown op "FFMX"`},
+		{"compile error", "- {op: NOP}\n- loop: 2\n  body: [{op: EXIT}]\n", "p.yaml:3:11: EXIT is only allowed at the top level"},
+		{"issues nothing", "- loop: 0\n  body: [{op: NOP}]\n", "p.yaml:1:1: program issues no instruction"},
+		{"syntax", "- {op: FFMA\n", "p.yaml:1:3: YAML syntax"},
+		// Columns count bytes: "é" is two bytes, so the second item's op
+		// value starts at byte column 13, character column 12.
+		{"byte columns", "- {op: NOP}  # é\n- {dst: é, op: FFMX}\n", `p.yaml:2:17: unknown op "FFMX"`},
+		{"two documents", "- {op: NOP}\n---\n- {op: NOP}\n", "p.yaml:3:1: more than one YAML document"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseProgram("p.yaml", []byte(c.src))
+			if err == nil {
+				t.Fatalf("no error; want %q", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error\n  %v\nwant it to contain\n  %s", err, c.want)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.File != "p.yaml" {
+				t.Errorf("error %T %v: want a *sim.Error for p.yaml", err, err)
+			}
+		})
 	}
 }

@@ -31,6 +31,7 @@ func init() {
 		"NoInstruction":    reflect.ValueOf(sim.NoInstruction),
 		"NotSelected":      reflect.ValueOf(sim.NotSelected),
 		"Ops":              reflect.ValueOf(sim.Ops),
+		"ParseProgram":     reflect.ValueOf(sim.ParseProgram),
 		"ParseState":       reflect.ValueOf(sim.ParseState),
 		"ParseWorkload":    reflect.ValueOf(sim.ParseWorkload),
 		"Preset":           reflect.ValueOf(sim.Preset),
