@@ -16,7 +16,12 @@
 // program alone (the list that follows program: in such a file) with
 // [ParseProgram]; the command "warpbook sim FILE.yaml" runs one. Errors in
 // either are [*Error] values positioned as file:line:col, the column in
-// bytes.
+// bytes. Both read hostile input safely: a source over [MaxSourceBytes],
+// lists and mappings nested deeper than [MaxNesting] (checked on the tokens,
+// before goccy/go-yaml's parser, whose cost grows with the square of the
+// depth) and aliases that would expand past [MaxExpandedNodes] (counted on
+// the parsed tree; workload files take no aliases anyway) are errors at the
+// place the limit is passed, naming the limit.
 //
 // # The model
 //

@@ -12,7 +12,6 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 )
 
@@ -141,9 +140,13 @@ func (p *wparser) errAt(n ast.Node, format string, args ...any) error {
 // document parses src as one YAML document and returns its body; empty
 // is the message for a document with none.
 func (p *wparser) document(src []byte, empty string) (ast.Node, error) {
-	f, err := parser.ParseBytes(src, 0)
+	f, err := p.parseYAML(src)
 	if err != nil {
 		var se *yaml.SyntaxError
+		var le *Error
+		if errors.As(err, &le) {
+			return nil, le
+		}
 		if errors.As(err, &se) {
 			e := &Error{File: p.file, Msg: "YAML syntax: " + se.Message}
 			e.Line, e.Col = p.pos(se.Token)
