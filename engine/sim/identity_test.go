@@ -149,25 +149,31 @@ func checkIdentities(t *testing.T, name string, r *Result) {
 	if !near(r.IssueActive+r.NoEligible, 100) {
 		t.Errorf("%s: issue active %v%% + no eligible %v%% ≠ 100%%", name, r.IssueActive, r.NoEligible)
 	}
-	if !near(r.Stall(Selected), 1) {
-		t.Errorf("%s: selected per issued instruction = %v, want 1", name, r.Stall(Selected))
+	// One warp is selected in each cycle a scheduler issues; with dual
+	// issue that cycle may issue two instructions.
+	perIssue := 1
+	if r.Machine.DualIssue {
+		perIssue = 2
 	}
-	if r.WarpsEligible+1e-12 < r.IssuedPerCycle {
-		t.Errorf("%s: eligible warps %v below issued per cycle %v", name, r.WarpsEligible, r.IssuedPerCycle)
+	if !near(r.Stall(Selected), float64(r.IssueCycles)/float64(r.Instructions)) || (!r.Machine.DualIssue && !near(r.Stall(Selected), 1)) {
+		t.Errorf("%s: selected per issued instruction = %v, issue cycles %d, instructions %d", name, r.Stall(Selected), r.IssueCycles, r.Instructions)
+	}
+	if r.WarpsEligible+1e-12 < float64(r.IssueCycles)/float64(r.ActiveCycles) {
+		t.Errorf("%s: eligible warps %v below issue cycles per active cycle %v", name, r.WarpsEligible, float64(r.IssueCycles)/float64(r.ActiveCycles))
 	}
 	for _, sc := range r.Schedulers {
 		total := 0
 		for _, st := range States() {
 			total += sc.StateCycles(st)
 		}
-		if sc.StateCycles(Selected) != sc.Instructions {
-			t.Errorf("%s: scheduler %d: %d selected cycles, %d instructions", name, sc.Scheduler, sc.StateCycles(Selected), sc.Instructions)
+		if sc.StateCycles(Selected) != sc.IssueCycles {
+			t.Errorf("%s: scheduler %d: %d selected cycles, %d issue cycles", name, sc.Scheduler, sc.StateCycles(Selected), sc.IssueCycles)
 		}
 		if total > sc.ActiveCycles*r.Machine.MaxWarps {
 			t.Errorf("%s: scheduler %d: %d warp-cycles in %d active cycles", name, sc.Scheduler, total, sc.ActiveCycles)
 		}
-		if sc.Instructions > sc.ActiveCycles {
-			t.Errorf("%s: scheduler %d issued %d instructions in %d active cycles", name, sc.Scheduler, sc.Instructions, sc.ActiveCycles)
+		if sc.IssueCycles > sc.ActiveCycles || sc.Instructions < sc.IssueCycles || sc.Instructions > perIssue*sc.IssueCycles {
+			t.Errorf("%s: scheduler %d issued %d instructions in %d issue cycles of %d active cycles", name, sc.Scheduler, sc.Instructions, sc.IssueCycles, sc.ActiveCycles)
 		}
 	}
 	for _, m := range r.Metrics() {

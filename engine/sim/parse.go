@@ -20,7 +20,7 @@ import (
 // Name. The format:
 //
 //	gpu: toy              # preset name
-//	policy: gto           # lrr | gto | oldest | two_level:4
+//	policy: gty           # lrr | gto | gty | oldest | two_level:4 (default: the preset's)
 //	launch:
 //	  block: 128          # threads per block
 //	  blocks: 1           # blocks in the grid
@@ -28,15 +28,20 @@ import (
 //	  smem: 0             # shared memory per block, bytes
 //	  resident: 0         # optional cap on resident blocks per SM
 //	memory:               # optional
-//	  model: queue        # latency | queue
+//	  model: queue        # latency | queue (default: the preset's)
 //	  lg_queue: 32
-//	  mio_queue: 8
+//	  mem_queue: 5
 //	  dram_bytes_per_cycle: 8
 //	program:
 //	  - loop: 100
 //	    body:
 //	      - {op: FFMA, dst: r0, src: [r0, r1], ilp: 2}
-//	      - {op: LDG, dst: r2, src: [r3], level: dram}
+//	      - {op: LDG, dst: r2, src: [r3], level: dram, width: 16, stride: 2}
+//	      - {op: LDGSTS, src: [r3]}    # cp.async; then {op: LDGDEPBAR}, {op: DEPBAR, groups: 1}
+//	      - {op: UBLKCP, src: [r3], bytes: 16384, bar: full0}
+//	      - {op: SYNCS, bar: full0}
+//	      - {op: HGMMA, dst: acc, src: [acc], shape: m64n128k16}
+//	      - {op: WARPGROUP.DEPBAR, groups: 0}
 //	      - {op: BRA, lanes: "0-15", then: [...], else: [...]}
 //	      - {op: BRA, warps: "0", then: [...]}
 //	      - {op: NANOSLEEP, cycles: 100}
@@ -195,7 +200,7 @@ func (p *wparser) workload(data []byte) (Workload, error) {
 				return w, p.errAt(kv.val, "%v", perr)
 			}
 		case "policy":
-			if w.Policy, err = p.str(kv.val, "policy (lrr, gto, oldest or two_level:N)"); err != nil {
+			if w.Policy, err = p.str(kv.val, "policy (lrr, gto, gty, oldest or two_level:N)"); err != nil {
 				return w, err
 			}
 			if _, _, perr := parsePolicy(w.Policy); perr != nil {
@@ -387,7 +392,7 @@ func (p *wparser) launch(n ast.Node) (Launch, error) {
 
 func (p *wparser) memory(n ast.Node) (Memory, error) {
 	var m Memory
-	kvs, err := p.mapping(n, "memory", []string{"model", "lg_queue", "mio_queue", "dram_bytes_per_cycle"})
+	kvs, err := p.mapping(n, "memory", []string{"model", "lg_queue", "mem_queue", "dram_bytes_per_cycle"})
 	if err != nil {
 		return m, err
 	}
@@ -400,8 +405,8 @@ func (p *wparser) memory(n ast.Node) (Memory, error) {
 			}
 		case "lg_queue":
 			m.LGQueue, err = p.integer(kv.val, "memory.lg_queue (in-flight global/local requests per SM)", 1)
-		case "mio_queue":
-			m.MIOQueue, err = p.integer(kv.val, "memory.mio_queue (queued shared-memory instructions per SM)", 1)
+		case "mem_queue":
+			m.MemQueue, err = p.integer(kv.val, "memory.mem_queue (memory instructions each sub-partition buffers)", 1)
 		case "dram_bytes_per_cycle":
 			m.DRAMBytesPerCycle, err = p.number(kv.val, "memory.dram_bytes_per_cycle")
 		}
@@ -439,7 +444,7 @@ func (p *wparser) posOf(n ast.Node) srcPos {
 	return srcPos{line: int32(line), col: int32(col)}
 }
 
-var instKeys = []string{"op", "dst", "src", "level", "width", "ilp", "cycles", "lanes", "warps", "then", "else", "loop", "body"}
+var instKeys = []string{"op", "dst", "src", "level", "width", "stride", "ilp", "cycles", "shape", "groups", "bytes", "bar", "lanes", "warps", "then", "else", "loop", "body"}
 
 func (p *wparser) statement(n ast.Node) (stmt, error) {
 	kvs, err := p.mapping(n, "a program item", instKeys)
@@ -543,7 +548,7 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 		}
 		return st, nil
 	}
-	if err := only("an instruction", "op", "dst", "src", "level", "width", "ilp", "cycles"); err != nil {
+	if err := only("an instruction", "op", "dst", "src", "level", "width", "stride", "ilp", "cycles", "shape", "groups", "bytes", "bar"); err != nil {
 		return stmt{}, err
 	}
 	in := Inst{Op: op}
@@ -590,6 +595,31 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 	}
 	if kv, ok := has["cycles"]; ok {
 		if in.Cycles, err = p.integer(kv.val, "cycles (NANOSLEEP duration)", 0); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["stride"]; ok {
+		if in.Stride, err = p.integer(kv.val, "stride (elements between consecutive threads)", 1); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["groups"]; ok {
+		if in.Groups, err = p.integer(kv.val, "groups (committed groups left in flight)", 0); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["bytes"]; ok {
+		if in.Bytes, err = p.integer(kv.val, "bytes (size of the bulk copy)", 1); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["shape"]; ok {
+		if in.Shape, err = p.str(kv.val, "shape (e.g. m16n8k16)"); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["bar"]; ok {
+		if in.Bar, err = p.str(kv.val, "bar (an mbarrier name such as full0)"); err != nil {
 			return stmt{}, err
 		}
 	}

@@ -69,7 +69,7 @@ func TestParseWorkloadErrors(t *testing.T) {
 		{"unknown top key", "gpu: toy\nlaunchh: {block: 32}\n", `w.yaml:2:1: unknown key "launchh" in the workload (want name, gpu, policy, launch, memory, program)`},
 		{"duplicate key", "gpu: toy\ngpu: volta\n", `w.yaml:2:1: YAML syntax: mapping key "gpu" already defined`},
 		{"unknown gpu", "gpu: toyy\n", `w.yaml:1:6: unknown gpu preset "toyy" (want one of`},
-		{"bad policy", "gpu: toy\npolicy: fifo\n", `w.yaml:2:9: unknown policy "fifo" (want lrr, gto, oldest or two_level:N)`},
+		{"bad policy", "gpu: toy\npolicy: fifo\n", `w.yaml:2:9: unknown policy "fifo" (want lrr, gto, gty, oldest or two_level:N)`},
 		{"bad two_level", "gpu: toy\npolicy: two_level:x\n", `w.yaml:2:9: policy "two_level:x": want two_level:N`},
 		{"block not int", "gpu: toy\nlaunch:\n  block: many\n", `w.yaml:3:10: launch.block (threads per block): want an integer, got the string "many"`},
 		{"block zero", "gpu: toy\nlaunch:\n  block: 0\n", `w.yaml:3:10: launch.block (threads per block): 0, want at least 1`},
@@ -84,7 +84,7 @@ func TestParseWorkloadErrors(t *testing.T) {
 		{"dst on BAR", head + "  - {op: BAR, dst: r0}\n", `w.yaml:4:6: BAR has no destination register, got dst "r0"`},
 		{"bad register", head + "  - {op: FFMA, dst: 0r, src: [r0]}\n", `w.yaml:4:6: dst: bad register name "0r"`},
 		{"bad level", head + "  - {op: LDG, dst: r0, src: [r1], level: l3}\n", `w.yaml:4:6: level "l3", want l1, l2 or dram`},
-		{"level on math", head + "  - {op: FFMA, dst: r0, src: [r1], level: l1}\n", "w.yaml:4:6: level is only for LDG, STG, LDL and STL"},
+		{"level on math", head + "  - {op: FFMA, dst: r0, src: [r1], level: l1}\n", "w.yaml:4:6: level is only for LDG, STG, LDL, STL, LDGSTS and UBLKCP"},
 		{"bad width", head + "  - {op: LDG, dst: r0, src: [r1], width: 3}\n", "w.yaml:4:6: width 3, want 1, 2, 4, 8 or 16"},
 		{"loop count", head + "  - loop: -1\n    body: [{op: NOP}]\n", "w.yaml:4:11: loop (the trip count): -1, want at least 0"},
 		{"loop no body", head + "  - loop: 3\n", "w.yaml:4:5: loop needs a body"},
@@ -130,7 +130,7 @@ launch:
 memory:
   model: queue
   lg_queue: 4
-  mio_queue: 2
+  mem_queue: 2
   dram_bytes_per_cycle: 2.5
 program:
   - {op: ffma, dst: r0, src: r1, ilp: 3}
@@ -148,7 +148,7 @@ program:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Memory != (Memory{Model: "queue", LGQueue: 4, MIOQueue: 2, DRAMBytesPerCycle: 2.5}) {
+	if w.Memory != (Memory{Model: "queue", LGQueue: 4, MemQueue: 2, DRAMBytesPerCycle: 2.5}) {
 		t.Errorf("memory %+v", w.Memory)
 	}
 	r, err := Run(w)
