@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "b0ffade97d2c48c6"
+const EngineFingerprint = "a4624ff3cae4dfcb"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
