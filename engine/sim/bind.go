@@ -173,8 +173,11 @@ func sectors(width, stride int) int {
 // t·stride·width: the threads are served in phases of 128 bytes (32
 // threads of 4 bytes, 16 of 8, 8 of 16), and within a phase a bank that
 // holds k distinct words takes k passes (a k-way conflict); threads that
-// read the same word share it.
+// read the same word share it, and a broadcast (stride 0) takes one pass.
 func wavefronts(width, stride int) int {
+	if stride == 0 {
+		return 1 // a broadcast: every thread reads the same bytes
+	}
 	words := max(1, width/4)
 	perPhase := 32 / words
 	total := 0

@@ -280,8 +280,12 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	}
 	stride := in.Stride
 	switch {
-	case in.Stride != 0 && !memInst:
-		return c.errorf(s, path, "stride is only for memory instructions, not %s", name)
+	case (in.Stride != 0 || in.Broadcast) && !memInst:
+		return c.errorf(s, path, "stride and broadcast are only for memory instructions, not %s", name)
+	case in.Broadcast && in.Stride != 0:
+		return c.errorf(s, path, "broadcast and stride %d: a broadcast has every thread at one address; give one of them", in.Stride)
+	case in.Broadcast:
+		stride = 0
 	case stride == 0:
 		stride = 1
 	case stride < 0 || stride > 1024:

@@ -124,5 +124,5 @@ func ExampleParseProgram() {
 	fmt.Println(err)
 	// Output:
 	// issue active 50%
-	// chain.yaml:1:38: unknown key "lat" in a program item (want op, dst, src, level, width, stride, ilp, cycles, shape, groups, bytes, bar, lanes, warps, then, else, loop, body)
+	// chain.yaml:1:38: unknown key "lat" in a program item (want op, dst, src, level, width, stride, broadcast, ilp, cycles, shape, groups, bytes, bar, lanes, warps, then, else, loop, body)
 }

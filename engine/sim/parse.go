@@ -444,7 +444,7 @@ func (p *wparser) posOf(n ast.Node) srcPos {
 	return srcPos{line: int32(line), col: int32(col)}
 }
 
-var instKeys = []string{"op", "dst", "src", "level", "width", "stride", "ilp", "cycles", "shape", "groups", "bytes", "bar", "lanes", "warps", "then", "else", "loop", "body"}
+var instKeys = []string{"op", "dst", "src", "level", "width", "stride", "broadcast", "ilp", "cycles", "shape", "groups", "bytes", "bar", "lanes", "warps", "then", "else", "loop", "body"}
 
 func (p *wparser) statement(n ast.Node) (stmt, error) {
 	kvs, err := p.mapping(n, "a program item", instKeys)
@@ -548,7 +548,7 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 		}
 		return st, nil
 	}
-	if err := only("an instruction", "op", "dst", "src", "level", "width", "stride", "ilp", "cycles", "shape", "groups", "bytes", "bar"); err != nil {
+	if err := only("an instruction", "op", "dst", "src", "level", "width", "stride", "broadcast", "ilp", "cycles", "shape", "groups", "bytes", "bar"); err != nil {
 		return stmt{}, err
 	}
 	in := Inst{Op: op}
@@ -602,6 +602,13 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 		if in.Stride, err = p.integer(kv.val, "stride (elements between consecutive threads)", 1); err != nil {
 			return stmt{}, err
 		}
+	}
+	if kv, ok := has["broadcast"]; ok {
+		b, ok := unwrap(kv.val).(*ast.BoolNode)
+		if !ok {
+			return stmt{}, p.errAt(kv.val, "broadcast: want true or false, got %s", describe(kv.val))
+		}
+		in.Broadcast = b.Value
 	}
 	if kv, ok := has["groups"]; ok {
 		if in.Groups, err = p.integer(kv.val, "groups (committed groups left in flight)", 0); err != nil {

@@ -42,6 +42,8 @@ func TestSectorsAndWavefronts(t *testing.T) {
 		{16, 1, 16, 4},  // 512 bytes in four quarter-warp phases
 		{8, 2, 16, 4},   // 64-bit words two apart: 2-way in each phase
 		{1, 1, 1, 1},    // 32 bytes: one sector, the threads share words
+		{4, 0, 1, 1},    // broadcast: one word for every thread
+		{16, 0, 1, 1},   // broadcast of 16 bytes
 	}
 	for _, c := range cases {
 		if got := sectors(c.width, c.stride); got != c.sectors {

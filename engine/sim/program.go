@@ -32,6 +32,9 @@ type Inst struct {
 	// contiguous). A global access moves every 32-byte sector its threads
 	// touch; a shared one takes one wavefront per bank conflict.
 	Stride int
+	// Broadcast makes every thread of a memory instruction access the same
+	// address: one sector, one wavefront (Stride must be 0).
+	Broadcast bool
 	// ILP, when above 1, makes ILP independent copies of the instruction:
 	// copy i renames Dst (and any source equal to Dst) to Dst~i, so
 	// {FFMA r0 ← r0, r1} with ILP 4 is four independent chains.
@@ -201,6 +204,9 @@ func (p *Program) format(b *strings.Builder, indent string) {
 			}
 			if in.Stride != 0 {
 				fmt.Fprintf(b, ", stride: %d", in.Stride)
+			}
+			if in.Broadcast {
+				b.WriteString(", broadcast: true")
 			}
 			if in.Shape != "" {
 				fmt.Fprintf(b, ", shape: %s", in.Shape)
@@ -418,7 +424,10 @@ func (p *Program) Listing() ([]string, error) {
 		if (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy) && in.width != 4 {
 			notes = append(notes, fmt.Sprintf("%d B", in.width))
 		}
-		if in.stride != 1 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy) {
+		switch {
+		case in.stride == 0 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy):
+			notes = append(notes, "broadcast")
+		case in.stride != 1 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy):
 			notes = append(notes, fmt.Sprintf("stride %d", in.stride))
 		}
 		if len(notes) > 0 {

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "a4624ff3cae4dfcb"
+const EngineFingerprint = "c50b4005488d585f"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
