@@ -15,7 +15,7 @@ import (
 func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
 	r.figures++
 	id := r.id(fmt.Sprintf("figure-%d", r.figures))
-	f, err := figure.Draw(n.Lines().Value(r.p.src), id)
+	f, err := figure.Draw(n.Lines().Value(r.p.src()), id)
 	if err != nil {
 		off := n.Pos()
 		if off < 0 {

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // Settings are the book settings, read from book.yaml at the root of the
@@ -68,9 +71,9 @@ type FrontMatter struct {
 	Section    string `yaml:"section"`    // link to where it is explained, e.g. occupancy.md#cliffs
 }
 
-// decodeYAML decodes data strictly into v. Errors carry the file and the
-// line, counting line as the file line where data starts.
-func decodeYAML(file string, line int, data []byte, v any) error {
+// decodeYAML decodes data strictly into v. Its diagnostic carries the file
+// and the line, counting line as the file line where data starts.
+func decodeYAML(file string, line int, data []byte, v any) *snippets.Diagnostic {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil
 	}
@@ -78,22 +81,41 @@ func decodeYAML(file string, line int, data []byte, v any) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{File: file, Line: line, Err: err}
+	d := &snippets.Diagnostic{Pos: snippets.Pos{File: file, Line: line}, Err: err}
 	var ye yaml.Error
 	if errors.As(err, &ye) {
-		e.Msg = ye.GetMessage()
+		d.Msg = ye.GetMessage()
 		if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-			e.Line = line + tok.Position.Line - 1
-			e.Col = tok.Position.Column
+			d.Pos.Line = line + tok.Position.Line - 1
+			d.Pos.Col = byteColumn(data, tok.Position.Line, tok.Position.Column)
 		}
 	} else {
-		e.Msg = err.Error()
+		d.Msg = err.Error()
 	}
-	e.Msg = "front matter: " + strings.TrimSpace(e.Msg)
+	d.Msg = "front matter: " + strings.TrimSpace(d.Msg)
 	if file != "" && strings.HasSuffix(file, ".yaml") {
-		e.Msg = strings.TrimPrefix(e.Msg, "front matter: ")
+		d.Msg = strings.TrimPrefix(d.Msg, "front matter: ")
 	}
-	return e
+	return d
+}
+
+// byteColumn turns goccy/go-yaml's column (in characters) on a line of
+// data into a column in bytes, as go/token counts them.
+func byteColumn(data []byte, line, col int) int {
+	lines := bytes.Split(data, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		return col
+	}
+	l := lines[line-1]
+	off := 0
+	for range col - 1 {
+		if off >= len(l) {
+			return col
+		}
+		_, size := utf8.DecodeRune(l[off:])
+		off += size
+	}
+	return off + 1
 }
 
 // keyLine returns the file line of a top-level key in YAML data that

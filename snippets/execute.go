@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
 
 // RunPage type-checks, runs and verifies one page. A page with parse
@@ -39,8 +41,8 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 	}
 	cache := k.cache()
 	keys := pl.keys(r.Verifier, "interp")
-	outcomes := map[int]*outcome{}
-	var jobs []jobUnit
+	outcomes := map[int]*worker.Outcome{}
+	var jobs []worker.Unit
 	timeouts := map[int]time.Duration{}
 	for _, s := range pl.sessions {
 		var units []*unit
@@ -64,29 +66,26 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 			if len(u.diags) > 0 {
 				continue // a checked value that does not compile
 			}
-			jobs = append(jobs, jobUnit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr})
+			jobs = append(jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr})
 			timeouts[u.index] = u.timeout
 		}
 	}
 	if len(jobs) > 0 {
-		start := workerStart
+		start := worker.Self
+		lim := worker.Limits{Timeout: timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit()}
 		if k.InProcess {
-			start = inProcessStart
-		}
-		lim := limits{timeout: timeouts, startup: startupTimeout, output: k.outputLimit(), memory: k.memoryLimit()}
-		if k.InProcess {
-			lim.memory = 0
+			start, lim.Memory = worker.InProcess, 0
 		}
 		sortJobs(jobs)
-		got := runUnits(ctx, jobs, lim, start, k.memoryLimit())
+		got := worker.Run(ctx, jobs, lim, start, k.memoryLimit())
 		for n, o := range got {
 			outcomes[n] = o
-			if o.ran && o.fail == "" {
+			if o.Finished() {
 				cache.put(keys[pl.units[n]], o)
 			}
 		}
 	}
-	var native map[int]*outcome
+	var native map[int]*worker.Outcome
 	if k.Native {
 		var d Diagnostics
 		native, d = k.runNative(ctx, pl, need, r.Verifier)
@@ -96,8 +95,13 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 	return r
 }
 
+// startupTimeout is how long a worker may take to start (loading the
+// interpreter and the engine's symbols), and to go from one unit to the
+// next: wall-clock time, not the snippets'.
+const startupTimeout = 60 * time.Second
+
 // sortJobs puts units in document order, the order the worker runs them.
-func sortJobs(j []jobUnit) {
+func sortJobs(j []worker.Unit) {
 	sort.Slice(j, func(a, b int) bool { return j[a].U < j[b].U })
 }
 
@@ -110,9 +114,31 @@ func (pl *plan) compile() Diagnostics {
 		if len(s.units) == 0 {
 			continue
 		}
+		// Code the kernel refuses before any type check (directives,
+		// brackets that leave the cell) makes the session's program
+		// untrustworthy: report it, and run nothing of the session.
+		for _, u := range s.units {
+			if u.code == nil || len(u.code.src.problems) == 0 {
+				continue
+			}
+			for _, e := range u.code.src.problems {
+				u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
+			}
+			if !s.broken {
+				s.broken, s.firstBad, s.culprit = true, 0, u
+			}
+		}
+		if s.broken {
+			continue
+		}
 		ck := pl.typeCheck(s.mainGo, !s.program)
 		for _, o := range ck.other {
 			page = append(page, &Diagnostic{Pos: Pos{File: pl.page.Path}, Msg: "internal error in the generated program: " + o})
+		}
+		if len(ck.other) > 0 {
+			// Fail closed: what was not checked does not run.
+			s.broken, s.firstBad = true, 0
+			continue
 		}
 		ck.errs = append(ck.errs, pl.lintRedeclared(s, ck)...)
 		ck.errs = append(ck.errs, pl.lintLater(s, ck)...)

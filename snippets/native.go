@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
 
 // modulePath is the module the generated native programs are built in.
@@ -78,11 +80,11 @@ func (k *Kernel) moduleRoot() (string, error) {
 // runNative builds the page's sessions into programs with the Go toolchain
 // (one go build for the page, through an overlay, so nothing is written to
 // the source tree), runs them, and returns an outcome per unit.
-func (k *Kernel) runNative(ctx context.Context, pl *plan, need map[*unit]bool, v Verifier) (map[int]*outcome, Diagnostics) {
+func (k *Kernel) runNative(ctx context.Context, pl *plan, need map[*unit]bool, v Verifier) (map[int]*worker.Outcome, Diagnostics) {
 	pageDiag := func(format string, args ...any) Diagnostics {
 		return Diagnostics{&Diagnostic{Pos: Pos{File: pl.page.Path}, Msg: "native: " + fmt.Sprintf(format, args...)}}
 	}
-	out := map[int]*outcome{}
+	out := map[int]*worker.Outcome{}
 	cache := k.cache()
 	keys := pl.keys(v, "native")
 	var build []*session
@@ -126,7 +128,7 @@ func (k *Kernel) runNative(ctx context.Context, pl *plan, need map[*unit]bool, v
 		dir := path.Join(base, fmt.Sprintf("s%d", s.id))
 		files := map[string]string{"main.go": s.mainGo}
 		if !s.program {
-			files["wb.go"] = helperGo
+			files["wb.go"] = worker.HelperGo
 		}
 		for name, src := range files {
 			f := filepath.Join(tmp, fmt.Sprintf("s%d_%s", s.id, name))
@@ -146,69 +148,32 @@ func (k *Kernel) runNative(ctx context.Context, pl *plan, need map[*unit]bool, v
 	args := append([]string{"build", "-overlay", ovl, "-o", bin}, pkgs...)
 	cmd := exec.CommandContext(ctx, k.goCommand(), args...)
 	cmd.Dir = root
+	// The toolchain is trusted, the code it builds is not: no cgo (whose
+	// #cgo lines run compilers with the page's flags) and no toolchain
+	// download.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return out, pageDiag("go build failed: %v\n%s", err, strings.TrimSpace(string(b)))
+		msg := strings.ReplaceAll(strings.TrimSpace(string(b)), pageFile, pl.page.Path)
+		return out, pageDiag("go build failed: %v\n%s", err, msg)
 	}
 	for _, s := range build {
 		exe := filepath.Join(tmp, "bin", fmt.Sprintf("s%d", s.id))
-		var units []jobUnit
+		var units []worker.Unit
 		timeouts := map[int]time.Duration{}
 		for _, u := range s.units {
 			if need[u] {
-				units = append(units, jobUnit{U: u.index, Session: s.id})
+				units = append(units, worker.Unit{U: u.index, Session: s.id})
 				timeouts[u.index] = u.timeout
 			}
 		}
-		var got map[int]*outcome
-		if s.program {
-			got = map[int]*outcome{units[0].U: runProgram(ctx, exe, timeouts[units[0].U], k.outputLimit(), k.memoryLimit())}
-		} else {
-			start := func(ctx context.Context, j *job) (proc, error) {
-				cmd := exec.CommandContext(ctx, exe)
-				cmd.Env = append(os.Environ(), "WARPBOOK_NONCE="+j.Nonce)
-				return startProcess(cmd, nil)
-			}
-			lim := limits{timeout: timeouts, startup: startupTimeout, output: k.outputLimit(), memory: k.memoryLimit(), programs: true}
-			got = runUnits(ctx, units, lim, start, 0)
-		}
-		for n, o := range got {
+		lim := worker.Limits{Timeout: timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit(),
+			Program: true, Raw: s.program}
+		for n, o := range worker.Run(ctx, units, lim, worker.Program(exe), k.memoryLimit()) {
 			out[n] = o
-			if o.ran && o.fail == "" {
+			if o.Finished() {
 				cache.put(keys[pl.units[n]], o)
 			}
 		}
 	}
 	return out, nil
-}
-
-// runProgram runs a whole-program snippet compiled natively: its output is
-// all of stdout, a panic is read from stderr.
-func runProgram(ctx context.Context, exe string, timeout time.Duration, outLimit, memLimit int64) *outcome {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe)
-	stdout := &cappedBuffer{max: int(outLimit) + 1}
-	stderr := &cappedBuffer{max: 64 << 10}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	o := &outcome{ran: true}
-	start := time.Now()
-	err := cmd.Run()
-	o.elapsed = time.Since(start)
-	o.output = stdout.Bytes()
-	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		o.fail, o.err = fmt.Sprintf("did not finish within %s (an infinite loop?)", timeout), ErrTimeout
-	case int64(len(o.output)) > outLimit:
-		o.fail = fmt.Sprintf("printed more than the output limit of %s", byteSize(outLimit))
-	case err != nil:
-		for _, line := range strings.Split(string(stderr.Bytes()), "\n") {
-			if msg, ok := strings.CutPrefix(line, "panic: "); ok {
-				msg = strings.TrimSuffix(msg, " [recovered]")
-				o.panic = &msg
-				return o
-			}
-		}
-		o.fail = crashMessage(stderr.Bytes(), err, nil)
-	}
-	return o
 }
