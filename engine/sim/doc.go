@@ -164,8 +164,11 @@
 //     mio_throttle), after MemPipeDelay cycles its sub-partition's address
 //     unit (AddrInterval cycles per instruction), and the SM's shared stage
 //     (one instruction every MemIssueInterval cycles from all
-//     sub-partitions); the queue entry frees the cycle after the shared
-//     stage takes the instruction. Huerta et al. (MICRO 2025) measured 5, 4
+//     sub-partitions), which hands instructions to the data path in order
+//     and so takes the next only once the banks or the L1TEX data path are
+//     free of the previous one (a bank conflict backs up into the queue);
+//     the queue entry frees the cycle after the shared stage takes the
+//     instruction. Huerta et al. (MICRO 2025) measured 5, 4
 //     and 2 on Ampere. MemQueue 0 leaves this stage out (the pre-Volta
 //     presets: nothing is published about it).
 //  2. Its level's data path. A shared-memory access takes MIOInterval

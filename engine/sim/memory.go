@@ -38,6 +38,15 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 		au := max(now+int64(m.MemPipeDelay), sc.auFree)
 		sc.auFree = au + int64(m.AddrInterval)
 		acc := max(au+int64(m.AddrInterval), s.stageFree)
+		// The stage hands instructions to the data path in order: one
+		// waits while the banks (or the L1TEX data path) are still busy
+		// with the previous ones, so replays back up into the queue.
+		switch in.act {
+		case actShared:
+			acc = max(acc, s.mioFree)
+		case actGlobal, actAsyncCopy:
+			acc = max(acc, s.lsuFree)
+		}
 		s.stageFree = acc + int64(m.MemIssueInterval)
 		s.memqPush(sc, acc+1)
 		base = now + int64(m.MemPipeDelay+m.AddrInterval)
