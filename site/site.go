@@ -154,6 +154,7 @@ type build struct {
 	mu       sync.Mutex
 	used     map[string]bool   // files pages link to
 	hl       sync.Map          // highlight cache: lang + "\x00" + code → HTML
+	figs     sync.Map          // figures drawn, by block: *ast.FencedCodeBlock → drawn
 	sidebars map[string]string // sidebar HTML by output directory
 	links    []linkRef
 	errs     snippets.Diagnostics

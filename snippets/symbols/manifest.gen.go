@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "9e8bc9b308cbb618"
+const EngineFingerprint = "199e51a4f8de097b"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
