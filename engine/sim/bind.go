@@ -94,6 +94,12 @@ func (p *compiled) bind(m Machine, file string) error {
 			if !in.store {
 				in.extra = int32(writeback(int(in.width), m.SharedWriteback))
 			}
+			if m.QueueModel {
+				// A conflict's extra passes come before the last data:
+				// each one the banks take beyond a contiguous access of
+				// the same width delays the access by an interval.
+				in.extra += max(0, in.waves-int32(wavefronts(int(in.width), 1))) * int32(m.MIOInterval)
+			}
 		case actGlobal:
 			in.waves = int32(sectors(int(in.width), int(in.stride)))
 			if !in.store {
@@ -131,6 +137,13 @@ func (p *compiled) bindTensor(in *inst, m Machine, file string) error {
 		base = ceilDiv(def.fma(), m.TensorFMA)
 	}
 	in.ivl = int32(ivl)
+	if in.act == actGMMA {
+		// A warpgroup MMA is ready when the tensor pipe is done with its
+		// tile, and no sooner than the pipe's latency (Luo et al.: an
+		// m64n256k16 takes its 128 cycles on the pipe).
+		in.lat = int32(max(m.Tensor.Latency, ivl))
+		return nil
+	}
 	// The pipe's latency is its default shape's; a longer shape adds the
 	// cycles it holds the pipe longer.
 	in.lat = int32(max(1, m.Tensor.Latency+ivl-base))

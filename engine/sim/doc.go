@@ -178,15 +178,19 @@
 //     (Inst.Stride and Width: a stride of 2 moves twice the bytes it uses)
 //     through the L1TEX data path (LSUInterval per four sectors), the L2
 //     (L2BytesPerCycle) and DRAM (DRAMBytesPerCycle: the SM's share of the
-//     part's sustained bandwidth where one is published). LGQueue, when
-//     set, bounds the global accesses in flight.
+//     part's bandwidth, the measured sustained one on gf100, gk110, gm204
+//     and volta, the theoretical one on turing, ampere, hopper and h800).
+//     LGQueue, when set, bounds the global accesses in flight.
 //
 // An access is ready its level's latency after issue, plus whatever it
 // waited in the stages: the latency is what it takes with nothing else in
-// flight. So latency grows with load and throughput follows Little's law,
-// bytes in flight = bandwidth × latency, until a stage saturates. The
-// latency itself does not grow with the DRAM's load, as a real memory
-// system's does near its peak (see the fidelity table in README).
+// flight. A shared-memory access with bank conflicts also waits for its own
+// extra passes, MIOInterval each beyond the wavefronts a contiguous access
+// of its width takes (Mei and Chu measured more, see the fidelity table).
+// So latency grows with load and throughput follows Little's law, bytes in
+// flight = bandwidth × latency, until a stage saturates. The latency itself
+// does not grow with the DRAM's load, as a real memory system's does near
+// its peak (see the fidelity table in README).
 //
 // # Asynchronous copies and warpgroup MMA
 //
@@ -201,11 +205,14 @@
 // the block (a producer) starts it later; a SYNCS for a phase no UBLKCP
 // ever starts is a deadlock. HGMMA (Machine.AsyncMMA, warpgroup MMA) holds
 // the warp's tensor pipe for its quarter of an m64nNk16 tile and runs on
-// without waiting; WARPGROUP.DEPBAR with groups: N commits the open HGMMA
-// group and waits (gmma) until at most N are in flight. Each of a
-// warpgroup's four warps issues its own HGMMA, as the hardware splits the
-// tile between the four sub-partitions. Running any of these on a machine
-// without the feature is an error at the instruction.
+// without waiting; its accumulator is ready when the pipe is done with the
+// tile, and no sooner than the tensor latency after issue (an HMMA's
+// latency is the pipe's, plus the cycles a shape longer than the
+// machine's TensorShape holds it). WARPGROUP.DEPBAR with groups: N commits
+// the open HGMMA group and waits (gmma) until at most N are in flight. Each
+// of a warpgroup's four warps issues its own HGMMA, as the hardware splits
+// the tile between the four sub-partitions. Running any of these on a
+// machine without the feature is an error at the instruction.
 //
 // # Control flow
 //
@@ -292,11 +299,13 @@
 //   - volta (V100), turing (T4), ampere (A100): Jia et al. (2018, 2019) and
 //     Abdelkhalik et al. (2022) latency tables, Huerta et al. (MICRO 2025)
 //     memory pipeline, load widths and scheduling policy, tensor rates from
-//     NVIDIA's datasheets.
-//   - hopper (H100 SXM5) and h800 (H800 PCIe): the GH100 SM's latencies
-//     from Luo et al.'s H800 PCIe measurements; the H100 SXM5's L2 and DRAM
-//     latencies from a GH200 measurement, its bandwidth the theoretical
-//     one.
+//     NVIDIA's datasheets, the A100's tensor latency from Luo et al.
+//     (2024).
+//   - hopper (H100 SXM5) and h800 (H800 PCIe): the GH100 SM's latencies,
+//     tensor and warpgroup-MMA latencies included, from Luo et al.'s H800
+//     PCIe measurements (and the H800's cut-down FP64 rate); the H100
+//     SXM5's L2 and DRAM latencies from a GH200 measurement, its bandwidth
+//     the theoretical one.
 //
 // [Presets] lists them; the fidelity table in README holds them to
 // published measurements that no preset number was taken from, and says

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -155,7 +156,7 @@ func exact(v float64) (float64, float64) { return v, v }
 
 func figures() []figure {
 	lo320, hi320 := exact(320)
-	return []figure{
+	figs := []figure{
 		{arch: "gt200", what: "threads that saturate a dependent FFMA loop, no ILP", source: "NVIDIA webinar 2009; Volkov GTC 2010",
 			published: "192 (6 warps)", lo: 192, hi: 192, band: "stated exactly", unit: "threads",
 			model: func(t *testing.T) float64 { return saturating(t, GT200(), 1) }, agrees: true},
@@ -194,6 +195,9 @@ func figures() []figure {
 		{arch: "gf100", what: "copy, 14 float4 per thread, 4 % occupancy (2 warps): fraction of peak", source: "Volkov GTC 2010",
 			published: "84 %", lo: 84, hi: 87, band: "84-87 %, the talk's saturated copies", oos: true, unit: "%",
 			model: func(t *testing.T) float64 { return 100 * copyRate(t, GF100(), 2, 14, 16) / volkovPeak }, agrees: true},
+		{arch: "gf100", what: "2 floats per thread reach ~85 % of peak at a lower occupancy than 1", source: "Volkov GTC 2010",
+			published: "yes (\"can get away with lower occupancy\")", lo: 1, hi: 1, band: "stated", oos: true, unit: "",
+			model: func(t *testing.T) float64 { return boolf(warpsForShare(t, 2, 0.84) < warpsForShare(t, 1, 0.84)) }, agrees: true},
 		{arch: "gf100", what: "shared-memory bandwidth of a GTX 480, 15 SMs", source: "Volkov GTC 2010",
 			published: "≈1.3 TB/s", lo: 1.25, hi: 1.35, band: "\"1.3\" to two digits", oos: true, unit: "TB/s",
 			model: func(t *testing.T) float64 { return sharedTBs(t, GF100(), 4) }, agrees: true},
@@ -254,6 +258,90 @@ func figures() []figure {
 			published: "+2 and +6 cycles", lo: 206, hi: 206, band: "exact (written 100·a + b)", unit: "",
 			model: func(t *testing.T) float64 { return 100*widthExtra(t, 8) + widthExtra(t, 16) }, agrees: true},
 	}
+	figs = append(figs, meiChu("gf100", GF100, "GTX 560 Ti, Fermi", [5]int{87, 162, 311, 611, 1209},
+		"each extra pass delays the model's access by one wavefront at the banks (2 cycles), 50 + 2(n − 1); Fermi's measured cost is about 37 cycles a pass, as if each were replayed through the whole pipeline, which the model does not do")...)
+	figs = append(figs, meiChu("gk110", GK110, "GTX 780", [5]int{82, 96, 158, 257, 484},
+		"each extra pass delays the model's access by one wavefront (1 cycle), 47 + (n − 1); Kepler's measured cost is 14 to 35 cycles a pass, and its 8-byte banks are not modelled")...)
+	figs = append(figs, meiChu("gm204", GM204, "GTX 980", [5]int{30, 34, 42, 58, 90},
+		"each extra pass delays the model's access by one wavefront (1 cycle), 28 + (n − 1); Maxwell's measured latency is 28 + 2(n − 1), two cycles a pass, which the banks' 128 bytes per cycle do not explain")...)
+	return append(figs, luoFigures()...)
+}
+
+// luo is the short name of Luo et al.'s Hopper paper in the table.
+const luo = "Luo et al. 2024"
+
+// luoFigures are Luo et al.'s A100 and H800 PCIe measurements: Table V
+// (throughput of each memory level), §IV-B (DRAM against its theoretical
+// bandwidth), Table VII (mma) and Table VIII (wgmma). The presets took
+// the H800's latencies, its FP64 rate, the tensor latencies and the wgmma
+// latency from the paper; the rest is out of sample.
+func luoFigures() []figure {
+	sharedRow := func(arch string, m func() Machine, bits string, width int, agrees bool, note string) figure {
+		return figure{arch: arch, what: fmt.Sprintf("shared-memory throughput per SM, %s loads", bits), source: luo + ", Table V",
+			published: map[string]string{"ampere": "128.0 bytes/clk", "h800": "127.9 bytes/clk"}[arch], lo: 127.9, hi: 128.0,
+			band: "the nine values of the table's shared-memory row (three GPUs, three widths)", oos: true, unit: "bytes/clk",
+			model: func(t *testing.T) float64 { return perSMBytes(t, m(), "LDS", "", width) }, agrees: agrees, note: note}
+	}
+	l1 := func(arch string, m func() Machine, bits string, width int, v float64, note string) figure {
+		return figure{arch: arch, what: fmt.Sprintf("L1 throughput per SM, %s loads", bits), source: luo + ", Table V",
+			published: fmt.Sprintf("%.1f bytes/clk", v), lo: math.Round(100*v-5) / 100, hi: math.Round(100*v+5) / 100, band: "stated to 4 digits", oos: true, unit: "bytes/clk",
+			model: func(t *testing.T) float64 { return perSMBytes(t, m(), "LDG", "l1", width) }, agrees: false, note: note}
+	}
+	const halfRate = "Huerta et al.'s shared memory stage (one memory instruction every 2 cycles from all sub-partitions, measured on an RTX A6000) holds 32-bit loads to 64 bytes per cycle; Luo et al.'s A100 and H800 move about twice that"
+	const dataPath = "the model's L1 data path returns its 128 bytes per cycle to wide loads; the measured figure is lower and no mechanism for the gap is modelled"
+	return []figure{
+		sharedRow("ampere", Ampere, "32-bit", 4, false, halfRate),
+		sharedRow("ampere", Ampere, "64-bit", 8, true, ""),
+		sharedRow("ampere", Ampere, "128-bit", 16, true, ""),
+		sharedRow("h800", H800, "32-bit", 4, false, halfRate),
+		sharedRow("h800", H800, "64-bit", 8, true, ""),
+		sharedRow("h800", H800, "128-bit", 16, true, ""),
+		l1("ampere", Ampere, "32-bit", 4, 99.5, halfRate),
+		l1("ampere", Ampere, "64-bit", 8, 120.0, dataPath),
+		l1("ampere", Ampere, "128-bit", 16, 106.8, dataPath),
+		l1("h800", H800, "32-bit", 4, 125.8, halfRate),
+		l1("h800", H800, "128-bit", 16, 124.1, dataPath),
+		{arch: "ampere", what: "DRAM throughput against the theoretical bandwidth", source: luo + ", §IV-B",
+			published: "1407.2 GB/s, 90 %", lo: 89.5, hi: 90.5, band: "stated to 2 digits", oos: true, unit: "%",
+			model: func(t *testing.T) float64 { return dramShare(t, Ampere()) }, agrees: false,
+			note: "the preset's DRAM channel is the theoretical 1555 GB/s; nothing in the model costs the 10 % a real channel loses"},
+		{arch: "h800", what: "DRAM throughput against the theoretical bandwidth", source: luo + ", §IV-B",
+			published: "1861.5 GB/s, 91 %", lo: 90.5, hi: 91.5, band: "stated to 2 digits", oos: true, unit: "%",
+			model: func(t *testing.T) float64 { return dramShare(t, H800()) }, agrees: false,
+			note: "the preset's DRAM channel is the theoretical 2 TB/s; nothing in the model costs the 9 % a real channel loses"},
+		{arch: "ampere", what: "latency of dependent mma m16n8k16", source: luo + ", Table VII",
+			published: "24.6 cycles", lo: 24.5, hi: 26.0, band: "the table's k16 rows (24.6, 24.5 sparse; 26.0, 24.5 with FP32 accumulators)", unit: "cycles",
+			model: func(t *testing.T) float64 { return mmaLatency(t, Ampere(), "m16n8k16") }, agrees: true},
+		{arch: "ampere", what: "latency of dependent mma m16n8k8", source: luo + ", Table VII",
+			published: "17.7 cycles", lo: 17.3, hi: 18.0, band: "the table's FP16 k8 rows (17.7, 17.3, 17.5, 18.0)", oos: true, unit: "cycles",
+			model: func(t *testing.T) float64 { return mmaLatency(t, Ampere(), "m16n8k8") }, agrees: false,
+			note: "the model shortens the latency of a smaller shape only by the fewer cycles it holds the pipe (4 of 8); the measured k8 is 7 cycles quicker than k16"},
+		{arch: "ampere", what: "mma m16n8k16 throughput against the 312 TFLOPS peak", source: luo + ", Table VII",
+			published: "310.6 TFLOPS, 99.6 %", lo: 99.3, hi: 99.6, band: "the dense FP16 rows, 310.0 and 310.6 TFLOPS", oos: true, unit: "%",
+			model: func(t *testing.T) float64 { return mmaShare(t, Ampere(), "m16n8k16") }, agrees: false,
+			note: "independent HMMAs keep the model's tensor pipe busy at the datasheet rate; the measured half percent below it is not modelled"},
+		{arch: "h800", what: "latency of dependent mma m16n8k16", source: luo + ", Table VII",
+			published: "24.1 cycles", lo: 24.0, hi: 24.1, band: "the table's FP16 k16 rows (24.1, 24.0 sparse)", unit: "cycles",
+			model: func(t *testing.T) float64 { return mmaLatency(t, H800(), "m16n8k16") }, agrees: true},
+		{arch: "h800", what: "latency of dependent mma m16n8k8", source: luo + ", Table VII",
+			published: "16.0 cycles", lo: 16.0, hi: 16.0, band: "every FP16 k8 row reads 16.0", oos: true, unit: "cycles",
+			model: func(t *testing.T) float64 { return mmaLatency(t, H800(), "m16n8k8") }, agrees: false,
+			note: "the model shortens the latency of a smaller shape only by the fewer cycles it holds the pipe (2 of 4); the measured k8 is 8 cycles quicker than k16"},
+		{arch: "h800", what: "mma m16n8k16 throughput against the 756.5 TFLOPS dense peak", source: luo + ", Table VII",
+			published: "494.4 TFLOPS, 65.4 %", lo: 64.8, hi: 65.4, band: "the dense FP16 k16 rows, 490.7 and 494.4 TFLOPS", oos: true, unit: "%",
+			model: func(t *testing.T) float64 { return mmaShare(t, H800(), "m16n8k16") }, agrees: false,
+			note: "the model runs HMMA at the tensor cores' full rate (TensorFMA 512, the wgmma peak); on Hopper the warp-level mma reaches only about two thirds of it, which the model does not distinguish"},
+		{arch: "h800", what: "latency of a waited-for wgmma m64n256k16", source: luo + ", Table VIII",
+			published: "128.0 cycles", lo: 128, hi: 128, band: "every row reads 128.0", unit: "cycles",
+			model: func(t *testing.T) float64 { return wgmmaLatency(t, H800()) }, agrees: true},
+		{arch: "h800", what: "back-to-back wgmma m64n256k16 against the 756.5 TFLOPS dense peak", source: luo + ", Table VIII",
+			published: "729.3 TFLOPS, 96.4 %", lo: 96.3, hi: 96.8, band: "the FP16 rows with zeros, SS and RS (728.5-731.9 TFLOPS)", oos: true, unit: "%",
+			model: func(t *testing.T) float64 { return wgmmaShare(t, H800()) }, agrees: false,
+			note: "back-to-back HGMMAs keep the model's tensor pipe busy at the peak rate; the 3.6 % the H800 loses is not modelled"},
+		{arch: "h800", what: "FP64 add throughput per SM", source: luo + ", §IV-B",
+			published: "16 bytes/clk", lo: 15.5, hi: 16.5, band: "stated to 2 digits", unit: "bytes/clk",
+			model: func(t *testing.T) float64 { return daddBytes(t, H800()) }, agrees: true},
+	}
 }
 
 // held is a Table 1 cell no preset number was taken from: the 2- and
@@ -290,19 +378,125 @@ func boolf(b bool) float64 {
 	return 0
 }
 
+// perSMBytes is the bytes per cycle one SM of m moves with every warp
+// slot issuing independent loads (op at level) of width bytes per thread.
+func perSMBytes(t *testing.T, m Machine, op, level string, width int) float64 {
+	body := NewProgram()
+	for i := 0; i < 8; i++ {
+		body.Add(Inst{Op: op, Dst: fmt.Sprintf("v%d", i), Src: []string{"a"}, Level: level, Width: width})
+	}
+	// The whole run of a long loop, up to the last load's data (the FFMA
+	// waits for it): loads queue at the banks and the data path, so a
+	// window's issue rate can run ahead of their bandwidth.
+	const trips = 1000
+	p := NewProgram().Loop(trips, body).FFMA("s", "v7", "v7")
+	r := steady(t, m, Workload{Name: op, Launch: Launch{Block: 512, Blocks: m.MaxWarps / 16}, Program: p})
+	return float64(m.MaxWarps*trips*8) * float64(32*width) / float64(r.RunCycles)
+}
+
 // sharedTBs is the shared-memory bandwidth of the whole part of m, in
 // TB/s, with every warp slot loading width bytes per thread.
 func sharedTBs(t *testing.T, m Machine, width int) float64 {
-	body := NewProgram()
-	for i := 0; i < 8; i++ {
-		body.Add(Inst{Op: "LDS", Dst: fmt.Sprintf("v%d", i), Src: []string{"a"}, Width: width})
+	return perSMBytes(t, m, "LDS", "", width) * float64(m.SMs) * float64(m.ClockMHz) * 1e6 / 1e12
+}
+
+// dramShare is the percentage of m's DRAM bandwidth a copy of four 16-byte
+// words per thread reaches at full occupancy.
+func dramShare(t *testing.T, m Machine) float64 {
+	return 100 * copyRate(t, m, m.MaxWarps, 4, 16) / m.DRAMBytesPerCycle
+}
+
+// mmaLatency is the cycles from one HMMA of the shape to the next that
+// depends on it, on m.
+func mmaLatency(t *testing.T, m Machine, shape string) float64 {
+	run := func(n int) int {
+		body := NewProgram().Add(Inst{Op: "HMMA", Dst: "d", Src: []string{"d", "a", "b"}, Shape: shape})
+		return steady(t, m, Workload{Name: "hmma chain", Launch: Launch{Block: 32}, Program: NewProgram().Loop(n, body)}).RunCycles
 	}
-	// The whole run of a long loop: shared loads queue at the banks, so a
-	// window's issue rate can run ahead of their bandwidth.
-	const trips = 1000
-	r := steady(t, m, Workload{Name: "lds", Launch: Launch{Block: 512, Blocks: m.MaxWarps / 16}, Program: NewProgram().Loop(trips, body)})
-	perCycle := float64(m.MaxWarps*trips*8) * float64(32*width) / float64(r.RunCycles)
-	return perCycle * float64(m.SMs) * float64(m.ClockMHz) * 1e6 / 1e12
+	return float64(run(200)-run(100)) / 100
+}
+
+// mmaShare is the percentage of m's tensor rate independent HMMAs of the
+// shape reach with eight warps per scheduler, eight chains each.
+func mmaShare(t *testing.T, m Machine, shape string) float64 {
+	sh, err := parseShape(shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const warps, trips = 8, 100 // per scheduler; HMMAs per warp: 8 × trips
+	body := NewProgram().Add(Inst{Op: "HMMA", Dst: "d", Src: []string{"d", "a", "b"}, Shape: shape, ILP: 8})
+	r := steady(t, m, Workload{Name: "hmma", Launch: Launch{Block: 32 * warps * m.Schedulers}, Program: NewProgram().Loop(trips, body)})
+	return 100 * float64(warps*8*trips*sh.fma()) / float64(r.RunCycles*m.TensorFMA)
+}
+
+// wgmma is one warpgroup's HGMMA m64n256k16 loop on m: each waited for
+// (latency) or back to back (throughput).
+func wgmma(t *testing.T, m Machine, n int, wait bool) *Result {
+	body := NewProgram().Add(Inst{Op: "HGMMA", Dst: "acc", Src: []string{"acc", "b"}, Shape: "m64n256k16"})
+	if wait {
+		body.Add(Inst{Op: "WARPGROUP.DEPBAR"})
+	}
+	p := NewProgram().Loop(n, body).Add(Inst{Op: "WARPGROUP.DEPBAR"})
+	return steady(t, m, Workload{Name: "wgmma", Launch: Launch{Block: 128}, Program: p})
+}
+
+func wgmmaLatency(t *testing.T, m Machine) float64 {
+	return float64(wgmma(t, m, 40, true).RunCycles-wgmma(t, m, 20, true).RunCycles) / 20
+}
+
+// wgmmaShare is the percentage of m's tensor rate back-to-back HGMMA
+// m64n256k16 reach.
+func wgmmaShare(t *testing.T, m Machine) float64 {
+	r := wgmma(t, m, 50, false)
+	return 100 * float64(50*4*16*256*16) / float64(r.RunCycles*m.TensorFMA*m.Schedulers)
+}
+
+// daddBytes is the bytes per cycle per SM a stream of independent DADDs
+// produces on m (8 bytes a result), over the whole run.
+func daddBytes(t *testing.T, m Machine) float64 {
+	body := NewProgram().ILP(8, "DADD", "d", "d", "r1")
+	p := NewProgram().Loop(100, body).FFMA("s", "d~7", "d~7") // waits for the last result
+	r := steady(t, m, Workload{Name: "dadd", Launch: Launch{Block: 512}, Program: p})
+	return float64(512*100*8*8) / float64(r.RunCycles)
+}
+
+// conflictLatency is the cycles per access of one warp's shared-memory
+// pointer chase whose threads are stride 4-byte words apart (Mei and Chu's
+// Listing 4: gcd(stride, 32)-way bank conflicts).
+func conflictLatency(t *testing.T, m Machine, stride int) float64 {
+	run := func(n int) int {
+		body := NewProgram().Add(Inst{Op: "LDS", Dst: "p", Src: []string{"p"}, Stride: stride})
+		return steady(t, m, Workload{Name: "lds chase", Launch: Launch{Block: 32}, Program: NewProgram().Loop(n, body)}).RunCycles
+	}
+	return float64(run(128)-run(64)) / 64
+}
+
+// meiChu is a row of Mei and Chu's shared-memory bank-conflict table: the
+// latency of an n-way conflict, for n = 2, 4, 8, 16, 32.
+func meiChu(arch string, m func() Machine, part string, row [5]int, note string) []figure {
+	var out []figure
+	for i, v := range row {
+		ways := 2 << i
+		if i > 0 {
+			note = "as for the 2-way conflict"
+		}
+		out = append(out, figure{arch: arch, what: fmt.Sprintf("shared-memory latency with a %d-way bank conflict", ways),
+			source: "Mei & Chu TPDS 2017, §6 (" + part + ")", published: fmt.Sprintf("%d cycles", v), lo: float64(v), hi: float64(v),
+			band: "cycle counts are stated as integers", oos: true, unit: "cycles",
+			model: func(t *testing.T) float64 { return conflictLatency(t, m(), ways) }, note: note})
+	}
+	return out
+}
+
+// warpsForShare is the fewest warps (a multiple of 4) at which the gf100
+// copy of k floats per thread reaches share of the GTX 480's peak.
+func warpsForShare(t *testing.T, k int, share float64) float64 {
+	for w := 4; w <= 48; w += 4 {
+		if copyRate(t, GF100(), w, k, 4)/volkovPeak >= share {
+			return float64(w)
+		}
+	}
+	return 49
 }
 
 // stridedRate is the useful bytes per cycle of a V100 copy whose threads

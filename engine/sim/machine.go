@@ -255,6 +255,12 @@ func GT200() Machine {
 	}
 }
 
+// meiChuShared is Mei and Chu's shared-memory latency measurement.
+const meiChuShared = "Mei and Chu, \"Dissecting GPU Memory Hierarchy through Microbenchmarking\" (IEEE " +
+	"TPDS 2017, arXiv 1509.02308), §6: a single-thread pointer chase without bank conflicts takes 50 " +
+	"(Fermi, a GTX 560 Ti), 47 (Kepler, GTX 780) and 28 (Maxwell, GTX 980) cycles, read in " +
+	"github.com/AbsurdMirror/translated-papers papers/0x03-1/document.html (commit 1b0d2ea1)"
+
 // GF100 models a GF100-class SM (GTX 480, compute capability 2.0): two
 // schedulers, each feeding 16 lanes (a warp instruction every 2 cycles),
 // and about 18 cycles of arithmetic latency. Little's law: 18 × 32 = 576
@@ -275,7 +281,8 @@ func GF100() Machine {
 			"wavefront takes 2 cycles (MIOInterval), which makes 15 × 64 B × 1.401 GHz = 1.35 TB/s against the " +
 			"talk's measured ~1.3 TB/s; the L1 shares those banks (LSUInterval 2). FP64: the CUDA C " +
 			"Programming Guide 4.2 table gives 2.0 16 results per clock per SM, 4 on GeForce parts, so a warp " +
-			"instruction every 8 cycles per SM (16 per scheduler). Estimates, not measurements: shared (50), " +
+			"instruction every 8 cycles per SM (16 per scheduler). Shared-memory latency 50: " + meiChuShared +
+			" (the same Fermi shared memory). Estimates, not measurements: " +
 			"L1 (90) and L2 (300) latencies, FP64 and MUFU latencies, MUFU interval, branch, the policy (gto) " +
 			"and the absence of an issue-pipeline model (MemQueue 0).",
 	}
@@ -290,7 +297,7 @@ func GK110() Machine {
 		Name: "gk110", Part: "GTX 780", SMs: 12, ClockMHz: 900, Schedulers: 4, MaxWarps: 64, MaxBlocks: 16, MaxThreadsPerBlock: 1024,
 		Policy: "gto", DualIssue: true,
 		FMA: Pipe{11, 1}, FMA2: Pipe{11, 2}, ALU: Pipe{11, 1}, FP64: Pipe{22, 16}, XU: Pipe{22, 4}, Tensor: Pipe{11, 1}, Branch: Pipe{4, 1},
-		SharedLatency: 48, L1Latency: 60, L2Latency: 220, DRAMLatency: 400, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
+		SharedLatency: 47, L1Latency: 60, L2Latency: 220, DRAMLatency: 400, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
 		QueueModel: true, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 20.0,
 		Sources: "Arithmetic: the CUDA C Programming Guide (4.2-era text, read in a translation): register " +
 			"dependencies take \"about 11 clock cycles for devices of compute capability 3.x\", and a 3.x " +
@@ -303,10 +310,11 @@ func GK110() Machine {
 			"so 4. DRAM: Mei and Chu, \"Dissecting GPU Memory Hierarchy through Microbenchmarking\" (IEEE " +
 			"TPDS 2017, arXiv 1509.02308), Table 6: GTX 780 maximum throughput 215.92 GB/s of 288.38 " +
 			"(74.87 %), read in github.com/AbsurdMirror/translated-papers papers/0x03-1/document.html " +
-			"(commit 1b0d2ea1); / 12 SMX / 0.9 GHz boost = 20.0 bytes per cycle. Estimates, not measurements " +
-			"(the paper's latency figures are charts that could not be read in the text extraction): every " +
-			"memory latency, FP64/MUFU latencies, branch, LSU/MIO intervals (128 bytes per cycle; Kepler's " +
-			"64-bit bank mode is not modelled), the policy (gto) and MemQueue 0.",
+			"(commit 1b0d2ea1); / 12 SMX / 0.9 GHz boost = 20.0 bytes per cycle. Shared-memory latency 47: " +
+			meiChuShared + ". Estimates, not measurements (the paper's other latency figures are charts " +
+			"that could not be read in the text extraction): the L1, L2 and DRAM latencies, FP64/MUFU " +
+			"latencies, branch, LSU/MIO intervals (128 bytes per cycle; Kepler's 64-bit bank mode is not " +
+			"modelled), the policy (gto) and MemQueue 0.",
 	}
 }
 
@@ -326,9 +334,10 @@ func GM204() Machine {
 			"32 banks of 32 bits per clock for shared memory (MIOInterval 1). DRAM: Mei and Chu (IEEE TPDS " +
 			"2017, arXiv 1509.02308), Table 6: GTX 980 maximum throughput 156.25 GB/s of 224.38 (69.64 %), " +
 			"read in github.com/AbsurdMirror/translated-papers papers/0x03-1/document.html (commit 1b0d2ea1); " +
-			"/ 16 SMs / 1.216 GHz boost = 8.03 bytes per cycle. Estimates, not measurements: the FFMA latency " +
-			"of 6 (commonly reported for Maxwell; no table was read for it here), every memory latency, " +
-			"MUFU and FP64 latencies, branch, the policy (gto) and MemQueue 0.",
+			"/ 16 SMs / 1.216 GHz boost = 8.03 bytes per cycle. Shared-memory latency 28: " + meiChuShared +
+			". Estimates, not measurements: the FFMA latency of 6 (commonly reported for Maxwell; no table " +
+			"was read for it here), the L1, L2 and DRAM latencies, MUFU and FP64 latencies, branch, the " +
+			"policy (gto) and MemQueue 0.",
 	}
 }
 
@@ -419,7 +428,7 @@ func Ampere() Machine {
 	m := Machine{
 		Name: "ampere", Part: "A100", SMs: 108, ClockMHz: 1410, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
 		Policy: "gty",
-		FMA:    Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{5, 4}, XU: Pipe{18, 8}, Tensor: Pipe{24, 8}, Branch: Pipe{4, 1},
+		FMA:    Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{5, 4}, XU: Pipe{18, 8}, Tensor: Pipe{25, 8}, Branch: Pipe{4, 1},
 		TensorFMA: 256, TensorShape: "m16n8k16", AsyncCopy: true, AsyncCopyExtra: 7,
 		SharedLatency: 23, L1Latency: 33, L2Latency: 200, DRAMLatency: 290, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
 		LoadWriteback: 64, SharedWriteback: 128, DRAMBytesPerCycle: 10.2,
@@ -433,11 +442,13 @@ func Ampere() Machine {
 			"the registers: LoadWriteback 64) and shared loads 0 and 2 more (SharedWriteback 128); LDGSTS " +
 			"completes in 39 cycles against an LDG's 32, so AsyncCopyExtra 7; scheduling greedy then youngest " +
 			"(§5.1.2). " + huertaMemPipe + " Tensor: the A100's 312 TFLOPS of dense FP16 (NVIDIA A100 " +
-			"datasheet) = 108 × 4 × 256 FMA × 2 × 1.41 GHz, so TensorFMA 256 and HMMA.16816 takes 8 cycles. " +
+			"datasheet) = 108 × 4 × 256 FMA × 2 × 1.41 GHz, so TensorFMA 256 and HMMA.16816 takes 8 cycles; " +
+			"its latency, 25, is " + luoHopper + ", Table VII, A100 column: mma m16n8k16 with FP16 " +
+			"accumulators 24.6 cycles (24.5 sparse, 26.0 with FP32 accumulators). " +
 			"Pipe intervals from the A100 unit counts (16 FP32, 16 INT32, 8 FP64, 4 SFU lanes per " +
 			"sub-partition). DRAM: the theoretical 1555 GB/s / 108 / 1.41 GHz = 10.2 bytes per cycle (no " +
-			"sustained A100 measurement was read). Estimates, not measurements: MUFU (18), tensor (24) and " +
-			"branch latencies, FetchLatency, the L1 data path.",
+			"sustained A100 measurement was used: Luo et al.'s 1407.2 GB/s, 90 %, is a fidelity figure). " +
+			"Estimates, not measurements: MUFU (18) and branch latencies, FetchLatency, the L1 data path.",
 	}
 	withHuertaPipe(&m)
 	return m
@@ -456,10 +467,16 @@ func hopperCore(m *Machine) {
 	withHuertaPipe(m)
 }
 
-const hopperSources = "Luo et al., \"Benchmarking and Dissecting the Nvidia Hopper GPU Architecture\" " +
-	"(2024, arXiv 2402.13499v1), Table IV, H800 PCIe column: L1 40.7, shared memory 29.0, L2 263.0, " +
-	"global memory 478.8 cycles. Read in the text extraction of the arXiv PDF in " +
-	"github.com/AbsurdMirror/translated-papers, papers/0x01-6/document.html (commit 288c2d89). Pipe " +
+// luoHopper is where the Luo et al. figures were read.
+const luoHopper = "Luo et al., \"Benchmarking and Dissecting the Nvidia Hopper GPU Architecture\" " +
+	"(2024, arXiv 2402.13499v1), read in the text extraction of the arXiv PDF in " +
+	"github.com/AbsurdMirror/translated-papers, papers/0x01-6/document.html (commit 288c2d89)"
+
+const hopperSources = luoHopper + ": Table IV, H800 PCIe column: L1 40.7, shared memory 29.0, L2 263.0, " +
+	"global memory 478.8 cycles; Table VII, H800 column: mma m16n8k16 with FP16 accumulators 24.1 cycles " +
+	"(24.0 sparse), the tensor latency 24; Table VIII: wgmma m64n256k16 128.0 cycles, its tile's time " +
+	"on the tensor pipe at the peak rate, so an HGMMA is ready when the pipe is done with it (at least " +
+	"the tensor latency after issue). Pipe " +
 	"intervals from the H100 unit counts (32 FP32, 16 INT32, 16 FP64, 4 SFU lanes per sub-partition); " +
 	"IMAD at half the FP32 rate (the CUDA C++ Programming Guide's throughput table gives 9.0 128 FP32 " +
 	"and 64 32-bit integer multiply-add results per clock per SM). Tensor: fourth-generation tensor cores " +
@@ -467,7 +484,7 @@ const hopperSources = "Luo et al., \"Benchmarking and Dissecting the Nvidia Hopp
 	"cycles and an HGMMA m64nNk16 holds each warp's tensor pipe N/2 cycles. Scheduling greedy then " +
 	"youngest, as " + huertaMICRO25 + " found on Turing, Ampere and Blackwell (Hopper lies between them; " +
 	"not measured). " + huertaMemPipe + " Estimates, not measurements: FFMA latency 4 (assumed unchanged " +
-	"from Ampere), FP64, MUFU, tensor (24) and branch latencies, FetchLatency, the L1 data path."
+	"from Ampere), FP64, MUFU and branch latencies, FetchLatency, the L1 data path."
 
 // Hopper models an H100 SXM5 SM (compute capability 9.0): four schedulers,
 // 32 FP32 lanes each (FFMA every cycle), 16 INT32 lanes, warpgroup MMA,
@@ -490,8 +507,12 @@ func H800() Machine {
 	m := Machine{Name: "h800", Part: "H100 PCIe", SMs: 114, ClockMHz: 1755,
 		L2Latency: 263, DRAMLatency: 479, DRAMBytesPerCycle: 10.0}
 	hopperCore(&m)
+	m.FP64, m.FP64Shared = Pipe{8, 16}, true
 	m.Sources = "The H800 PCIe part (occupancy from engine/gpu's H100 PCIe: the same compute " +
 		"capability 9.0 limits and 114 SMs). Every latency is Luo et al.'s H800 PCIe measurement below. " +
+		"FP64: the H800's is cut down; Luo et al. (§IV-B) measured its FP64 add throughput at 16 bytes per " +
+		"clock per SM, 2 results, so one warp instruction every 16 cycles on a unit the SM's schedulers " +
+		"share (FP64Shared, as on Turing); its latency (8) is the estimate the hopper preset uses. " +
 		"DRAM bandwidth: the theoretical 2.0 TB/s / 114 SMs / 1.755 GHz = 10.0 bytes per cycle (no " +
 		"sustained measurement was read; the clock is the H100 PCIe's boost clock). " + hopperSources
 	return m
