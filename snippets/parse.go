@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/goccy/go-yaml"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -88,11 +87,14 @@ type FrontMatter struct {
 	// Line is the line of the page on which Raw starts (2: right after the
 	// opening "---").
 	Line int
+
+	file string // the page's path, for errors
 }
 
-// Decode decodes the front matter as YAML into v.
+// Decode decodes the front matter into v with [DecodeYAML]: strictly, and
+// within the limits on YAML documents. Errors are at the page's lines.
 func (f *FrontMatter) Decode(v any) error {
-	return yaml.Unmarshal(f.Raw, v)
+	return DecodeYAML(f.file, f.Line, f.Raw, v)
 }
 
 // frontMatterYAML is frontmatter.YAML with an Unmarshal that can also hand
@@ -105,7 +107,7 @@ var frontMatterYAML = frontmatter.Format{
 			*raw = b
 			return nil
 		}
-		return yaml.Unmarshal(b, v)
+		return DecodeYAML("", 1, b, v)
 	},
 }
 
@@ -177,7 +179,7 @@ func (p *Parser) Parse(path string, src []byte) (*Page, error) {
 	if d := frontmatter.Get(ctx); d != nil {
 		var raw []byte
 		if err := d.Decode(&raw); err == nil {
-			pg.FrontMatter = &FrontMatter{Raw: raw, Line: 2}
+			pg.FrontMatter = &FrontMatter{Raw: raw, Line: 2, file: path}
 		}
 	}
 	var diags Diagnostics
