@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/goccy/go-yaml"
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // Settings are the book settings, read from book.yaml at the root of the
@@ -68,30 +68,22 @@ type FrontMatter struct {
 	Section    string `yaml:"section"`    // link to where it is explained, e.g. occupancy.md#cliffs
 }
 
-// decodeYAML decodes data strictly into v. Errors carry the file and the
+// decodeYAML decodes data strictly into v, within the limits on YAML
+// documents (see [snippets.DecodeYAML]). Errors carry the file and the
 // line, counting line as the file line where data starts.
 func decodeYAML(file string, line int, data []byte, v any) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil
-	}
-	err := yaml.UnmarshalWithOptions(data, v, yaml.Strict())
+	err := snippets.DecodeYAML(file, line, data, v)
 	if err == nil {
 		return nil
 	}
-	e := &Error{File: file, Line: line, Err: err}
-	var ye yaml.Error
-	if errors.As(err, &ye) {
-		e.Msg = ye.GetMessage()
-		if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-			e.Line = line + tok.Position.Line - 1
-			e.Col = tok.Position.Column
-		}
-	} else {
-		e.Msg = err.Error()
+	e := &Error{File: file, Line: line, Msg: err.Error(), Err: err}
+	var d *snippets.Diagnostic
+	if errors.As(err, &d) {
+		e.Line, e.Col, e.Msg = d.Pos.Line, d.Pos.Col, d.Msg
 	}
-	e.Msg = "front matter: " + strings.TrimSpace(e.Msg)
-	if file != "" && strings.HasSuffix(file, ".yaml") {
-		e.Msg = strings.TrimPrefix(e.Msg, "front matter: ")
+	e.Msg = strings.TrimSpace(e.Msg)
+	if !strings.HasSuffix(file, ".yaml") {
+		e.Msg = "front matter: " + e.Msg
 	}
 	return e
 }

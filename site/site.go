@@ -278,12 +278,13 @@ func parallel(pages []*page, f func(*page)) {
 
 // load reads book.yaml and parses every page.
 func (b *build) load() error {
-	if data, err := fs.ReadFile(b.fsys, "book.yaml"); err == nil {
-		if err := decodeYAML(b.file("book.yaml"), 1, data, &b.settings); err != nil {
+	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
+	if rerr == nil {
+		if err := decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); err != nil {
 			b.addErrs(err.(*Error))
 		}
-	} else if !isNotExist(err) {
-		return fmt.Errorf("read book.yaml: %w", err)
+	} else if !isNotExist(rerr) {
+		b.addErrs(rerr)
 	}
 	if b.settings.Title == "" {
 		b.settings.Title = "Book"
@@ -300,8 +301,7 @@ func (b *build) load() error {
 	if u := b.settings.SiteURL; u != "" {
 		base, err := basePath(u)
 		if err != nil {
-			data, _ := fs.ReadFile(b.fsys, "book.yaml")
-			b.errorf("book.yaml", keyLine(data, 1, "site_url"), "site_url %q: %v", u, err)
+			b.errorf("book.yaml", keyLine(settings, 1, "site_url"), "site_url %q: %v", u, err)
 		}
 		b.base = base
 	}
@@ -335,9 +335,9 @@ func (b *build) load() error {
 // parse reads and parses one page: the one goldmark parse, done by the
 // kernel's parser with the site's extensions.
 func (b *build) parse(p *page) {
-	src, err := fs.ReadFile(b.fsys, p.path)
-	if err != nil {
-		b.errorf(p.path, 0, "%v", err)
+	src, rerr := b.read(p.path, snippets.MaxPageBytes, "a page")
+	if rerr != nil {
+		b.addErrs(rerr)
 		return
 	}
 	pg, err := b.parser.Parse(b.file(p.path), src)
@@ -493,3 +493,23 @@ func unclosedFrontMatter(src []byte) bool {
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// read reads the book's file p, a regular file inside the book of at
+// most max bytes (see [snippets.ReadFile]); what names the kind of file
+// for the limit's message. The error is an *Error at p; it wraps
+// fs.ErrNotExist when p does not exist.
+func (b *build) read(p string, max int64, what string) ([]byte, *Error) {
+	data, err := snippets.ReadFile(b.fsys, p, max, what)
+	if err == nil {
+		return data, nil
+	}
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	if errors.Is(err, snippets.ErrOutside) {
+		msg += "; pages and the files they link to must be inside the book"
+	}
+	return nil, &Error{File: b.file(p), Msg: msg, Err: err}
+}
