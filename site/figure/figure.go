@@ -86,6 +86,9 @@ type spec struct {
 	Measured  []int  `yaml:"measured"`  // measured first-issue cycle of each warp, in warp order
 
 	src []byte
+	// cycles is what is left of the figure's budget of simulated cycles
+	// (maxFigureCycles).
+	cycles int64
 }
 
 // kind is one kind of figure.
@@ -128,6 +131,7 @@ func Draw(src []byte, id string) (*Figure, error) {
 		return nil, e
 	}
 	s.src = src
+	s.cycles = maxFigureCycles
 	if s.Kind == "" {
 		return nil, &Error{Msg: "kind is missing; kinds: " + strings.Join(Kinds(), ", ")}
 	}
