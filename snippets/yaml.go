@@ -40,12 +40,19 @@ const (
 //
 // Every error is a [*Diagnostic] at the position of the problem in file
 // (line counted from line, column in bytes); one past a limit wraps
-// [ErrLimit] and names the limit.
-func DecodeYAML(file string, line int, data []byte, v any) error {
+// [ErrLimit] and names the limit. A panic in go-yaml (fuzzing finds
+// some, such as a tag on a sequence over a mapping) is an error at the
+// document's first line, not a crash.
+func DecodeYAML(file string, line int, data []byte, v any) (err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil
 	}
 	at := func(l, col int) Pos { return Pos{File: file, Line: line + l - 1, Col: col} }
+	defer func() {
+		if p := recover(); p != nil {
+			err = &Diagnostic{Pos: at(1, 1), Msg: fmt.Sprintf("YAML that go-yaml cannot decode (it panicked: %v)", p)}
+		}
+	}()
 	if len(data) > MaxYAMLBytes {
 		return &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + byteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrLimit}
 	}
@@ -210,22 +217,29 @@ func (e *expansion) size(n ast.Node, depth int) int64 {
 	return s
 }
 
-// bytePos converts a go-yaml position (columns in characters) to the
-// line and byte column in data.
+// bytePos converts a go-yaml position to the line and byte column in data
+// as the page counts them. go-yaml counts columns in characters and, as
+// YAML does, takes a lone carriage return for a line break; the page's
+// lines end at line feeds only.
 func bytePos(data []byte, p *token.Position) (line, col int) {
-	line, col = max(p.Line, 1), max(p.Column, 1)
+	// The start of go-yaml's line p.Line.
 	start := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(data[start:], '\n')
+	for l := 1; l < p.Line && start < len(data); l++ {
+		i := bytes.IndexAny(data[start:], "\r\n")
 		if i < 0 {
-			return line, col
+			start = len(data)
+			break
 		}
 		start += i + 1
+		if data[start-1] == '\r' && start < len(data) && data[start] == '\n' {
+			start++
+		}
 	}
 	b := start
-	for n := 1; n < col && b < len(data) && data[b] != '\n'; n++ {
+	for n := 1; n < p.Column && b < len(data) && data[b] != '\n' && data[b] != '\r'; n++ {
 		_, w := utf8.DecodeRune(data[b:])
 		b += w
 	}
-	return line, b - start + 1
+	line = 1 + bytes.Count(data[:b], []byte{'\n'})
+	return line, b - (bytes.LastIndexByte(data[:b], '\n') + 1) + 1
 }

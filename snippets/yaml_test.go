@@ -69,6 +69,10 @@ func TestDecodeYAML(t *testing.T) {
 			}
 			return b.String()
 		}(), "book/a.md:", true},
+		// Found by FuzzDecodeYAML: go-yaml v1.19.2 panics on this.
+		{"go-yaml panics", "tags: !x\n  a: b\n", "book/a.md:2:1: YAML that go-yaml cannot decode (it panicked: runtime error: invalid memory address or nil pointer dereference)", false},
+		// A lone carriage return is a line break to YAML, not to the page.
+		{"carriage return", "title: x\rtags: {a: 1}\n", "book/a.md:2:", false},
 		{"size", "title: " + strings.Repeat("x", MaxYAMLBytes) + "\n", "book/a.md:2:1: YAML is larger than 64 KiB, the limit on a YAML document", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
