@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "a80393fe2b705834"
+const EngineFingerprint = "a5dce44d2a290c61"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
