@@ -24,16 +24,11 @@ const (
 
 // A page is one HTML page of the site.
 type page struct {
-	path  string // source path relative to the book, slash-separated ("occupancy.md"); generated pages have one too
-	out   string // output path ("occupancy.html")
-	kind  pageKind
-	src   []byte
-	lines lineIndex
-	doc   ast.Node       // nil for generated pages
-	snip  *snippets.Page // the kernel's parse of the page
-	fm    FrontMatter
-	fmRaw []byte
-	fmAt  int // file line where fmRaw starts
+	path string // source path relative to the book, slash-separated ("occupancy.md"); generated pages have one too
+	out  string // output path ("occupancy.html")
+	kind pageKind
+	snip *snippets.Page // the page as parsed; nil for generated pages
+	fm   FrontMatter    // its front matter, decoded
 
 	title      string
 	titleInDoc bool   // the document opens with an h1 that is the title
@@ -53,10 +48,45 @@ type page struct {
 	body func(r *renderer) string // generated pages: the whole content
 	list func(r *renderer) string // collection pages from a file: added after the file's content
 
-	sectionPage *page  // question: the page that explains it
-	sectionFrag string // ...and the anchor there
-	results     cellResults
-	verified    string // what verified the page's snippets
+	sectionPage *page                    // question: the page that explains it
+	sectionFrag string                   // ...and the anchor there
+	results     *snippets.PageResult     // what the kernel verified; nil without a kernel
+	verified    string                   // what verified the page's snippets
+	terms       map[*ast.Text][]termMark // glossary links written into its text
+}
+
+// doc returns the page's AST, nil for a generated page.
+func (p *page) doc() *ast.Document {
+	if p.snip == nil {
+		return nil
+	}
+	return p.snip.Doc
+}
+
+// src returns the page's source.
+func (p *page) src() []byte {
+	if p.snip == nil {
+		return nil
+	}
+	return p.snip.Source
+}
+
+// fmLine returns the page line where the front matter starts (1 without
+// front matter).
+func (p *page) fmLine() int {
+	if p.snip == nil || p.snip.FrontMatter == nil {
+		return 1
+	}
+	return p.snip.FrontMatter.Line
+}
+
+// keyLine returns the page line of a top-level key of the front matter,
+// or the line where it starts if the key is absent.
+func (p *page) keyLine(key string) int {
+	if p.snip == nil || p.snip.FrontMatter == nil {
+		return 1
+	}
+	return keyLine(p.snip.FrontMatter.Raw, p.snip.FrontMatter.Line, key)
 }
 
 type heading struct {

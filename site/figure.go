@@ -4,18 +4,40 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"strings"
 
 	"github.com/warpbook/warpbook/site/figure"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
 )
 
+// drawn is a figure drawn once per build, with figID standing for its
+// id: the chapter and the print page show the same drawing.
+type drawn struct {
+	fig *figure.Figure
+	err error
+}
+
+// figID stands for a figure's id in its drawing until the page that shows
+// it is known.
+const figID = "wbfigid"
+
+// draw draws the figure block n once per build.
+func (r *renderer) draw(n *ast.FencedCodeBlock) (*figure.Figure, error) {
+	if d, ok := r.b.figs.Load(n); ok {
+		return d.(*drawn).fig, d.(*drawn).err
+	}
+	f, err := figure.Draw(n.Lines().Value(r.p.src()), figID)
+	d, _ := r.b.figs.LoadOrStore(n, &drawn{f, err})
+	return d.(*drawn).fig, d.(*drawn).err
+}
+
 // figure draws a figure block from the engine as inline SVG with its
 // caption, its alt text and a table of its numbers.
 func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
 	r.figures++
 	id := r.id(fmt.Sprintf("figure-%d", r.figures))
-	f, err := figure.Draw(n.Lines().Value(r.p.src), id)
+	f, err := r.draw(n)
 	if err != nil {
 		off := n.Pos()
 		if off < 0 {
@@ -34,11 +56,11 @@ func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
 		return
 	}
 	fmt.Fprintf(w, `<figure class="figure" aria-labelledby="%s-caption">`+"\n", id)
-	w.WriteString(f.SVG)
+	w.WriteString(strings.ReplaceAll(f.SVG, figID, id))
 	fmt.Fprintf(w, "\n<figcaption id=\"%s-caption\">%s</figcaption>\n", id, html.EscapeString(f.Caption))
 	if f.Data != "" {
 		w.WriteString(`<details class="fig-data"><summary>The numbers behind this figure</summary>` + "\n")
-		w.WriteString(f.Data)
+		w.WriteString(strings.ReplaceAll(f.Data, figID, id))
 		w.WriteString("\n</details>\n")
 	}
 	w.WriteString("</figure>\n")

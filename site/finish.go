@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // idAttr finds the ids of a page the site wrote.
@@ -37,7 +39,7 @@ func (b *build) checkLinks() error {
 			if near := nearestID(l.frag, set); near != "" {
 				msg += fmt.Sprintf(" (did you mean #%s?)", near)
 			}
-			b.addErrs(&Error{File: b.file(l.from.path), Line: l.line, Col: l.col, Msg: msg})
+			b.addErrs(&snippets.Diagnostic{Pos: l.pos, Msg: msg})
 		}
 	}
 	return nil
@@ -57,31 +59,11 @@ func nearestID(want string, ids map[string]bool) string {
 		if strings.HasPrefix(id, "wb-") {
 			continue
 		}
-		if d := editDistance(want, id); d < bestD {
+		if d := levenshtein.ComputeDistance(want, id); d < bestD {
 			best, bestD = id, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // finish refuses drafts in strict mode and adds the assets, the search
@@ -90,7 +72,7 @@ func (b *build) finish() error {
 	if b.opts.Strict {
 		for _, p := range b.pages {
 			if p.draft != "" {
-				b.addErrs(&Error{File: b.file(p.path), Line: max(p.fmAt, 1), Msg: "draft (" + p.draft + "): --strict refuses to build while pages are drafts"})
+				b.errorf(p.path, p.fmLine(), "draft (%s): --strict refuses to build while pages are drafts", p.draft)
 			}
 		}
 	}

@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // termPattern is one spelling of a glossary term.
@@ -37,7 +38,7 @@ func (b *build) linkGlossary() error {
 				if i > 0 {
 					field = "aliases"
 				}
-				b.errorf(g.path, keyLine(g.fmRaw, g.fmAt, field), "front matter: %q is also a term or alias of %s", s, other.path)
+				b.errorf(g.path, g.keyLine(field), "front matter: %q is also a term or alias of %s", s, other.path)
 				continue
 			}
 			if seen[key] == g {
@@ -53,7 +54,7 @@ func (b *build) linkGlossary() error {
 	})
 	var pages []*page
 	for _, p := range b.pages {
-		if p.doc != nil && (p.kind == kindChapter || p.kind == kindQuestion || p.kind == kindGlossary) {
+		if p.doc() != nil && (p.kind == kindChapter || p.kind == kindQuestion || p.kind == kindGlossary) {
 			pages = append(pages, p)
 		}
 	}
@@ -94,13 +95,23 @@ type termUse struct {
 	use   use
 }
 
-// linkTerms links the first mention of each pattern in p's prose.
+// termMark is where a glossary link opens (entry set) or closes (entry
+// nil) in a text node: at is a byte offset of the page's source, within
+// the node's segment. The renderer writes the links there; the AST is
+// never changed.
+type termMark struct {
+	at    int
+	entry *page
+}
+
+// linkTerms finds the first mention of each pattern in p's prose, records
+// where its link goes in p.terms, and returns the mentions.
 func linkTerms(p *page, pats []termPattern) []termUse {
-	mergeTexts(p.doc)
 	var texts []*ast.Text
 	var sections []use // section of each text
 	cur := use{page: p, title: p.title}
-	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	src := p.src()
+	ast.Walk(p.doc(), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -109,10 +120,11 @@ func linkTerms(p *page, pats []termPattern) []termUse {
 			if n.Level == 1 {
 				cur = use{page: p, title: p.title}
 			} else {
-				cur = use{page: p, anchor: headingID(n), title: textOf(n, p.src)}
+				cur = use{page: p, anchor: headingID(n), title: textOf(n, src)}
 			}
 			return ast.WalkSkipChildren, nil
-		case *ast.Link, *ast.AutoLink, *ast.CodeSpan, *ast.Image, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.RawHTML, *TermLink:
+		case *ast.Link, *ast.AutoLink, *ast.CodeSpan, *ast.Image, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.RawHTML,
+			*snippets.CellNode, *snippets.CheckNode, *snippets.FrontMatterNode:
 			return ast.WalkSkipChildren, nil
 		case *ast.Text:
 			if !n.IsRaw() {
@@ -126,42 +138,60 @@ func linkTerms(p *page, pats []termPattern) []termUse {
 	if p.kind == kindGlossary {
 		done[p] = true // an entry does not link to itself
 	}
+	p.terms = map[*ast.Text][]termMark{}
 	var found []termUse
-	// A run is the text nodes of one stretch of prose, line after line:
-	// a term may end a line ("warp⏎scheduler") or span two.
+	// A run is the text nodes of one stretch of prose: sibling nodes that
+	// goldmark split on one line (where a construct could have started:
+	// an autolink at "www", say), or that follow each other across a soft
+	// line break, so that a term may end a line ("warp⏎scheduler").
 	for i := 0; i < len(texts); {
 		j := i + 1
-		for j < len(texts) && texts[j-1].SoftLineBreak() && !texts[j-1].HardLineBreak() && texts[j-1].NextSibling() == texts[j] {
+		for j < len(texts) && texts[j-1].NextSibling() == texts[j] && (adjacent(texts[j-1], texts[j]) || texts[j-1].SoftLineBreak() && !texts[j-1].HardLineBreak()) {
 			j++
 		}
-		found = linkRun(p.src, texts[i:j], sections[i], pats, done, found)
+		found = linkRun(p, texts[i:j], sections[i], pats, done, found)
 		i = j
 	}
 	return found
 }
 
+// adjacent reports whether text node b continues a on the same line.
+func adjacent(a, b *ast.Text) bool {
+	return !b.IsRaw() && !a.SoftLineBreak() && !a.HardLineBreak() && a.Segment.Stop == b.Segment.Start &&
+		a.Segment.Padding == 0 && b.Segment.Padding == 0
+}
+
 // linkRun links the first mention of each pattern not yet done in a run
-// of sibling text nodes joined by soft line breaks, which match as one
+// of sibling text nodes; a soft line break between two matches as one
 // space.
-func linkRun(src []byte, run []*ast.Text, sec use, pats []termPattern, done map[*page]bool, found []termUse) []termUse {
-	nodes := slices.Clone(run)
-	for len(nodes) > 0 {
-		var buf []byte
-		starts := make([]int, len(nodes))
-		for k, n := range nodes {
-			if k > 0 {
-				buf = append(buf, ' ')
-			}
-			starts[k] = len(buf)
-			buf = append(buf, n.Segment.Value(src)...)
+func linkRun(p *page, run []*ast.Text, sec use, pats []termPattern, done map[*page]bool, found []termUse) []termUse {
+	src := p.src()
+	var buf []byte
+	starts := make([]int, len(run)) // where each node starts in buf
+	for k, n := range run {
+		if k > 0 && !adjacent(run[k-1], n) {
+			buf = append(buf, ' ')
 		}
-		lower := lowerASCII(string(buf))
+		starts[k] = len(buf)
+		buf = append(buf, n.Segment.Value(src)...)
+	}
+	lower := lowerASCII(string(buf))
+	// node returns the node holding byte i of buf (the last one before it,
+	// for the space of a line break), and i's offset in the source.
+	node := func(i int) (*ast.Text, int) {
+		k := 0
+		for k+1 < len(run) && starts[k+1] <= i {
+			k++
+		}
+		return run[k], run[k].Segment.Start + i - starts[k]
+	}
+	for from := 0; from < len(lower); {
 		best, at := -1, -1
 		for j, pat := range pats {
 			if done[pat.entry] {
 				continue
 			}
-			if k := indexWord(lower, pat.text); k >= 0 && (at < 0 || k < at) {
+			if k := indexWord(lower[from:], pat.text); k >= 0 && (at < 0 || k < at) {
 				best, at = j, k
 			}
 		}
@@ -171,90 +201,15 @@ func linkRun(src []byte, run []*ast.Text, sec use, pats []termPattern, done map[
 		pat := pats[best]
 		done[pat.entry] = true
 		found = append(found, termUse{entry: pat.entry, use: sec})
+		at += from
 		end := at + len(pat.text)
-		a, z := 0, 0 // the nodes holding the first and the last byte
-		for k := range nodes {
-			if starts[k] <= at {
-				a = k
-			}
-			if starts[k] < end {
-				z = k
-			}
-		}
-		first, last := nodes[a], nodes[z]
-		if off := at - starts[a]; off > 0 {
-			first = cutText(first, off)
-			if a == z {
-				last = first
-				starts[z] += off
-			}
-		}
-		var rest *ast.Text
-		if off := end - starts[z]; off < last.Segment.Len() || last.SoftLineBreak() || last.HardLineBreak() {
-			// The line break after the term stays outside its link.
-			rest = cutText(last, off)
-		}
-		wrapTerm(first, last, pat.entry)
-		nodes = nodes[z+1:]
-		if rest != nil {
-			nodes = append([]*ast.Text{rest}, nodes...)
-		}
+		first, open := node(at)
+		last, closeAt := node(end - 1)
+		p.terms[first] = append(p.terms[first], termMark{at: open, entry: pat.entry})
+		p.terms[last] = append(p.terms[last], termMark{at: closeAt + 1})
+		from = end
 	}
 	return found
-}
-
-// cutText splits text node t before byte k of its segment and returns the
-// new node after it, which takes t's line break.
-func cutText(t *ast.Text, k int) *ast.Text {
-	seg := t.Segment
-	after := ast.NewTextSegment(text.NewSegment(seg.Start+k, seg.Stop))
-	after.SetSoftLineBreak(t.SoftLineBreak())
-	after.SetHardLineBreak(t.HardLineBreak())
-	t.Segment = seg.WithStop(seg.Start + k)
-	t.SetSoftLineBreak(false)
-	t.SetHardLineBreak(false)
-	t.Parent().InsertAfter(t.Parent(), t, after)
-	return after
-}
-
-// wrapTerm moves the sibling nodes first to last into a TermLink to entry.
-func wrapTerm(first, last *ast.Text, entry *page) {
-	parent := first.Parent()
-	link := &TermLink{Slug: entry.slug, Short: entry.fm.Short}
-	parent.InsertBefore(parent, first, link)
-	for n := ast.Node(first); n != nil; {
-		next := n.NextSibling()
-		parent.RemoveChild(parent, n)
-		link.AppendChild(link, n)
-		if n == last {
-			break
-		}
-		n = next
-	}
-}
-
-// mergeTexts joins runs of adjacent text nodes on one line: goldmark's
-// inline parsers split text where a construct could have started (an
-// autolink at "www", say), and a term must match across such splits.
-func mergeTexts(doc ast.Node) {
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		t, ok := n.(*ast.Text)
-		if !ok || !entering {
-			return ast.WalkContinue, nil
-		}
-		for {
-			next, ok := t.NextSibling().(*ast.Text)
-			if !ok || t.IsRaw() || next.IsRaw() || t.SoftLineBreak() || t.HardLineBreak() || t.Segment.Stop != next.Segment.Start ||
-				t.Segment.Padding != 0 || next.Segment.Padding != 0 {
-				break
-			}
-			t.Segment = t.Segment.WithStop(next.Segment.Stop)
-			t.SetSoftLineBreak(next.SoftLineBreak())
-			t.SetHardLineBreak(next.HardLineBreak())
-			t.Parent().RemoveChild(t.Parent(), next)
-		}
-		return ast.WalkContinue, nil
-	})
 }
 
 // lowerASCII lower-cases ASCII letters only, keeping byte offsets.

@@ -87,11 +87,11 @@ func (b *build) content(r *renderer) string {
 	case p.body != nil:
 		return p.body(r)
 	case p.kind == kindGlossary:
-		return b.glossaryEntry(r, r.markdown(p.doc))
+		return b.glossaryEntry(r, r.markdown(p.doc()))
 	case p.kind == kindQuestion:
 		return b.questionPage(r)
 	}
-	s := r.markdown(p.doc)
+	s := r.markdown(p.doc())
 	if p.list != nil {
 		s += p.list(r)
 	}
@@ -249,7 +249,7 @@ func (b *build) printPage(r *renderer) string {
 	var mu sync.Mutex
 	parallel(b.printList, func(p *page) {
 		pr := b.newRenderer(p, r.at, true)
-		s := pr.markdown(p.doc)
+		s := pr.markdown(p.doc())
 		mu.Lock()
 		parts[p], out[p] = pr, s
 		mu.Unlock()

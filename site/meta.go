@@ -69,23 +69,24 @@ type FrontMatter struct {
 }
 
 // decodeYAML decodes data strictly into v, within the limits on YAML
-// documents (see [snippets.DecodeYAML]). Errors carry the file and the
-// line, counting line as the file line where data starts.
-func decodeYAML(file string, line int, data []byte, v any) error {
+// documents (see [snippets.DecodeYAML]). Its diagnostic carries the file
+// and the line, counting line as the file line where data starts, and the
+// column in bytes.
+func decodeYAML(file string, line int, data []byte, v any) *snippets.Diagnostic {
 	err := snippets.DecodeYAML(file, line, data, v)
 	if err == nil {
 		return nil
 	}
-	e := &Error{File: file, Line: line, Msg: err.Error(), Err: err}
-	var d *snippets.Diagnostic
-	if errors.As(err, &d) {
-		e.Line, e.Col, e.Msg = d.Pos.Line, d.Pos.Col, d.Msg
+	d := &snippets.Diagnostic{Pos: snippets.Pos{File: file, Line: line}, Msg: err.Error(), Err: err}
+	var yd *snippets.Diagnostic
+	if errors.As(err, &yd) {
+		d.Pos, d.Msg = yd.Pos, yd.Msg
 	}
-	e.Msg = strings.TrimSpace(e.Msg)
+	d.Msg = strings.TrimSpace(d.Msg)
 	if !strings.HasSuffix(file, ".yaml") {
-		e.Msg = "front matter: " + e.Msg
+		d.Msg = "front matter: " + d.Msg
 	}
-	return e
+	return d
 }
 
 // keyLine returns the file line of a top-level key in YAML data that

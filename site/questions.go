@@ -8,22 +8,24 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // questionParts splits a question's body into the short answer (before
 // the first heading) and the deep dive (after a "Deep dive" heading).
 func (b *build) questionParts(q *page) (short, deep []ast.Node) {
 	inDeep := false
-	for c := q.doc.FirstChild(); c != nil; c = c.NextSibling() {
+	for c := q.doc().FirstChild(); c != nil; c = c.NextSibling() {
 		if h, ok := c.(*ast.Heading); ok && !inDeep {
-			if !strings.EqualFold(textOf(h, q.src), "deep dive") {
-				l, _ := q.lines.pos(q.src, lineStart(h))
-				b.errorf(q.path, l, "a question's first heading must be \"## Deep dive\": the short answer comes before it, the long answer after")
+			if !strings.EqualFold(textOf(h, q.src()), "deep dive") {
+				b.addErrs(&snippets.Diagnostic{Pos: q.snip.Pos(lineStart(h)),
+					Msg: "a question's first heading must be \"## Deep dive\": the short answer comes before it, the long answer after"})
 			}
 			inDeep = true
 			continue
 		}
-		if c.Kind().String() == "FrontMatter" {
+		if c.Kind() == snippets.KindFrontMatter {
 			continue
 		}
 		if inDeep {
@@ -33,7 +35,7 @@ func (b *build) questionParts(q *page) (short, deep []ast.Node) {
 		}
 	}
 	if len(short) == 0 {
-		b.errorf(q.path, q.fmAt, "a question needs a short answer before its first heading")
+		b.errorf(q.path, q.fmLine(), "a question needs a short answer before its first heading")
 	}
 	return short, deep
 }

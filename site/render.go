@@ -15,6 +15,8 @@ import (
 	grender "github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // A renderer turns one page's AST into HTML. It rewrites links between
@@ -33,26 +35,32 @@ type renderer struct {
 	figures int // figures drawn so far, for their ids
 
 	links []linkRef
-	errs  ErrorList
+	errs  snippets.Diagnostics
 }
 
 // linkRef is an internal link found while rendering, checked once every
 // page is rendered.
 type linkRef struct {
-	from      *page
-	line, col int // position in from's source, for the message
-	target    *page
-	frag      string
+	from   *page
+	pos    snippets.Pos // where in from's source, for the message
+	target *page
+	frag   string
+}
+
+// pos returns the page position of byte offset off of the page rendered.
+func (r *renderer) pos(off int) snippets.Pos {
+	if r.p.snip == nil {
+		return snippets.Pos{File: r.b.file(r.p.path)}
+	}
+	return r.p.snip.Pos(off)
 }
 
 func (r *renderer) addLink(off int, target *page, frag string) {
-	l, c := r.p.lines.pos(r.p.src, off)
-	r.links = append(r.links, linkRef{from: r.p, line: l, col: c, target: target, frag: frag})
+	r.links = append(r.links, linkRef{from: r.p, pos: r.pos(off), target: target, frag: frag})
 }
 
 func (r *renderer) errorf(off int, format string, args ...any) {
-	l, c := r.p.lines.pos(r.p.src, off)
-	r.errs = append(r.errs, &Error{File: r.b.file(r.p.path), Line: l, Col: c, Msg: fmt.Sprintf(format, args...)})
+	r.errs = append(r.errs, &snippets.Diagnostic{Pos: r.pos(off), Msg: fmt.Sprintf(format, args...)})
 }
 
 // id returns the HTML id for an id of the page, prefixed on the print page.
@@ -106,7 +114,7 @@ func (r *renderer) markdown(nodes ...ast.Node) string {
 	}
 	var buf bytes.Buffer
 	for _, n := range nodes {
-		if err := r.gr.Render(&buf, r.p.src, n); err != nil {
+		if err := r.gr.Render(&buf, r.p.src(), n); err != nil {
 			r.errorf(lineStart(n), "render: %v", err)
 		}
 	}
@@ -123,9 +131,17 @@ func (r *renderer) RegisterFuncs(reg grender.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindRawHTML, r.rawHTML)
 	reg.Register(ast.KindHTMLBlock, r.htmlBlock)
 	reg.Register(east.KindTaskCheckBox, r.taskCheckBox)
-	reg.Register(KindAlert, r.alert)
-	reg.Register(KindTermLink, r.termLink)
+	reg.Register(ast.KindText, r.text)
+	reg.Register(snippets.KindAlert, r.alert)
+	reg.Register(snippets.KindCell, r.cell)
+	reg.Register(snippets.KindCheck, r.check)
+	reg.Register(snippets.KindFrontMatter, r.skip)
 	reg.Register(ast.KindDocument, r.document)
+}
+
+// skip renders nothing for a node and its children.
+func (r *renderer) skip(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	return ast.WalkSkipChildren, nil
 }
 
 func (r *renderer) document(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -181,12 +197,6 @@ func (r *renderer) fencedCode(w util.BufWriter, src []byte, node ast.Node, enter
 	}
 	n := node.(*ast.FencedCodeBlock)
 	lang := string(n.Language(src))
-	if c := r.p.snip.CellAt(node); c != nil && r.p.results[c] != nil {
-		if node == c.Code {
-			r.cell(w, r.p.results[c])
-		}
-		return ast.WalkSkipChildren, nil // an output block is shown with its cell
-	}
 	switch lang {
 	case "figure":
 		r.figure(w, n)
@@ -223,7 +233,7 @@ var alertTitles = map[string]string{
 }
 
 func (r *renderer) alert(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*Alert)
+	n := node.(*snippets.Alert)
 	if entering {
 		fmt.Fprintf(w, `<div class="callout callout-%s" role="note"><p class="callout-title">%s</p>`, n.AlertType, alertTitles[n.AlertType])
 		w.WriteString("\n")
@@ -233,16 +243,38 @@ func (r *renderer) alert(w util.BufWriter, src []byte, node ast.Node, entering b
 	return ast.WalkContinue, nil
 }
 
-func (r *renderer) termLink(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*TermLink)
-	if entering {
-		href := rel(r.at, "glossary/"+n.Slug+".html")
-		if r.print {
-			href = "#g-" + n.Slug
+// text writes a text node as goldmark's HTML renderer does, with the
+// page's glossary links opened and closed where the glossary linker found
+// the terms: the AST itself is never changed.
+func (r *renderer) text(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.Text)
+	seg := n.Segment
+	if n.IsRaw() {
+		ghtml.DefaultWriter.RawWrite(w, seg.Value(src))
+		return ast.WalkContinue, nil
+	}
+	at := seg.Start
+	for _, m := range r.p.terms[n] {
+		ghtml.DefaultWriter.Write(w, src[at:m.at])
+		at = m.at
+		if m.entry == nil {
+			w.WriteString("</a>")
+			continue
 		}
-		fmt.Fprintf(w, `<a class="term" href="%s" title="%s">`, html.EscapeString(href), html.EscapeString(n.Short))
-	} else {
-		w.WriteString("</a>")
+		href := rel(r.at, "glossary/"+m.entry.slug+".html")
+		if r.print {
+			href = "#g-" + m.entry.slug
+		}
+		fmt.Fprintf(w, `<a class="term" href="%s" title="%s">`, html.EscapeString(href), html.EscapeString(m.entry.fm.Short))
+	}
+	ghtml.DefaultWriter.Write(w, src[at:seg.Stop])
+	if n.HardLineBreak() {
+		w.WriteString("<br>\n")
+	} else if n.SoftLineBreak() {
+		w.WriteByte('\n')
 	}
 	return ast.WalkContinue, nil
 }
@@ -316,17 +348,18 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 	return rel(r.at, target)
 }
 
+// check writes a checked prose value as its text: the kernel verified it.
+func (r *renderer) check(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		fmt.Fprintf(w, `<span class="checked" title="Checked by the build: %s">`, html.EscapeString(node.(*snippets.CheckNode).Check.Expr))
+	} else {
+		w.WriteString("</span>")
+	}
+	return ast.WalkContinue, nil
+}
+
 func (r *renderer) link(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.Link)
-	if string(n.Destination) == "=" {
-		// A checked prose value: the kernel verified the text; show it as text.
-		if entering {
-			fmt.Fprintf(w, `<span class="checked" title="Checked by the build: %s">`, html.EscapeString(string(n.Title)))
-		} else {
-			w.WriteString("</span>")
-		}
-		return ast.WalkContinue, nil
-	}
 	if entering {
 		href := r.resolve(string(n.Destination), lineOf(n), false)
 		external := strings.HasPrefix(href, "http:") || strings.HasPrefix(href, "https:")

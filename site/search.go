@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // A searchEntry is one entry of the search index: a section of a page, a
@@ -94,7 +96,7 @@ func (b *build) pageEntries(p *page) []searchEntry {
 	switch p.kind {
 	case kindGlossary:
 		seen := map[string]bool{}
-		ws := words(p.title+" "+strings.Join(p.fm.Aliases, " ")+" "+p.fm.Short+" "+textOf(p.doc, p.src), seen)
+		ws := words(p.title+" "+strings.Join(p.fm.Aliases, " ")+" "+p.fm.Short+" "+textOf(p.doc(), p.src()), seen)
 		return []searchEntry{{Title: p.title, Page: "Glossary", URL: p.out, Kind: "term", Words: strings.Join(ws, " ")}}
 	case kindQuestion:
 		seen := map[string]bool{}
@@ -114,7 +116,7 @@ func (b *build) pageEntries(p *page) []searchEntry {
 		text = text[:0]
 		clear(seen)
 	}
-	for c := p.doc.FirstChild(); c != nil; c = c.NextSibling() {
+	for c := p.doc().FirstChild(); c != nil; c = c.NextSibling() {
 		switch n := c.(type) {
 		case *ast.Heading:
 			if n.Level == 1 {
@@ -122,13 +124,13 @@ func (b *build) pageEntries(p *page) []searchEntry {
 			}
 			if n.Level <= 3 {
 				flush()
-				cur = searchEntry{Title: textOf(n, p.src), Page: p.title, URL: p.out + "#" + headingID(n), Kind: "section"}
+				cur = searchEntry{Title: textOf(n, p.src()), Page: p.title, URL: p.out + "#" + headingID(n), Kind: "section"}
 				continue
 			}
-			text = append(text, textOf(n, p.src))
-		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
+			text = append(text, textOf(n, p.src()))
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak, *snippets.CellNode, *snippets.FrontMatterNode:
 		default:
-			text = append(text, textOf(n, p.src))
+			text = append(text, textOf(n, p.src()))
 		}
 	}
 	flush()
@@ -149,7 +151,7 @@ func (b *build) searchIndex() ([]byte, error) {
 	}
 	var withDoc []*page
 	for _, p := range pages {
-		if p.doc != nil {
+		if p.doc() != nil {
 			withDoc = append(withDoc, p)
 		}
 	}

@@ -66,7 +66,6 @@ import (
 	"sync"
 
 	"github.com/warpbook/warpbook/snippets"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -140,7 +139,6 @@ type build struct {
 	opts     Options
 	fsys     fs.FS
 	settings Settings
-	parser   *snippets.Parser
 
 	pages     []*page          // every page, in output path order once built
 	bySrc     map[string]*page // by source path
@@ -156,9 +154,10 @@ type build struct {
 	mu       sync.Mutex
 	used     map[string]bool   // files pages link to
 	hl       sync.Map          // highlight cache: lang + "\x00" + code → HTML
+	figs     sync.Map          // figures drawn, by block: *ast.FencedCodeBlock → drawn
 	sidebars map[string]string // sidebar HTML by output directory
 	links    []linkRef
-	errs     ErrorList
+	errs     snippets.Diagnostics
 	warns    []string
 	out      map[string][]byte
 	base     string // URL path of the site from site_url, ending in "/"; "" if unset
@@ -166,8 +165,9 @@ type build struct {
 }
 
 // Build reads the book in fsys, runs and verifies its snippets through the
-// kernel, and renders the site. Content errors come back together as an
-// [ErrorList]; then no site is returned.
+// kernel, and renders the site. It runs every check it can, and content
+// errors come back together, sorted, as [snippets.Diagnostics]; then no site
+// is returned.
 func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 	b := &build{
 		ctx:   ctx,
@@ -189,13 +189,16 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		b.checkLinks,
 		b.finish,
 	}
+	// Every step runs, so that one build reports every problem (a failing
+	// snippet does not hide a broken link); the steps after one that
+	// failed work with what it left.
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
 		}
-		if len(b.errs) > 0 {
-			return nil, b.errs.sort()
-		}
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs.Sorted()
 	}
 	s := &Site{Files: b.out, Warnings: b.warns, notFound: b.notFound}
 	for _, p := range b.pages {
@@ -219,13 +222,12 @@ func (b *build) file(p string) string {
 	return path.Join(strings.ReplaceAll(b.opts.Dir, "\\", "/"), p)
 }
 
+// errorf reports a problem at a line of a file of the book (0: the file).
 func (b *build) errorf(file string, line int, format string, args ...any) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.errs = append(b.errs, &Error{File: b.file(file), Line: line, Msg: fmt.Sprintf(format, args...)})
+	b.addErrs(&snippets.Diagnostic{Pos: snippets.Pos{File: b.file(file), Line: line}, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (b *build) addErrs(errs ...*Error) {
+func (b *build) addErrs(errs ...*snippets.Diagnostic) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.errs = append(b.errs, errs...)
@@ -280,8 +282,8 @@ func parallel(pages []*page, f func(*page)) {
 func (b *build) load() error {
 	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
 	if rerr == nil {
-		if err := decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); err != nil {
-			b.addErrs(err.(*Error))
+		if d := decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); d != nil {
+			b.addErrs(d)
 		}
 	} else if !isNotExist(rerr) {
 		b.addErrs(rerr)
@@ -324,7 +326,6 @@ func (b *build) load() error {
 	if len(b.pages) == 0 {
 		return fmt.Errorf("%s: no Markdown pages", cmp.Or(b.opts.Dir, "book"))
 	}
-	b.parser = snippets.NewParser(goldmark.WithExtensions(parserExtensions()...))
 	parallel(b.pages, b.parse)
 	for _, p := range b.pages {
 		b.meta(p)
@@ -332,30 +333,17 @@ func (b *build) load() error {
 	return nil
 }
 
-// parse reads and parses one page: the one goldmark parse, done by the
-// kernel's parser with the site's extensions.
+// parse reads and parses one page: the one parse of the page, which every
+// later step reads.
 func (b *build) parse(p *page) {
 	src, rerr := b.read(p.path, snippets.MaxPageBytes, "a page")
 	if rerr != nil {
+		// The steps after this one still run, on an empty page.
 		b.addErrs(rerr)
-		return
+		src = nil
 	}
-	pg, err := b.parser.Parse(b.file(p.path), src)
-	p.src = src
-	p.lines = newLineIndex(src)
-	p.snip = pg
-	p.doc = pg.Doc
-	if fm := pg.FrontMatter; fm != nil {
-		p.fmRaw, p.fmAt = fm.Raw, fm.Line
-	}
-	var diags snippets.Diagnostics
-	if errors.As(err, &diags) {
-		for _, d := range diags {
-			b.addErrs(diagError(d))
-		}
-	} else if err != nil {
-		b.errorf(p.path, 0, "%v", err)
-	}
+	p.snip, _ = snippets.Parse(b.file(p.path), src)
+	b.addErrs(p.snip.Diagnostics...)
 }
 
 var difficulties = []string{"easy", "medium", "hard"}
@@ -363,17 +351,16 @@ var difficulties = []string{"easy", "medium", "hard"}
 // meta decodes and checks a page's front matter and finds its title,
 // headings and draft state.
 func (b *build) meta(p *page) {
-	if p.doc == nil {
+	if p.doc() == nil {
 		return
 	}
-	file := b.file(p.path)
-	if unclosedFrontMatter(p.src) {
-		b.errorf(p.path, 1, "front matter opened on line 1 is never closed: end it with a line of ---")
-	} else if err := decodeYAML(file, p.fmAt, p.fmRaw, &p.fm); err != nil {
-		b.addErrs(err.(*Error))
+	if fm := p.snip.FrontMatter; fm != nil {
+		if d := decodeYAML(p.snip.Path, fm.Line, fm.Raw, &p.fm); d != nil {
+			b.addErrs(d)
+		}
 	}
 	fm := &p.fm
-	line := func(key string) int { return keyLine(p.fmRaw, p.fmAt, key) }
+	line := p.keyLine
 	notFor := func(what string, keys map[string]bool) {
 		for k, set := range keys {
 			if set {
@@ -394,15 +381,15 @@ func (b *build) meta(p *page) {
 	var firstH1 string // the first h1, else the first heading
 	firstLevel := 0
 	first := true
-	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	ast.Walk(p.doc(), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		h, ok := n.(*ast.Heading)
 		if !ok || !entering {
-			if entering && n.Kind() != ast.KindDocument && n.Type() == ast.TypeBlock && n.Kind().String() != "FrontMatter" {
+			if entering && n.Kind() != ast.KindDocument && n.Type() == ast.TypeBlock && n.Kind() != snippets.KindFrontMatter {
 				first = false
 			}
 			return ast.WalkContinue, nil
 		}
-		t := textOf(h, p.src)
+		t := textOf(h, p.src())
 		if h.Level == 1 && first {
 			p.titleInDoc = true
 		}
@@ -425,10 +412,10 @@ func (b *build) meta(p *page) {
 			b.errorf(p.path, 1, "glossary file name %q: use lower-case letters, digits and hyphens", p.slug+".md")
 		}
 		if fm.Term == "" {
-			b.errorf(p.path, p.fmAt, "glossary entry needs a term in its front matter")
+			b.errorf(p.path, p.fmLine(), "glossary entry needs a term in its front matter")
 		}
 		if fm.Short == "" {
-			b.errorf(p.path, p.fmAt, "glossary entry needs a short definition (short:) in its front matter")
+			b.errorf(p.path, p.fmLine(), "glossary entry needs a short definition (short:) in its front matter")
 		}
 		p.title = fm.Term
 		p.titleInDoc = false
@@ -441,13 +428,13 @@ func (b *build) meta(p *page) {
 			b.errorf(p.path, 1, "question file name %q: use lower-case letters, digits and hyphens (it is the question's stable id)", p.slug+".md")
 		}
 		if fm.Question == "" {
-			b.errorf(p.path, p.fmAt, "question needs question: in its front matter")
+			b.errorf(p.path, p.fmLine(), "question needs question: in its front matter")
 		}
 		if !slices.Contains(difficulties, fm.Difficulty) {
 			b.errorf(p.path, line("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
 		}
 		if fm.Section == "" {
-			b.errorf(p.path, p.fmAt, "question needs section: the page.md#anchor that explains it")
+			b.errorf(p.path, p.fmLine(), "question needs section: the page.md#anchor that explains it")
 		}
 		p.title = fm.Question
 		p.titleInDoc = false
@@ -476,29 +463,13 @@ func (b *build) meta(p *page) {
 	}
 }
 
-// unclosedFrontMatter reports whether src opens front matter with a line
-// of dashes and never closes it with the same line.
-func unclosedFrontMatter(src []byte) bool {
-	first, rest, _ := bytes.Cut(src, []byte("\n"))
-	delim := bytes.TrimRight(first, "\r")
-	if len(delim) < 3 || len(bytes.Trim(delim, "-")) != 0 {
-		return false
-	}
-	for _, l := range bytes.Split(rest, []byte("\n")) {
-		if bytes.Equal(bytes.TrimRight(l, "\r"), delim) {
-			return false
-		}
-	}
-	return true
-}
-
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // read reads the book's file p, a regular file inside the book of at
 // most max bytes (see [snippets.ReadFile]); what names the kind of file
-// for the limit's message. The error is an *Error at p; it wraps
+// for the limit's message. The diagnostic is at p; it wraps
 // fs.ErrNotExist when p does not exist.
-func (b *build) read(p string, max int64, what string) ([]byte, *Error) {
+func (b *build) read(p string, max int64, what string) ([]byte, *snippets.Diagnostic) {
 	data, err := snippets.ReadFile(b.fsys, p, max, what)
 	if err == nil {
 		return data, nil
@@ -511,5 +482,5 @@ func (b *build) read(p string, max int64, what string) ([]byte, *Error) {
 	if errors.Is(err, snippets.ErrOutside) {
 		msg += "; pages and the files they link to must be inside the book"
 	}
-	return nil, &Error{File: b.file(p), Msg: msg, Err: err}
+	return nil, &snippets.Diagnostic{Pos: snippets.Pos{File: b.file(p)}, Msg: msg, Err: err}
 }

@@ -55,13 +55,16 @@ func buildErr(t *testing.T, fsys fs.FS, opts site.Options) []string {
 	if s != nil {
 		t.Errorf("Build returned a site with its error")
 	}
-	var list site.ErrorList
+	var list snippets.Diagnostics
 	if !errors.As(err, &list) {
-		t.Fatalf("Build error is %T (%v), want site.ErrorList", err, err)
+		t.Fatalf("Build error is %T (%v), want snippets.Diagnostics", err, err)
 	}
+	// Each diagnostic as every command prints it (see snippets.Diagnostics.Write).
 	var lines []string
-	for _, e := range list {
-		lines = append(lines, e.Error())
+	for _, d := range list {
+		var b strings.Builder
+		_ = snippets.Diagnostics{d}.Write(&b)
+		lines = append(lines, strings.TrimSuffix(b.String(), "\n"))
 	}
 	return lines
 }
@@ -251,12 +254,12 @@ func TestFrontMatterErrors(t *testing.T) {
 	}{
 		{"unknown key", "a.md", "---\ntitle: A\ntitel: typo\n---\n# A\n", `book/a.md:3:1: front matter: unknown field "titel"`},
 		{"bad difficulty", "questions/q.md", "---\nquestion: Why?\ndifficulty: tricky\nsection: a.md\n---\nBecause.\n", `book/questions/q.md:3: front matter: difficulty must be easy, medium or hard, not "tricky"`},
-		{"question heading", "questions/q.md", "---\nquestion: Why?\ndifficulty: easy\nsection: a.md\n---\nBecause.\n\n## Details\n", `book/questions/q.md:8: a question's first heading must be "## Deep dive"`},
+		{"question heading", "questions/q.md", "---\nquestion: Why?\ndifficulty: easy\nsection: a.md\n---\nBecause.\n\n## Details\n", `book/questions/q.md:8:4: a question's first heading must be "## Deep dive"`},
 		{"question section", "questions/q.md", "---\nquestion: Why?\ndifficulty: easy\nsection: a.md#nope\n---\nBecause.\n", "book/questions/q.md:4: broken anchor: a.md has no #nope"},
 		{"glossary without short", "glossary/w.md", "---\nterm: Warp\n---\nBody.\n", "book/glossary/w.md:2: glossary entry needs a short definition"},
 		{"related missing", "glossary/w.md", "---\nterm: Warp\nshort: s\nrelated: [lane]\n---\n", `book/glossary/w.md:4: front matter: related term "lane" has no entry glossary/lane.md`},
 		{"chapter with term", "b.md", "---\nterm: X\n---\n# B\n", `book/b.md:2: front matter: "term" is only for glossary entries`},
-		{"unclosed front matter", "b.md", "---\ntitle: B\n# B\n\ntext\n", "book/b.md:1: front matter opened on line 1 is never closed"},
+		{"unclosed front matter", "b.md", "---\ntitle: B\n# B\n\ntext\n", "book/b.md:1:1: front matter opened on line 1 is never closed"},
 		{"bad tag", "b.md", "---\ntags: [Big Tag]\n---\n# B\n", `book/b.md:2: front matter: tag "Big Tag"`},
 		{"bad status", "b.md", "---\nbyline:\n  status: done\n---\n# B\n", `book/b.md:2: front matter: byline status must be draft, review or published, not "done"`},
 		{"bad figure", "b.md", "# B\n\n```figure\nkind: occupancy-vs-registers\ngpu: Z9000\ncaption: c\nalt: a\n```\n", `book/b.md:5:1: figure: gpu: unknown GPU "Z9000"`},
@@ -639,7 +642,7 @@ func (k fakeKernel) Run(ctx context.Context, pages []*snippets.Page) []*snippets
 	for _, p := range pages {
 		r := &snippets.PageResult{Page: p, Verifier: snippets.Verifier{Tool: "warpbook v0-test", Engine: "e0", Go: "go1.26"}}
 		for _, c := range p.Cells {
-			cr := &snippets.CellResult{ID: c.ID, Status: snippets.StatusPass, Output: c.Expected}
+			cr := &snippets.CellResult{ID: c.ID(), Status: snippets.StatusPass, Output: c.Expected()}
 			switch {
 			case c.Attrs.Skip != "":
 				cr.Status, cr.Skip = snippets.StatusSkip, c.Attrs.Skip
@@ -650,12 +653,12 @@ func (k fakeKernel) Run(ctx context.Context, pages []*snippets.Page) []*snippets
 			}
 			if k.fail {
 				cr.Status = snippets.StatusFail
-				cr.Diagnostics = snippets.Diagnostics{{Pos: c.Pos, ID: c.ID, Msg: "output differs", Diff: "-want\n+got"}}
+				cr.Diagnostics = snippets.Diagnostics{{Pos: c.Pos, ID: c.ID(), Msg: "output differs", Diff: "-want\n+got"}}
 			}
 			r.Cells = append(r.Cells, cr)
 		}
 		for _, c := range p.Checks {
-			r.Checks = append(r.Checks, &snippets.CheckResult{ID: c.ID, Status: snippets.StatusPass, Value: c.Text})
+			r.Checks = append(r.Checks, &snippets.CheckResult{ID: c.ID(), Status: snippets.StatusPass, Value: c.Text})
 		}
 		out = append(out, r)
 	}
@@ -687,7 +690,7 @@ func TestCells(t *testing.T) {
 
 	// A failing snippet fails the build with the kernel's file:line, diff included.
 	lines := buildErr(t, book("a.md", cellPage), site.Options{Kernel: fakeKernel{fail: true}})
-	if want := "book/a.md:3:1: occ: output differs\n-want\n+got"; !slices.Contains(lines, want) {
+	if want := "book/a.md:3:1: occ: output differs\n\t-want\n\t+got"; !slices.Contains(lines, want) {
 		t.Errorf("errors:\n%s\nwant\n%s", strings.Join(lines, "\n"), want)
 	}
 	// So does a malformed cell, from the one parse.

@@ -38,13 +38,13 @@ func (b *build) structure() error {
 	// The sidebar.
 	listed := map[*page]bool{}
 	if src, err := b.read("SUMMARY.md", snippets.MaxPageBytes, "a page"); err == nil {
-		nav, errs := parseSummary(b.file("SUMMARY.md"), src, func(p string, line, col int) *page {
+		nav, errs := parseSummary(b.file("SUMMARY.md"), src, func(p string, pos snippets.Pos) *page {
 			pg := b.bySrc[p]
 			switch {
 			case pg == nil:
-				b.addErrs(&Error{File: b.file("SUMMARY.md"), Line: line, Col: col, Msg: "no such page: " + p})
+				b.addErrs(&snippets.Diagnostic{Pos: pos, Msg: "no such page: " + p})
 			case listed[pg]:
-				b.addErrs(&Error{File: b.file("SUMMARY.md"), Line: line, Col: col, Msg: "page listed twice: " + p})
+				b.addErrs(&snippets.Diagnostic{Pos: pos, Msg: "page listed twice: " + p})
 				return nil
 			}
 			listed[pg] = true
@@ -118,7 +118,7 @@ func (b *build) structure() error {
 		p.crumbs = []crumb{{title: b.settings.Title, page: b.pageAt("index.html")}, {title: glossIndex.title, page: glossIndex}}
 		for _, r := range p.fm.Related {
 			if b.bySrc["glossary/"+r+".md"] == nil {
-				b.errorf(p.path, keyLine(p.fmRaw, p.fmAt, "related"), "front matter: related term %q has no entry glossary/%s.md", r, r)
+				b.errorf(p.path, p.keyLine("related"), "front matter: related term %q has no entry glossary/%s.md", r, r)
 			}
 		}
 	}
@@ -162,7 +162,7 @@ func (b *build) structure() error {
 
 	// Pages printed on print.html: the reading order, then the glossary.
 	for _, p := range b.order {
-		if p.kind == kindChapter && p.doc != nil {
+		if p.kind == kindChapter && p.doc() != nil {
 			b.printList = append(b.printList, p)
 		}
 	}
@@ -198,7 +198,7 @@ func (b *build) questionSection(q *page) {
 	if sec == "" {
 		return
 	}
-	line := keyLine(q.fmRaw, q.fmAt, "section")
+	line := q.keyLine("section")
 	u, err := url.Parse(sec)
 	if err != nil || u.Scheme != "" || u.Host != "" || !strings.HasSuffix(u.Path, ".md") || path.IsAbs(u.Path) {
 		b.errorf(q.path, line, "front matter: section %q: want page.md#anchor, relative to the book root", sec)
@@ -210,7 +210,7 @@ func (b *build) questionSection(q *page) {
 		return
 	}
 	q.sectionPage, q.sectionFrag = t, u.Fragment
-	b.links = append(b.links, linkRef{from: q, line: line, target: t, frag: u.Fragment})
+	b.links = append(b.links, linkRef{from: q, pos: snippets.Pos{File: b.file(q.path), Line: line}, target: t, frag: u.Fragment})
 }
 
 // pageAt returns the page whose output path is out, or nil.

@@ -6,9 +6,9 @@ import (
 	"path"
 	"strconv"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // summaryEntry is a chapter named in SUMMARY.md.
@@ -23,14 +23,12 @@ type summaryEntry struct {
 // (nested lists of links), separators (---) and suffix chapters. Links are
 // relative to the book root. It returns the sidebar tree; pages resolves a
 // path to its page or reports an error.
-func parseSummary(file string, src []byte, resolve func(p string, line, col int) *page) ([]*navItem, ErrorList) {
-	md := goldmark.New()
-	doc := md.Parser().Parse(text.NewReader(src))
-	lines := newLineIndex(src)
-	var errs ErrorList
+func parseSummary(file string, src []byte, resolve func(p string, pos snippets.Pos) *page) ([]*navItem, snippets.Diagnostics) {
+	sum, _ := snippets.Parse(file, src)
+	doc := sum.Doc
+	errs := sum.Diagnostics
 	errorf := func(off int, format string, args ...any) {
-		l, c := lines.pos(src, off)
-		errs = append(errs, &Error{File: file, Line: l, Col: c, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &snippets.Diagnostic{Pos: sum.Pos(off), Msg: fmt.Sprintf(format, args...)})
 	}
 
 	entry := func(n ast.Node) (*navItem, bool) {
@@ -55,8 +53,7 @@ func parseSummary(file string, src []byte, resolve func(p string, line, col int)
 			errorf(link.Pos(), "SUMMARY links must be relative links to .md files, without #anchor: %q", dest)
 			return nil, false
 		}
-		l, c := lines.pos(src, link.Pos())
-		item.page = resolve(path.Clean(u.Path), l, c)
+		item.page = resolve(path.Clean(u.Path), sum.Pos(link.Pos()))
 		return item, item.page != nil
 	}
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
 
 // benchSnippet is a typical book snippet: compute occupancy on a preset
@@ -28,7 +30,7 @@ const benchImports = "package main\nimport (\n\"fmt\"\n\"github.com/warpbook/war
 //	go test -run '^$' -bench Snippet -benchtime 3s ./snippets/
 func BenchmarkSnippet(b *testing.B) {
 	b.Run("session", func(b *testing.B) {
-		it, err := newInterpreter(io.Discard, io.Discard)
+		it, err := worker.NewInterpreter(io.Discard, io.Discard)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -44,7 +46,7 @@ func BenchmarkSnippet(b *testing.B) {
 	})
 	b.Run("fresh", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			it, err := newInterpreter(io.Discard, io.Discard)
+			it, err := worker.NewInterpreter(io.Discard, io.Discard)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -57,14 +59,16 @@ func BenchmarkSnippet(b *testing.B) {
 		}
 	})
 	b.Run("worker", func(b *testing.B) {
-		lim := limits{timeout: map[int]time.Duration{0: time.Minute, 1: time.Minute}, startup: time.Minute}
+		lim := worker.Limits{Timeout: map[int]time.Duration{0: time.Minute, 1: time.Minute}, Startup: time.Minute}
 		for i := 0; i < b.N; i++ {
-			units := []jobUnit{
+			units := []worker.Unit{
 				{U: 0, Chunks: []string{benchImports}},
 				{U: 1, Chunks: []string{";\n" + fmt.Sprintf(benchSnippet, i)}},
 			}
-			got := runUnits(context.Background(), units, lim, workerStart, 0)
-			if o := got[1]; o == nil || o.fail != "" || o.errMsg != nil {
+			pool := &worker.Pool{}
+			got := worker.Run(context.Background(), units, lim, pool.Start, 0)
+			pool.Close()
+			if o := got[1]; !o.Finished() || o.Error != nil {
 				b.Fatalf("worker: %+v", o)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/symbols"
 )
 
@@ -100,18 +101,11 @@ func (k *Kernel) cache() *resultCache {
 	return &resultCache{dir: k.CacheDir}
 }
 
-type cachedOutcome struct {
-	Output string  `json:"output"`
-	Panic  *string `json:"panic,omitempty"`
-	Error  *string `json:"error,omitempty"`
-	Value  *string `json:"value,omitempty"`
-}
-
 func (c *resultCache) path(key string) string {
 	return filepath.Join(c.dir, "results", key[:2], key+".json")
 }
 
-func (c *resultCache) get(key string) *outcome {
+func (c *resultCache) get(key string) *worker.Outcome {
 	if c == nil || key == "" {
 		return nil
 	}
@@ -119,20 +113,21 @@ func (c *resultCache) get(key string) *outcome {
 	if err != nil {
 		return nil
 	}
-	var co cachedOutcome
-	if json.Unmarshal(b, &co) != nil {
+	var o worker.Outcome
+	if json.Unmarshal(b, &o) != nil {
 		return nil
 	}
-	return &outcome{ran: true, cached: true, output: []byte(co.Output), panic: co.Panic, errMsg: co.Error, value: co.Value}
+	o.Ran, o.Cached = true, true
+	return &o
 }
 
 // put stores o; failures to write are ignored (the cache is an
 // optimisation), but a file is never left half-written.
-func (c *resultCache) put(key string, o *outcome) {
+func (c *resultCache) put(key string, o *worker.Outcome) {
 	if c == nil || key == "" {
 		return
 	}
-	b, err := json.Marshal(cachedOutcome{Output: string(o.output), Panic: o.panic, Error: o.errMsg, Value: o.value})
+	b, err := json.Marshal(o)
 	if err != nil {
 		return
 	}

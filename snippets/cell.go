@@ -15,25 +15,58 @@ import (
 type Cell struct {
 	// Index is the cell's place among the page's cells, from 0.
 	Index int
-	// ID is the id= attribute, or "snippet-N" (N = Index+1) without one. It
-	// is the anchor the site uses and what -run filters on.
-	ID string
 	// Pos is the position of the opening fence.
 	Pos Pos
-	// Code is the snippet's fenced block.
+	// Code is the snippet's fenced block, a child of the cell's [CellNode].
 	Code *ast.FencedCodeBlock
-	// Output is the output block that follows it, nil if there is none.
+	// Output is the output block that follows it (the node's second
+	// child), nil if there is none.
 	Output *ast.FencedCodeBlock
 	// OutputPos is the position of the output block's opening fence.
 	OutputPos Pos
-	// Info is the info string as written ("go run id=x hide=1-2").
-	Info string
 	// Attrs are the parsed attributes.
 	Attrs Attrs
 	// Lines are the snippet's lines, hidden ones included.
 	Lines []Line
-	// Expected is the body of the output block ("" without one).
-	Expected string
+	// src is the page's source, which Code and Output index into.
+	src []byte
+}
+
+// ID is the id= attribute, or "snippet-N" (N = Index+1) without one: the
+// anchor the site uses and what -run filters on.
+func (c *Cell) ID() string {
+	if c.Attrs.ID != "" {
+		return c.Attrs.ID
+	}
+	return fmt.Sprintf("snippet-%d", c.Index+1)
+}
+
+// Expected is the body of the output block ("" without one): what the
+// cell must print.
+func (c *Cell) Expected() string {
+	if c.Output == nil {
+		return ""
+	}
+	return string(c.Output.Lines().Value(c.src))
+}
+
+// KindCell is the node kind of [CellNode].
+var KindCell = ast.NewNodeKind("Cell")
+
+// CellNode is a runnable snippet in a page's AST, in place of its "go run"
+// block and the output block after it, which are its children.
+type CellNode struct {
+	ast.BaseBlock
+	// Cell is the snippet.
+	Cell *Cell
+}
+
+// Kind implements ast.Node.
+func (n *CellNode) Kind() ast.NodeKind { return KindCell }
+
+// Dump implements ast.Node.
+func (n *CellNode) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"ID": n.Cell.ID()}, nil)
 }
 
 // Line is one line of a snippet.
@@ -56,22 +89,11 @@ func (c *Cell) Source() string {
 	return b.String()
 }
 
-// Visible returns the snippet's code without its hidden lines.
-func (c *Cell) Visible() string {
-	var b strings.Builder
-	for _, l := range c.Lines {
-		if !l.Hidden {
-			b.WriteString(l.Text)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
 // Attrs are a cell's attributes, written after "go run" in the info string
 // as key=value (value bare or a double-quoted Go string) or bare flags.
 type Attrs struct {
-	// ID is id=NAME: a stable anchor and -run target ([A-Za-z0-9_-]+).
+	// ID is id=NAME: a stable anchor and -run target ([A-Za-z0-9_-]+);
+	// "" without one (see [Cell.ID]).
 	ID string
 	// Hide is hide=LINES, e.g. "1-3,7": the snippet's hidden setup lines,
 	// numbered from 1 within the block.
@@ -179,7 +201,7 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 		Index: len(pg.Cells),
 		Pos:   pg.Pos(n.Pos()),
 		Code:  n,
-		Info:  info,
+		src:   pg.Source,
 	}
 	bad := func(t infoToken, format string, args ...any) {
 		*diags = append(*diags, &Diagnostic{Pos: shift(infoPos, t.col), ID: c.Attrs.ID, Msg: fmt.Sprintf(format, args...)})
@@ -254,12 +276,8 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 			bad(t, "unknown attribute %q (known: id, hide, panics, error, unordered, skip, timeout, fresh)", t.key)
 		}
 	}
-	c.ID = c.Attrs.ID
-	if c.ID == "" {
-		c.ID = fmt.Sprintf("snippet-%d", c.Index+1)
-	}
 	if c.Attrs.Panics != "" && c.Attrs.Error != "" {
-		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID, Msg: "a snippet cannot both panic (panics=) and fail to compile (error=)"})
+		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "a snippet cannot both panic (panics=) and fail to compile (error=)"})
 	}
 	lines := n.Lines()
 	for i := 0; i < lines.Len(); i++ {
@@ -270,14 +288,14 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 	if c.Attrs.Hide != "" {
 		hidden, msg := parseLineSet(c.Attrs.Hide, len(c.Lines))
 		if msg != "" {
-			*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID, Msg: "hide=" + c.Attrs.Hide + ": " + msg})
+			*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "hide=" + c.Attrs.Hide + ": " + msg})
 		}
 		for l := range hidden {
 			c.Lines[l-1].Hidden = true
 		}
 	}
 	if !pg.closed(n) {
-		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID, Msg: "snippet is never closed (its fence runs to the end of the page)"})
+		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "snippet is never closed (its fence runs to the end of the page)"})
 	}
 	return c
 }

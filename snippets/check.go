@@ -18,14 +18,10 @@ import (
 type Check struct {
 	// Index is the check's place among the page's checks, from 0.
 	Index int
-	// ID is "value-N" (N = Index+1).
-	ID string
 	// Pos is the position of the link's "[".
 	Pos Pos
 	// ExprPos is the position of the expression's first byte.
 	ExprPos Pos
-	// Link is the link node.
-	Link *ast.Link
 	// Text is the link text, trimmed: the value the prose states.
 	Text string
 	// Expr is the Go expression (the link title).
@@ -34,10 +30,31 @@ type Check struct {
 	After int
 }
 
+// ID is "value-N" (N = Index+1): what -run filters on.
+func (c *Check) ID() string { return fmt.Sprintf("value-%d", c.Index+1) }
+
+// KindCheck is the node kind of [CheckNode].
+var KindCheck = ast.NewNodeKind("Check")
+
+// CheckNode is a checked prose value in a page's AST, in place of its link;
+// its children are the link's text.
+type CheckNode struct {
+	ast.BaseInline
+	// Check is the value.
+	Check *Check
+}
+
+// Kind implements ast.Node.
+func (n *CheckNode) Kind() ast.NodeKind { return KindCheck }
+
+// Dump implements ast.Node.
+func (n *CheckNode) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Expr": n.Check.Expr}, nil)
+}
+
 func (pg *Page) check(n *ast.Link, after int, diags *Diagnostics) *Check {
 	c := &Check{
 		Pos:   pg.Pos(n.Pos()),
-		Link:  n,
 		Text:  strings.TrimSpace(plainText(n, pg.Source)),
 		Expr:  strings.TrimSpace(string(n.Title)),
 		After: after,

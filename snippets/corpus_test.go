@@ -25,7 +25,8 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testdata
 // report and the page after -update are compared with the archive's
 // "report" and "updated.md" sections (absent when -update changes
 // nothing). The archive comment holds settings, one "key: value" a line:
-// timeout, native, output-limit, memory-limit; other lines describe the
+// timeout, native, output-limit, memory-limit, path (the page's path, as
+// given to Parse; page.md by default); other lines describe the
 // case. Run with -update to rewrite
 // the golden sections, then review them with git diff.
 func TestCorpus(t *testing.T) {
@@ -42,6 +43,7 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			k := &Kernel{Timeout: 5 * time.Second}
+			path := "page.md"
 			for _, line := range strings.Split(string(ar.Comment), "\n") {
 				key, val, _ := strings.Cut(line, ":")
 				key, val = strings.TrimSpace(key), strings.TrimSpace(val)
@@ -62,6 +64,8 @@ func TestCorpus(t *testing.T) {
 					k.OutputLimit, _ = strconv.ParseInt(val, 10, 64)
 				case "memory-limit":
 					k.MemoryLimit, _ = strconv.ParseInt(val, 10, 64)
+				case "path":
+					path = val
 				default:
 					t.Fatalf("unknown setting %q in the archive comment", key)
 				}
@@ -74,7 +78,7 @@ func TestCorpus(t *testing.T) {
 			if !ok {
 				t.Fatal("no page.md in the archive")
 			}
-			p, _ := Parse("page.md", src)
+			p, _ := Parse(path, src)
 			r := k.RunPage(context.Background(), p)
 			var report bytes.Buffer
 			WriteText(&report, []*PageResult{r}, false)
@@ -116,7 +120,7 @@ func TestCorpus(t *testing.T) {
 			// Updating is idempotent: the updated page, parsed again and
 			// updated with the same results, does not change.
 			if u, ok := got["updated.md"]; ok {
-				p2, _ := Parse("page.md", u)
+				p2, _ := Parse(path, u)
 				r2 := k.RunPage(context.Background(), p2)
 				u2, ids, err := Update(r2)
 				if err != nil || len(ids) > 0 || !bytes.Equal(u2, u) {
@@ -124,5 +128,57 @@ func TestCorpus(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEscapesRunNothing runs each escape of the escapes corpus on a page
+// of its own (after the page's first cell, which imports os), with its
+// write aimed at a temporary directory, in the interpreter and compiled
+// with Go, and checks that none of the writes happened. On their own,
+// because a page that does not build natively runs nothing natively.
+func TestEscapesRunNothing(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/escapes.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src string
+	for _, f := range ar.Files {
+		if f.Name == "page.md" {
+			src = string(f.Data)
+		}
+	}
+	target := filepath.Join(t.TempDir(), "pwned")
+	sections := strings.Split(strings.ReplaceAll(src, `"pwned"`, strconv.Quote(target)), "\n\n")
+	var first string
+	n := 0
+	for _, sec := range sections {
+		if !strings.Contains(sec, "go run") && !strings.Contains(sec, "](= ") {
+			continue
+		}
+		if first == "" {
+			first = sec
+			continue
+		}
+		if !strings.Contains(sec, target) {
+			continue
+		}
+		n++
+		page := first + "\n\n" + sec + "\n"
+		for _, native := range []bool{false, true} {
+			if native && testing.Short() {
+				continue
+			}
+			p, _ := Parse("escape.md", []byte(page))
+			r := (&Kernel{Native: native}).RunPage(context.Background(), p)
+			if !r.Failed() {
+				t.Errorf("native=%v: this page passed:\n%s", native, page)
+			}
+			if _, err := os.Stat(target); err == nil {
+				t.Fatalf("native=%v: a snippet of this page wrote %s:\n%s", native, target, page)
+			}
+		}
+	}
+	if n < 3 {
+		t.Fatalf("found %d escapes that write in testdata/escapes.txtar", n)
 	}
 }

@@ -3,6 +3,8 @@ package snippets
 import (
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -40,6 +42,9 @@ var (
 	ErrForbidden = errors.New("not allowed in snippets")
 	// ErrOutput: what a snippet printed differs from its output block.
 	ErrOutput = errors.New("output differs")
+	// ErrLimit: a snippet used more memory or printed more than the
+	// kernel allows.
+	ErrLimit = errors.New("resource limit exceeded")
 )
 
 // Diagnostic is one problem found in a page, at a Markdown position. Its
@@ -109,14 +114,55 @@ func (ds Diagnostics) Err() error {
 // sortDiagnostics orders ds by file, line and column, keeping the order of
 // diagnostics at the same position.
 func sortDiagnostics(ds Diagnostics) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i].Pos, ds[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+	sort.SliceStable(ds, func(i, j int) bool { return less(ds[i].Pos, ds[j].Pos) })
+}
+
+func less(a, b Pos) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
+// Sorted returns ds ordered by file, line and column (diagnostics at one
+// position keep their order), without repeats of the same message at the
+// same position.
+func (ds Diagnostics) Sorted() Diagnostics {
+	out := slices.Clone(ds)
+	sortDiagnostics(out)
+	return slices.CompactFunc(out, func(a, b *Diagnostic) bool {
+		return a.Pos == b.Pos && a.ID == b.ID && a.Msg == b.Msg
 	})
+}
+
+// Write prints each diagnostic as every command prints it: its
+// "file:line:col: id: what" line, then its diff and its hint indented by a
+// tab.
+func (ds Diagnostics) Write(w io.Writer) error {
+	for _, d := range ds {
+		if err := d.write(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write prints d, its diff and its hint.
+func (d *Diagnostic) write(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(d.Error())
+	b.WriteByte('\n')
+	if d.Diff != "" {
+		for _, l := range strings.Split(strings.TrimRight(d.Diff, "\n"), "\n") {
+			b.WriteString("\t" + l + "\n")
+		}
+	}
+	if d.Hint != "" {
+		b.WriteString("\tto update: " + d.Hint + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

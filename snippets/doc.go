@@ -83,6 +83,42 @@
 // [CheckResult] per checked value, with the [Verifier] (tool version,
 // engine fingerprint, Go version) that checked them.
 //
+// # Threat model
+//
+// Pages come from pull requests, and CI runs as root: a snippet is hostile
+// code. In every mode (the interpreter, -native, the browser) it may
+// compute, allocate, start goroutines and print, within its limits, using
+// the engine packages and an allow-list of the standard library (see
+// package symbols); from os only the standard streams, and of their
+// methods only Write and WriteString. It cannot read or write files, read
+// the environment, start processes, reach the network, or use unsafe,
+// reflect, runtime, cgo or compiler directives.
+//
+// The sandbox is one decision made on the type-checked program, for both
+// modes: every identifier and selection of the snippets' file is checked
+// against the allow-list wherever its position claims to be; line
+// directives and //go: directives are refused, as are brackets, raw
+// strings or comments that a cell leaves open and checked values that are
+// not one expression (each of them would let text escape its place in the
+// generated program); and a session with any such problem, or with an
+// error the kernel cannot place on the page, runs nothing. The interpreter
+// then sees only the generated symbols (no file system, no environment,
+// no GOPATH), and -native compiles the same checked program with the real
+// toolchain (cgo off, no toolchain download) and runs it with an empty
+// environment.
+//
+// Limits, the same in both modes: a time limit per cell or checked value
+// (10 s by default, timeout= up to 5 min), counted in the worker's CPU time
+// on Linux, package initialization included, with a wall-clock backstop: a
+// snippet that is not computing (asleep, deadlocked) fails at 4 times its
+// limit of wall-clock time, one that computes slowly on a loaded machine
+// goes on until its CPU time runs out, or 20 times its limit; a memory cap (1 GiB resident by default, read
+// from /proc on Linux, and a soft Go memory limit everywhere); an output
+// cap (1 MiB per page, panic messages and values included). A cell that
+// leaves goroutines running when it ends fails. The kernel's own page
+// paths never reach generated code: the programs name the page by a
+// constant.
+//
 // [Update] and [UpdateFile] rewrite the output blocks of the cells whose
 // only failure is their output; [WriteText], [WriteJSON] and [WriteGitHub]
 // report results as "warpbook test" prints them.

@@ -21,7 +21,12 @@ func (pl *plan) lint(ck *checked) {
 	}
 	inPage := func(p token.Pos) bool { _, ok := pl.pos(p); return ok }
 	report := func(p token.Pos, err error, format string, args ...any) {
-		pos, _ := pl.pos(p)
+		pos, ok := pl.pos(p)
+		if !ok {
+			// Not at a page position: nothing of the session runs.
+			ck.other = append(ck.other, fmt.Sprintf("%s: %s", pos, fmt.Sprintf(format, args...)))
+			return
+		}
 		ck.errs = append(ck.errs, posError{pos, fmt.Sprintf(format, args...), err})
 	}
 	interp := func(p token.Pos, format string, args ...any) {
@@ -52,15 +57,39 @@ func (pl *plan) lint(ck *checked) {
 		}
 		return ""
 	}
-	// Restricted names: from os only the standard streams.
+	// The sandbox: from os only the standard streams, and of their methods
+	// only Write and WriteString. This looks at every identifier of the
+	// snippets' file, whatever position it claims, and at every selection
+	// (a method reached through an embedded field or a method expression
+	// included); the scaffolding's own file is the only one left out.
 	for id, obj := range ck.info.Uses {
-		if !inPage(id.Pos()) || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
+		if pl.scaffolding(id.Pos()) || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
+			continue
+		}
+		if pl.helperObj(obj) {
+			report(id.Pos(), ErrForbidden, "%s belongs to the kernel's scaffolding; snippets may not use it", obj.Name())
 			continue
 		}
 		names, ok := symbols.Allowed(obj.Pkg().Path())
 		if ok && names != nil && !slices.Contains(names, obj.Name()) {
 			report(id.Pos(), ErrForbidden, "%s.%s is not allowed in snippets (from %s they may use only %s)",
 				obj.Pkg().Name(), obj.Name(), obj.Pkg().Path(), strings.Join(names, ", "))
+		}
+	}
+	for sel, s := range ck.info.Selections {
+		obj := s.Obj()
+		if pl.scaffolding(sel.Pos()) || obj.Pkg() == nil {
+			continue
+		}
+		methods := symbols.AllowedMethods(obj.Pkg().Path())
+		if _, ok := obj.(*types.Func); ok && methods != nil && !slices.Contains(methods, obj.Name()) {
+			report(sel.Sel.Pos(), ErrForbidden, "the %s method of %s is not allowed in snippets (they may only call %s)",
+				obj.Name(), types.TypeString(s.Recv(), snippetQualifier), strings.Join(methods, " and "))
+		}
+	}
+	for id, obj := range ck.info.Uses {
+		if !inPage(id.Pos()) || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
+			continue
 		}
 		if fn, ok := obj.(*types.Func); ok && obj.Pkg().Path() != "main" {
 			if sig := fn.Type().(*types.Signature); sig.TypeParams().Len() > 0 {
@@ -328,7 +357,30 @@ func (pl *plan) lintRedeclared(s *session, ck *checked) []posError {
 // whether it is in the page (not in the scaffolding around the snippets).
 func (pl *plan) pos(p token.Pos) (Pos, bool) {
 	tp := pl.fset.Position(p)
-	return Pos{File: tp.Filename, Line: tp.Line, Col: tp.Column}, tp.Filename == pl.page.Path
+	if tp.Filename != pageFile {
+		return Pos{File: tp.Filename, Line: tp.Line, Col: tp.Column}, false
+	}
+	return Pos{File: pl.page.Path, Line: tp.Line, Col: tp.Column}, true
+}
+
+// snippetQualifier writes the snippets' own types without a package name.
+func snippetQualifier(p *types.Package) string {
+	if p.Path() == "main" {
+		return ""
+	}
+	return p.Name()
+}
+
+// scaffolding reports whether p is in the kernel's own code: worker.HelperGo, or
+// the scaffolding of the main file. The sandbox checks everything else.
+func (pl *plan) scaffolding(p token.Pos) bool {
+	f := pl.fset.Position(p).Filename
+	return f == helperFile || f == scaffoldFile
+}
+
+// helperObj reports whether obj is declared by the scaffolding.
+func (pl *plan) helperObj(obj types.Object) bool {
+	return obj.Pkg() != nil && obj.Pkg().Path() == "main" && obj.Parent() == obj.Pkg().Scope() && pl.scaffolding(obj.Pos())
 }
 
 // objPos returns the Markdown position of obj's declaration.

@@ -3,68 +3,27 @@ package snippets
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
-	"go.abhg.dev/goldmark/frontmatter"
 )
 
-// Parser parses pages. It holds one goldmark configuration: the kernel's
-// own (front matter) plus whatever extensions the caller adds, so that the
-// one parse of a page serves both the kernel and the site. A Parser is safe
-// for concurrent use.
-type Parser struct {
-	md goldmark.Markdown
-}
-
-// NewParser returns a Parser whose goldmark configuration is the default
-// CommonMark parser with front matter recognised, plus opts. Pass the site's
-// own extensions and options here, for example
-//
-//	snippets.NewParser(
-//		goldmark.WithExtensions(extension.GFM, extension.Footnote),
-//		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-//	)
-//
-// Extensions that also bring renderers configure [Parser.Markdown]'s
-// renderer, so the site can render a [Page.Doc] with the same value.
-func NewParser(opts ...goldmark.Option) *Parser {
-	all := make([]goldmark.Option, 0, len(opts)+1)
-	all = append(all, goldmark.WithExtensions(&frontmatter.Extender{
-		Formats: []frontmatter.Format{frontMatterYAML},
-	}))
-	all = append(all, opts...)
-	return &Parser{md: goldmark.New(all...)}
-}
-
-// Markdown returns the goldmark value behind p: its Parser made every
-// [Page.Doc], and its Renderer can render them.
-func (p *Parser) Markdown() goldmark.Markdown { return p.md }
-
-// defaultParser has no extensions beyond front matter.
-var defaultParser = NewParser()
-
-// Parse parses one page with the default parser (CommonMark and front
-// matter). See [Parser.Parse].
-func Parse(path string, src []byte) (*Page, error) {
-	return defaultParser.Parse(path, src)
-}
-
 // Page is one parsed Markdown page: its AST, front matter, runnable cells
-// and checked prose values. Pages are read-only once parsed.
+// and checked prose values. Pages are read-only once parsed: renderers
+// render Doc as it is.
 type Page struct {
-	// Path is the file name as the caller gave it; every Pos carries it.
+	// Path is the file name as the caller gave it, cleaned
+	// (filepath.Clean); every Pos carries it.
 	Path string
 	// Source is the page's bytes; the AST's segments index into it.
 	Source []byte
-	// Doc is the goldmark document node.
-	Doc ast.Node
-	// Context is the goldmark parser context of the parse (heading ids,
-	// footnotes and other extension state live there).
-	Context parser.Context
+	// Doc is the goldmark document: the dialect's nodes ([FrontMatterNode],
+	// [CellNode], [CheckNode], [Alert]) in place of the Markdown they were
+	// written as.
+	Doc *ast.Document
 	// FrontMatter is the YAML block at the top of the page, nil if none.
 	FrontMatter *FrontMatter
 	// Cells are the page's runnable snippets (fenced blocks whose info
@@ -97,45 +56,10 @@ func (f *FrontMatter) Decode(v any) error {
 	return DecodeYAML(f.file, f.Line, f.Raw, v)
 }
 
-// frontMatterYAML is frontmatter.YAML with an Unmarshal that can also hand
-// back the raw bytes, which the frontmatter package keeps private.
-var frontMatterYAML = frontmatter.Format{
-	Name:  "YAML",
-	Delim: '-',
-	Unmarshal: func(b []byte, v any) error {
-		if raw, ok := v.(*[]byte); ok {
-			*raw = b
-			return nil
-		}
-		return DecodeYAML("", 1, b, v)
-	},
-}
-
 // Cell returns the cell with the given id, or nil.
 func (p *Page) Cell(id string) *Cell {
 	for _, c := range p.Cells {
-		if c.ID == id {
-			return c
-		}
-	}
-	return nil
-}
-
-// CellAt returns the cell whose snippet or output block is n, or nil: the
-// site calls it while rendering fenced code blocks.
-func (p *Page) CellAt(n ast.Node) *Cell {
-	for _, c := range p.Cells {
-		if ast.Node(c.Code) == n || (c.Output != nil && ast.Node(c.Output) == n) {
-			return c
-		}
-	}
-	return nil
-}
-
-// CheckAt returns the checked value whose link is n, or nil.
-func (p *Page) CheckAt(n ast.Node) *Check {
-	for _, c := range p.Checks {
-		if ast.Node(c.Link) == n {
+		if c.ID() == id {
 			return c
 		}
 	}
@@ -163,54 +87,105 @@ func (p *Page) lineStart(n int) int {
 	return len(p.Source)
 }
 
-// Parse parses src, the contents of the page at path. It always returns a
+// pageKey holds the page being parsed in goldmark's parser context, for
+// the cell transformer.
+var pageKey = parser.NewContextKey()
+
+// Parse parses src, the contents of the page at path, in warpbook's one
+// Markdown dialect (see the package documentation). It always returns a
 // page whose Doc can be rendered; the error, when not nil, is a
-// [Diagnostics] listing every malformed cell, attribute or checked value.
-func (p *Parser) Parse(path string, src []byte) (*Page, error) {
-	ctx := parser.NewContext()
-	doc := p.md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
-	pg := &Page{Path: path, Source: src, Doc: doc, Context: ctx}
+// [Diagnostics] listing every malformed cell, attribute, checked value or
+// front matter.
+func Parse(path string, src []byte) (*Page, error) {
+	// One spelling of the path from here on ("./a//b.md" is "a/b.md"):
+	// every position, cache entry and update uses it.
+	path = filepath.Clean(path)
+	pg := &Page{Path: path, Source: src}
 	pg.lines = append(pg.lines, 0)
 	for i, b := range src {
 		if b == '\n' && i+1 < len(src) {
 			pg.lines = append(pg.lines, i+1)
 		}
 	}
-	if d := frontmatter.Get(ctx); d != nil {
-		var raw []byte
-		if err := d.Decode(&raw); err == nil {
-			pg.FrontMatter = &FrontMatter{Raw: raw, Line: 2, file: path}
-		}
+	if bytes.HasPrefix(src, utf8BOM) {
+		// goldmark reads the mark as text: front matter after it is a
+		// paragraph and a heading after it is not one.
+		pg.Diagnostics = append(pg.Diagnostics, &Diagnostic{Pos: Pos{File: path, Line: 1, Col: 1},
+			Msg: "the page starts with a UTF-8 byte order mark (EF BB BF), which hides its front matter and first line: save it as UTF-8 without a BOM"})
 	}
-	var diags Diagnostics
-	cellsAbove := 0
+	ctx := parser.NewContext()
+	ctx.Set(pageKey, pg)
+	pg.Doc = markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)).(*ast.Document)
+	pg.assignIDs()
+	sortDiagnostics(pg.Diagnostics)
+	return pg, pg.Diagnostics.Err()
+}
+
+// cellTransformer finds the page's front matter, cells and checked values
+// and puts the dialect's nodes in their place.
+type cellTransformer struct{}
+
+func (cellTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	if pg, ok := pc.Get(pageKey).(*Page); ok {
+		pg.transform(doc)
+	}
+}
+
+// transform is the cell transformer's work for one page.
+func (pg *Page) transform(doc *ast.Document) {
+	diags := &pg.Diagnostics
+	var links []*ast.Link
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
+		case *FrontMatterNode:
+			if !n.closed {
+				*diags = append(*diags, &Diagnostic{Pos: pg.Pos(n.Pos()),
+					Msg: "front matter opened on line 1 is never closed: end it with a line of ---"})
+				return ast.WalkSkipChildren, nil
+			}
+			pg.FrontMatter = &FrontMatter{Raw: n.Lines().Value(pg.Source), Line: 2, file: pg.Path}
+			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock:
-			if c := pg.fencedBlock(n, &diags); c != nil {
+			if c := pg.fencedBlock(n, diags); c != nil {
 				pg.Cells = append(pg.Cells, c)
-				cellsAbove++
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
 			if string(n.Destination) == "=" {
-				if c := pg.check(n, cellsAbove, &diags); c != nil {
+				if c := pg.check(n, len(pg.Cells), diags); c != nil {
 					c.Index = len(pg.Checks)
-					c.ID = fmt.Sprintf("value-%d", c.Index+1)
 					pg.Checks = append(pg.Checks, c)
+					links = append(links, n)
 				}
 				return ast.WalkSkipChildren, nil
 			}
 		}
 		return ast.WalkContinue, nil
 	})
-	pg.assignIDs(&diags)
-	sortDiagnostics(diags)
-	pg.Diagnostics = diags
-	return pg, diags.Err()
+	// Put the nodes in place once the walk is over.
+	for _, c := range pg.Cells {
+		node := &CellNode{Cell: c}
+		node.SetPos(c.Code.Pos())
+		parent := c.Code.Parent()
+		parent.InsertBefore(parent, c.Code, node)
+		node.AppendChild(node, c.Code)
+		if c.Output != nil {
+			node.AppendChild(node, c.Output)
+		}
+	}
+	for i, l := range links {
+		node := &CheckNode{Check: pg.Checks[i]}
+		node.SetPos(l.Pos())
+		l.Parent().ReplaceChild(l.Parent(), l, node)
+		for ch := l.FirstChild(); ch != nil; {
+			next := ch.NextSibling()
+			node.AppendChild(node, ch)
+			ch = next
+		}
+	}
 }
 
 // fencedBlock classifies a fenced code block: a runnable cell (returned), an
@@ -252,12 +227,11 @@ func (pg *Page) fencedBlock(n *ast.FencedCodeBlock, diags *Diagnostics) *Cell {
 		case owner != nil && owner.Output == nil:
 			owner.Output = n
 			owner.OutputPos = pg.Pos(n.Pos())
-			owner.Expected = string(n.Lines().Value(pg.Source))
 			if !pg.closed(n) {
-				*diags = append(*diags, &Diagnostic{Pos: owner.OutputPos, ID: owner.ID, Msg: "output block is never closed"})
+				*diags = append(*diags, &Diagnostic{Pos: owner.OutputPos, ID: owner.ID(), Msg: "output block is never closed"})
 			}
 			if owner.Attrs.Error != "" {
-				*diags = append(*diags, &Diagnostic{Pos: owner.OutputPos, ID: owner.ID,
+				*diags = append(*diags, &Diagnostic{Pos: owner.OutputPos, ID: owner.ID(),
 					Msg: "a snippet with error= does not compile, so it has no output; remove this output block"})
 			}
 		case prev != nil && isDisplayGo(prev, pg.Source):
@@ -304,6 +278,8 @@ func (pg *Page) closingFence(n *ast.FencedCodeBlock) (int, bool) {
 	return 0, false
 }
 
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 // shift moves p right by col-1 bytes (col is 1-based within a token list).
 func shift(p Pos, col int) Pos {
 	p.Col += col - 1
@@ -311,15 +287,15 @@ func shift(p Pos, col int) Pos {
 }
 
 // assignIDs reports duplicate cell ids.
-func (pg *Page) assignIDs(diags *Diagnostics) {
+func (pg *Page) assignIDs() {
 	seen := map[string]*Cell{}
 	for _, c := range pg.Cells {
-		if first, ok := seen[c.ID]; ok {
-			*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID,
-				Msg: fmt.Sprintf("duplicate snippet id %q (first used at line %d)", c.ID, first.Pos.Line)})
+		if first, ok := seen[c.ID()]; ok {
+			pg.Diagnostics = append(pg.Diagnostics, &Diagnostic{Pos: c.Pos, ID: c.ID(),
+				Msg: fmt.Sprintf("duplicate snippet id %q (first used at line %d)", c.ID(), first.Pos.Line)})
 			continue
 		}
-		seen[c.ID] = c
+		seen[c.ID()] = c
 	}
 }
 

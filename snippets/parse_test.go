@@ -4,9 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
@@ -47,7 +45,7 @@ func TestParsePage(t *testing.T) {
 		t.Fatalf("got %d cells, want 2", len(pg.Cells))
 	}
 	c := pg.Cells[0]
-	if c.ID != "first" || c.Pos.String() != "book/sample.md:7:1" || c.Output == nil || c.Expected != "hi\n" {
+	if c.ID() != "first" || c.Pos.String() != "book/sample.md:7:1" || c.Output == nil || c.Expected() != "hi\n" {
 		t.Errorf("cell 0 = %+v", c)
 	}
 	if c.OutputPos.Line != 11 {
@@ -56,13 +54,10 @@ func TestParsePage(t *testing.T) {
 	if !c.Lines[0].Hidden || c.Lines[1].Hidden || c.Lines[1].Pos.Line != 9 {
 		t.Errorf("lines = %+v", c.Lines)
 	}
-	if c.Visible() != "fmt.Println(\"hi\")\n" {
-		t.Errorf("visible = %q", c.Visible())
-	}
 	c = pg.Cells[1]
 	want := Attrs{Panics: "boom", Timeout: 2e9, Unordered: true, Fresh: true}
-	if c.ID != "snippet-2" || c.Attrs != want || c.Output != nil {
-		t.Errorf("cell 1 = %s %+v", c.ID, c.Attrs)
+	if c.ID() != "snippet-2" || c.Attrs != want || c.Output != nil {
+		t.Errorf("cell 1 = %s %+v", c.ID(), c.Attrs)
 	}
 	if len(pg.Checks) != 2 {
 		t.Fatalf("got %d checks, want 2", len(pg.Checks))
@@ -75,35 +70,66 @@ func TestParsePage(t *testing.T) {
 	if k.Text != "hello" || k.Expr != `fmt.Sprint("hello")` || k.ExprPos.String() != "book/sample.md:16:12" {
 		t.Errorf("check 1 = %+v", k)
 	}
-	if pg.CellAt(pg.Cells[0].Output) != pg.Cells[0] || pg.CheckAt(k.Link) != k {
-		t.Error("CellAt/CheckAt do not find their nodes")
+	// The cells and checks are nodes of the AST, in place of what they
+	// were written as.
+	for _, c := range pg.Cells {
+		n, ok := c.Code.Parent().(*CellNode)
+		if !ok || n.Cell != c || n.FirstChild() != c.Code || (c.Output != nil && c.Code.NextSibling() != c.Output) {
+			t.Errorf("%s: not in its CellNode", c.ID())
+		}
 	}
-}
-
-// TestParserExtensions checks that the site can add goldmark extensions to
-// the one parse and render the AST with the same goldmark value.
-func TestParserExtensions(t *testing.T) {
-	p := NewParser(goldmark.WithExtensions(extension.Table))
-	pg, err := p.Parse("x.md", []byte(samplePage))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := 0
+	checks := 0
 	_ = ast.Walk(pg.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if _, ok := n.(*extast.Table); ok && entering {
-			tables++
+		if c, ok := n.(*CheckNode); ok && entering {
+			if c.Check != pg.Checks[checks] || c.FirstChild() == nil {
+				t.Errorf("check node %d holds %+v", checks, c.Check)
+			}
+			checks++
+		}
+		if l, ok := n.(*ast.Link); ok && entering && string(l.Destination) == "=" {
+			t.Error("a checked value is still a link")
 		}
 		return ast.WalkContinue, nil
 	})
-	if tables != 1 || len(pg.Cells) != 2 || pg.FrontMatter == nil {
-		t.Fatalf("tables=%d cells=%d front matter=%v", tables, len(pg.Cells), pg.FrontMatter != nil)
+	if checks != len(pg.Checks) {
+		t.Errorf("%d check nodes for %d checks", checks, len(pg.Checks))
 	}
-	var b strings.Builder
-	if err := p.Markdown().Renderer().Render(&b, pg.Source, pg.Doc); err != nil {
+}
+
+// TestDialect: one parse reads GitHub Flavored Markdown tables, footnotes,
+// alerts, heading ids and front matter, and finds cells wherever they are
+// (in a footnote too).
+func TestDialect(t *testing.T) {
+	src := "---\ntitle: T\n---\n# Top {#top}\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n> [!NOTE]\n> Said.\n\nText[^1].\n\n[^1]: A note with a cell:\n\n    ```go run id=foot\n    import \"fmt\"\n    fmt.Println(1)\n    ```\n    ```output\n    2\n    ```\n"
+	pg, err := Parse("x.md", []byte(src))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "<table>") || strings.Contains(b.String(), "title: Sample") {
-		t.Errorf("rendered:\n%s", b.String())
+	kinds := map[ast.NodeKind]int{}
+	var ids []string
+	_ = ast.Walk(pg.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			kinds[n.Kind()]++
+			if h, ok := n.(*ast.Heading); ok {
+				id, _ := h.AttributeString("id")
+				ids = append(ids, string(id.([]byte)))
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, k := range []ast.NodeKind{KindFrontMatter, extast.KindTable, extast.KindFootnote, KindAlert, KindCell} {
+		if kinds[k] != 1 {
+			t.Errorf("%d %s nodes, want 1", kinds[k], k)
+		}
+	}
+	if len(ids) != 1 || ids[0] != "top" {
+		t.Errorf("heading ids %q", ids)
+	}
+	if pg.FrontMatter == nil || string(pg.FrontMatter.Raw) != "title: T\n" {
+		t.Errorf("front matter %+v", pg.FrontMatter)
+	}
+	if len(pg.Cells) != 1 || pg.Cells[0].ID() != "foot" || pg.Cells[0].Expected() != "2\n" || pg.Cells[0].Pos.String() != "x.md:17:5" {
+		t.Fatalf("cells %+v", pg.Cells)
 	}
 }
 
@@ -123,6 +149,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty check", "see [42](=)\n", "x.md:1:5: checked value [42](=) has no expression"},
 		{"unterminated quote", "```go run panics=\"boom\n```\n", "x.md:1:18: unterminated quoted value"},
 		{"both panics and error", "```go run panics=\"a\" error=\"b\"\n```\n", "x.md:1:1: snippet-1: a snippet cannot both panic"},
+		{"unclosed front matter", "---\ntitle: x\n\n# Page\n\n```go run\nx\n```\n", "x.md:1:1: front matter opened on line 1 is never closed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("x.md", []byte(tc.src))

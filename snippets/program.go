@@ -1,8 +1,10 @@
 package snippets
 
 import (
+	"errors"
 	"fmt"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"strings"
 	"time"
@@ -39,12 +41,16 @@ type session struct {
 	id      int
 	program bool
 	units   []*unit
-	// mainGo is the generated program's first file; helperGo is the other.
+	// mainGo is the generated program's first file; worker.HelperGo is the
+	// other.
 	mainGo string
 	// broken is set when the session does not type-check; firstBad is the
 	// index (in units) of the first unit with an error.
 	broken   bool
 	firstBad int
+	// culprit, when set, is the unit whose code kept the whole session
+	// from being checked (and so from running).
+	culprit *unit
 }
 
 // unit is one thing the worker runs: a cell or a checked value.
@@ -66,9 +72,9 @@ type unit struct {
 
 func (u *unit) id() string {
 	if u.cell != nil {
-		return u.cell.ID
+		return u.cell.ID()
 	}
-	return u.check.ID
+	return u.check.ID()
 }
 
 func (u *unit) pos() Pos {
@@ -108,6 +114,11 @@ func newPlan(p *Page, timeout time.Duration) *plan {
 			k := checks[0]
 			checks = checks[1:]
 			u := &unit{check: k, timeout: timeout}
+			if e := checkExpr(k); e != nil {
+				// Not one expression: it must not reach the program it
+				// would be pasted into.
+				u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: k.ID(), Msg: e.msg, Err: e.err})
+			}
 			pl.byCheck[k] = u
 			addUnit(shared, u)
 		}
@@ -136,6 +147,33 @@ func newPlan(p *Page, timeout time.Duration) *plan {
 		pl.generate(s)
 	}
 	return pl
+}
+
+// checkExpr returns what is wrong with a checked value's expression: it
+// must be one Go expression, with no directive in its comments.
+func checkExpr(k *Check) *posError {
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(k.Expr))
+	var sc scanner.Scanner
+	sc.Init(f, []byte(k.Expr), func(token.Position, string) {}, scanner.ScanComments)
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if msg := directive(lit); tok == token.COMMENT && msg != "" {
+			return &posError{k.ExprPos, msg, ErrForbidden}
+		}
+	}
+	if _, err := parser.ParseExpr(k.Expr); err != nil {
+		msg := err.Error()
+		var list scanner.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			msg = list[0].Msg
+		}
+		return &posError{k.ExprPos, fmt.Sprintf("%s is not one Go expression: %s", k.Expr, msg), nil}
+	}
+	return nil
 }
 
 // chunkMap maps the lines of an interpreter chunk to Markdown: line
@@ -168,7 +206,7 @@ func (cc *cellCode) imports(it item) (specs []importSpec, ok bool) {
 		if s.Name != nil {
 			sp.name = s.Name.Name
 		}
-		sp.text = lineComment(sp.pos.File, sp.pos.Line, sp.pos.Col)
+		sp.text = lineComment(sp.pos.Line, sp.pos.Col)
 		if sp.name != "" {
 			sp.text += sp.name + " "
 		}
@@ -196,11 +234,14 @@ func (pl *plan) generate(s *session) {
 	depth := 0
 	for _, u := range s.units {
 		if u.check != nil {
+			if len(u.diags) > 0 {
+				continue
+			}
 			k := u.check
 			u.expr = k.Expr
 			u.maps = []chunkMap{{first: 1, pos: []Pos{k.ExprPos}}}
-			located := lineComment(pl.page.Path, k.ExprPos.Line, k.ExprPos.Col) + k.Expr
-			fmt.Fprintf(&body, "\t_wbCheck(%d, func() any {\n\t\treturn %s\n\t})\n", u.index, located)
+			located := lineComment(k.ExprPos.Line, k.ExprPos.Col) + k.Expr
+			fmt.Fprintf(&body, "%s\t_wbCheck(%d, func() any {\n\t\treturn %s\n%s\t})\n", scaffold, u.index, located, scaffold)
 			continue
 		}
 		cc := u.code
@@ -284,13 +325,13 @@ func (pl *plan) generate(s *session) {
 		// Each cell opens a block inside the previous one: it sees the
 		// variables above it and may redeclare them, as in the session.
 		if depth > 0 || u != s.units[0] {
-			body.WriteString("\t{\n")
+			body.WriteString(scaffold + "\t{\n")
 			depth++
 		}
 		if u.cell.Attrs.Panics != "" {
-			fmt.Fprintf(&body, "\t_wbPanics(%d, func() {\n%s\t})\n", u.index, stmts.String())
+			fmt.Fprintf(&body, "%s\t_wbPanics(%d, func() {\n%s%s\t})\n", scaffold, u.index, stmts.String(), scaffold)
 		} else {
-			fmt.Fprintf(&body, "\t_wbStart(%d)\n%s\t_wbDone(%d)\n", u.index, stmts.String(), u.index)
+			fmt.Fprintf(&body, "%s\t_wbStart(%d)\n%s%s\t_wbDone(%d)\n", scaffold, u.index, stmts.String(), scaffold, u.index)
 		}
 	}
 	var b strings.Builder
@@ -298,9 +339,9 @@ func (pl *plan) generate(s *session) {
 	b.WriteString(imports.String())
 	b.WriteString("\n")
 	b.WriteString(decls.String())
-	b.WriteString("\nfunc _wbCells() {\n")
+	b.WriteString("\n" + scaffold + "func _wbCells() {\n")
 	b.WriteString(body.String())
-	b.WriteString(strings.Repeat("\t}\n", depth))
+	b.WriteString(scaffold + strings.Repeat("\t}\n", depth))
 	b.WriteString("}\n")
 	s.mainGo = b.String()
 }

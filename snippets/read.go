@@ -9,10 +9,12 @@ import (
 	"path"
 	"strings"
 	"syscall"
+
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
 
 // Limits on the files the tool reads. A file past one is refused with an
-// error that names the limit (see [ErrLimit]); nothing reads without bound.
+// error that names the limit (see [ErrInputLimit]); nothing reads without bound.
 const (
 	// MaxPageBytes is the largest Markdown page (and SUMMARY.md) the tool
 	// reads: 1 MiB, about 25 times the book's longest chapter.
@@ -25,9 +27,11 @@ const (
 // Errors wrapped by what [ReadFile] and [DecodeYAML] refuse; callers
 // branch on them with [errors.Is].
 var (
-	// ErrLimit: the input passed one of the limits on size, nesting or
-	// alias expansion ([MaxPageBytes], [MaxYAMLBytes], ...).
-	ErrLimit = errors.New("over the limit")
+	// ErrInputLimit: an input passed one of the limits on what the tool
+	// reads and decodes: size, nesting, alias expansion ([MaxPageBytes],
+	// [MaxYAMLBytes], ...). ([ErrLimit] is a snippet's own use of memory or
+	// output.)
+	ErrInputLimit = errors.New("input over its limit")
 	// ErrNotRegular: the path is a directory, a named pipe, a device or a
 	// socket, not a regular file.
 	ErrNotRegular = errors.New("not a regular file")
@@ -35,11 +39,11 @@ var (
 	ErrOutside = errors.New("leads outside the book")
 )
 
-// limitError is an input past a limit; it is [ErrLimit] for errors.Is.
+// limitError is an input past a limit; it is [ErrInputLimit] for errors.Is.
 type limitError struct{ msg string }
 
 func (e *limitError) Error() string        { return e.msg }
-func (e *limitError) Is(target error) bool { return target == ErrLimit }
+func (e *limitError) Is(target error) bool { return target == ErrInputLimit }
 
 func limitf(format string, args ...any) error {
 	return &limitError{fmt.Sprintf(format, args...)}
@@ -49,7 +53,7 @@ func limitf(format string, args ...any) error {
 // from the operating system's file system (name a path) when fsys is nil.
 // what names the kind of file for the message of a file past max ("a
 // page"). The error is an [*fs.PathError] whose Err wraps [ErrNotRegular],
-// [ErrLimit] or [ErrOutside] when ReadFile refuses the file:
+// [ErrInputLimit] or [ErrOutside] when ReadFile refuses the file:
 //
 //   - anything but a regular file (a directory, a named pipe, a device, a
 //     socket), which it never reads: a named pipe does not block it and
@@ -130,7 +134,7 @@ func regular(fi fs.FileInfo, max int64, what string) error {
 }
 
 func tooLarge(max int64, what string) error {
-	return limitf("larger than %s, the limit on %s", byteSize(max), what)
+	return limitf("larger than %s, the limit on %s", worker.ByteSize(max), what)
 }
 
 // unwrapPath drops the *fs.PathError around err, so that ReadFile's own

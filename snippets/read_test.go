@@ -72,7 +72,7 @@ func TestReadFile(t *testing.T) {
 			{"chain.md", "# Page\n", nil},
 			{"sub/up.md", "# Page\n", nil},
 			{"dir/img.png", "PNG", nil},
-			{"big.md", "read big.md: larger than 100 bytes, the limit on a page", ErrLimit},
+			{"big.md", "read big.md: larger than 100 bytes, the limit on a page", ErrInputLimit},
 			{"pipe.md", "read pipe.md: not a regular file (a named pipe)", ErrNotRegular},
 			{"sub", "read sub: not a regular file (a directory)", ErrNotRegular},
 			{"leak.md", "read leak.md: symbolic link to /etc/passwd leads outside the book", ErrOutside},
@@ -108,7 +108,7 @@ func TestReadFile(t *testing.T) {
 	}{
 		{"pipe.md", ErrNotRegular},
 		{"zero.md", ErrNotRegular},
-		{"big.md", ErrLimit},
+		{"big.md", ErrInputLimit},
 		{"sub", ErrNotRegular},
 	} {
 		if _, err := ReadFile(nil, filepath.Join(dir, c.name), 100, "a page"); !errors.Is(err, c.is) {

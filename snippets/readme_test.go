@@ -38,7 +38,9 @@ func TestReadmeExample(t *testing.T) {
 	}
 	r := (&Kernel{}).RunPage(context.Background(), p)
 	for _, d := range r.AllDiagnostics() {
-		t.Errorf("%s", FormatDiagnostic(d))
+		var b strings.Builder
+		_ = Diagnostics{d}.Write(&b)
+		t.Errorf("%s", b.String())
 	}
 	for _, c := range r.Cells {
 		if c.Status != StatusPass {

@@ -75,7 +75,7 @@ func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 			}
 		}
 		for _, d := range r.AllDiagnostics() {
-			writeDiagnostic(w, d)
+			_ = d.write(w)
 		}
 		s := Summarize([]*PageResult{r})
 		status := "ok  "
@@ -102,27 +102,6 @@ func counts(s Summary) string {
 		parts = append(parts, fmt.Sprintf("%d skipped", s.Skip))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// writeDiagnostic prints d, its diff and its hint.
-func writeDiagnostic(w io.Writer, d *Diagnostic) {
-	fmt.Fprintln(w, d.Error())
-	if d.Diff != "" {
-		for _, l := range strings.SplitAfter(strings.TrimRight(d.Diff, "\n"), "\n") {
-			fmt.Fprintf(w, "\t%s", strings.TrimSuffix(l, "\n"))
-			fmt.Fprintln(w)
-		}
-	}
-	if d.Hint != "" {
-		fmt.Fprintf(w, "\tto update: %s\n", d.Hint)
-	}
-}
-
-// FormatDiagnostic returns d as WriteText prints it.
-func FormatDiagnostic(d *Diagnostic) string {
-	var b strings.Builder
-	writeDiagnostic(&b, d)
-	return b.String()
 }
 
 // Event is one line of "warpbook test -json", in the shape of
@@ -153,7 +132,7 @@ func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
 			return err
 		}
 		for _, d := range r.Diagnostics {
-			if err := emit(Event{Action: "output", Package: pkg, Output: FormatDiagnostic(d)}); err != nil {
+			if err := emit(Event{Action: "output", Package: pkg, Output: d.text()}); err != nil {
 				return err
 			}
 		}
@@ -186,7 +165,7 @@ func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
 				}
 			}
 			for _, d := range e.diags {
-				if err := emit(Event{Action: "output", Package: pkg, Test: e.id, Output: FormatDiagnostic(d)}); err != nil {
+				if err := emit(Event{Action: "output", Package: pkg, Test: e.id, Output: d.text()}); err != nil {
 					return err
 				}
 			}
@@ -240,4 +219,11 @@ func ghData(s string) string {
 
 func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// text returns d as the text report prints it.
+func (d *Diagnostic) text() string {
+	var b strings.Builder
+	_ = d.write(&b)
+	return b.String()
 }

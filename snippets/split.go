@@ -1,6 +1,7 @@
 package snippets
 
 import (
+	"fmt"
 	"go/scanner"
 	"go/token"
 	"strconv"
@@ -37,9 +38,20 @@ type snippetSource struct {
 	text  string
 	lines []int        // offset of each line in text
 	cont  map[int]bool // lines (0-based) that begin inside a token
+	toks  []srcToken   // the tokens of text, comments left out
+	// problems are what the kernel refuses in the code before any type
+	// check: directives, and braces that close more than the cell opened.
+	problems []posError
 	// edits change the code the interpreter gets (see rewrite.go), sorted
 	// by offset; the type checker and the native build get text as it is.
 	edits []edit
+}
+
+// srcToken is one token of a snippet.
+type srcToken struct {
+	tok token.Token
+	off int
+	lit string
 }
 
 func newSnippetSource(c *Cell) *snippetSource {
@@ -49,7 +61,78 @@ func newSnippetSource(c *Cell) *snippetSource {
 		s.lines = append(s.lines, off)
 		off += len(l.Text) + 1
 	}
+	s.scan()
 	return s
+}
+
+// scan reads the snippet's tokens once, for isProgram and split, and
+// records its problems.
+func (s *snippetSource) scan() {
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(s.text))
+	var sc scanner.Scanner
+	// A raw string or a block comment left open would take in the code
+	// that follows the snippet; other scanner errors the type checker
+	// reports.
+	sc.Init(f, []byte(s.text), func(p token.Position, msg string) {
+		if msg == "raw string literal not terminated" || msg == "comment not terminated" {
+			s.problems = append(s.problems, posError{s.posAt(p.Offset), msg + " in the snippet", nil})
+		}
+	}, scanner.ScanComments)
+	var open []srcToken // brackets not yet closed
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := f.Offset(pos)
+		if (tok == token.COMMENT || (tok == token.STRING && strings.HasPrefix(lit, "`"))) && strings.Contains(lit, "\n") {
+			first := s.lineOf(off)
+			last := s.lineOf(off + len(lit) - 1)
+			for l := first + 1; l <= last; l++ {
+				s.cont[l] = true
+			}
+		}
+		if tok == token.COMMENT {
+			if msg := directive(lit); msg != "" {
+				s.problems = append(s.problems, posError{s.posAt(off), msg, ErrForbidden})
+			}
+			continue
+		}
+		t := srcToken{tok, off, lit}
+		switch tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			open = append(open, t)
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			if len(open) == 0 {
+				s.problems = append(s.problems, posError{s.posAt(off), fmt.Sprintf("unexpected %s: it closes more than the snippet opened", tok), nil})
+				break
+			}
+			open = open[:len(open)-1]
+		}
+		s.toks = append(s.toks, t)
+	}
+	// Each snippet is cut into the generated program as a whole; one that
+	// leaves a bracket open would take in the code that follows it.
+	if len(open) > 0 {
+		t := open[len(open)-1]
+		s.problems = append(s.problems, posError{s.posAt(t.off), fmt.Sprintf("this %s is never closed in the snippet", t.tok), nil})
+	}
+}
+
+// directive says why the kernel refuses a comment, or "" when it is an
+// ordinary comment. A line directive would give code a position outside
+// the snippet, and a //go: directive changes what the compiler does
+// (//go:linkname, //go:embed, //go:build); neither has a use in a snippet.
+func directive(comment string) string {
+	switch {
+	case strings.HasPrefix(comment, "//line") || strings.HasPrefix(comment, "/*line"):
+		return "line directives are not allowed in snippets: the kernel maps every position to the page itself"
+	case strings.HasPrefix(comment, "//go:"):
+		name, _, _ := strings.Cut(comment[2:], " ")
+		return fmt.Sprintf("compiler directives such as //%s are not allowed in snippets", name)
+	}
+	return ""
 }
 
 // posAt returns the Markdown position of offset off.
@@ -73,46 +156,14 @@ func (s *snippetSource) lineOf(off int) int {
 
 // isProgram reports whether the snippet is a whole program ("package main").
 func (s *snippetSource) isProgram() bool {
-	var sc scanner.Scanner
-	fset := token.NewFileSet()
-	f := fset.AddFile("", -1, len(s.text))
-	sc.Init(f, []byte(s.text), nil, 0)
-	_, tok, _ := sc.Scan()
-	return tok == token.PACKAGE
+	return len(s.toks) > 0 && s.toks[0].tok == token.PACKAGE
 }
 
 // split cuts the snippet into top-level items. It never fails: a snippet
 // the scanner cannot read is one statement item, and the type checker
 // reports what is wrong with it.
 func (s *snippetSource) split() []item {
-	type tk struct {
-		tok token.Token
-		off int
-		lit string
-	}
-	var toks []tk
-	fset := token.NewFileSet()
-	f := fset.AddFile("", -1, len(s.text))
-	var sc scanner.Scanner
-	sc.Init(f, []byte(s.text), func(token.Position, string) {}, scanner.ScanComments)
-	for {
-		pos, tok, lit := sc.Scan()
-		if tok == token.EOF {
-			break
-		}
-		off := f.Offset(pos)
-		if (tok == token.COMMENT || (tok == token.STRING && strings.HasPrefix(lit, "`"))) && strings.Contains(lit, "\n") {
-			first := s.lineOf(off)
-			last := s.lineOf(off + len(lit) - 1)
-			for l := first + 1; l <= last; l++ {
-				s.cont[l] = true
-			}
-		}
-		if tok == token.COMMENT {
-			continue
-		}
-		toks = append(toks, tk{tok, off, lit})
-	}
+	toks := s.toks
 	all := make([]token.Token, len(toks))
 	for i, t := range toks {
 		all[i] = t.tok
@@ -202,7 +253,6 @@ func isFuncDecl(rest []token.Token) bool {
 // whose Markdown column is not 1 (fences indented in a list).
 func (s *snippetSource) located(start, end int) string {
 	var b strings.Builder
-	file := s.cell.Pos.File
 	first := s.lineOf(start)
 	for l := first; l < len(s.lines); l++ {
 		ls := s.lines[l]
@@ -214,7 +264,7 @@ func (s *snippetSource) located(start, end int) string {
 		to := min(le, end)
 		p := s.cell.Lines[l].Pos
 		if l == first || (p.Col != 1 && !s.cont[l]) {
-			b.WriteString(lineComment(file, p.Line, p.Col+from-ls))
+			b.WriteString(lineComment(p.Line, p.Col+from-ls))
 		}
 		b.WriteString(s.text[from:to])
 	}
@@ -260,7 +310,24 @@ func (s *snippetSource) edited(start, end int) string {
 	return b.String()
 }
 
-// lineComment is a /*line*/ directive for file:line:col.
-func lineComment(file string, line, col int) string {
-	return "/*line " + file + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col) + "*/"
+// pageFile is the file name that the generated programs' /*line*/
+// directives give the page. It is a constant, not the page's path: a path
+// can hold "*/" (which would end the comment and let the rest of the name
+// run as code), and go/scanner cleans the names it reads ("./a.md" becomes
+// "a.md"), so a path could not be matched back. [plan.pos] maps it to
+// [Page.Path].
+const pageFile = "_wbpage.md"
+
+// scaffoldFile is the file name of the generated programs' own code: the
+// main file is parsed under it, and a /*line*/ directive gives it back to
+// every piece of scaffolding that follows a snippet's code, so that a
+// position says whether it is the page's or the kernel's.
+const scaffoldFile = "_wbscaffold.go"
+
+// scaffold is the directive that starts a piece of scaffolding.
+const scaffold = "/*line " + scaffoldFile + ":1:1*/"
+
+// lineComment is a /*line*/ directive for line:col of the page.
+func lineComment(line, col int) string {
+	return "/*line " + pageFile + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col) + "*/"
 }

@@ -52,7 +52,7 @@ func TestLocated(t *testing.T) {
 	s := newSnippetSource(c)
 	s.split()
 	got := s.located(0, len(s.text))
-	want := "/*line x.md:10:4*/x := `a\nb`\n/*line x.md:12:4*/y := 1\n"
+	want := "/*line " + pageFile + ":10:4*/x := `a\nb`\n/*line " + pageFile + ":12:4*/y := 1\n"
 	if got != want {
 		t.Errorf("located:\n%q\nwant\n%q", got, want)
 	}

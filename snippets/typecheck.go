@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/symbols"
 )
 
@@ -19,6 +20,9 @@ import (
 // (yaegi v0.16.1, Go 1.21-era semantics) would run differently from Go, or
 // not at all.
 var ErrInterpreter = errors.New("not supported by the interpreter")
+
+// helperFile is the name the type checker gives worker.HelperStub.
+const helperFile = "wb_helper.go"
 
 // goVersion is the language version snippets are checked and compiled at.
 const goVersion = "go1.26"
@@ -41,25 +45,30 @@ type posError struct {
 // typeCheck parses and type-checks one generated program.
 func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 	ck := &checked{info: &types.Info{
-		Types:     map[ast.Expr]types.TypeAndValue{},
-		Defs:      map[*ast.Ident]types.Object{},
-		Uses:      map[*ast.Ident]types.Object{},
-		Implicits: map[ast.Node]types.Object{},
-		Instances: map[*ast.Ident]types.Instance{},
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Implicits:  map[ast.Node]types.Object{},
+		Instances:  map[*ast.Ident]types.Instance{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
 	}}
 	add := func(p token.Position, msg string, err error) {
-		if p.Filename != pl.page.Path {
+		if p.Filename != pageFile {
 			ck.other = append(ck.other, fmt.Sprintf("%s: %s", p, msg))
 			return
 		}
-		ck.errs = append(ck.errs, posError{Pos{File: p.Filename, Line: p.Line, Col: p.Column}, msg, err})
+		ck.errs = append(ck.errs, posError{Pos{File: pl.page.Path, Line: p.Line, Col: p.Column}, msg, err})
 	}
 	srcs := []string{mainGo}
 	if withHelper {
-		srcs = append(srcs, helperGo)
+		srcs = append(srcs, worker.HelperStub)
 	}
 	for i, src := range srcs {
-		f, err := parser.ParseFile(pl.fset, fmt.Sprintf("wb%d.go", i), src, parser.SkipObjectResolution)
+		name := scaffoldFile
+		if i > 0 {
+			name = helperFile
+		}
+		f, err := parser.ParseFile(pl.fset, name, src, parser.SkipObjectResolution)
 		if err != nil {
 			var list scanner.ErrorList
 			if errors.As(err, &list) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -71,7 +72,7 @@ func Update(r *PageResult) (src []byte, ids []string, err error) {
 			}
 			t := strings.TrimLeft(l, " ")
 			if len(l)-len(t) < 4 && strings.HasPrefix(t, strings.Repeat(string(fenceChar), fenceLen)) {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, c.ID, strings.TrimSpace(l))
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, c.ID(), strings.TrimSpace(l))
 			}
 			l = strings.TrimSuffix(l, "\n")
 			if l == "" {
@@ -85,13 +86,13 @@ func Update(r *PageResult) (src []byte, ids []string, err error) {
 		if c.Output != nil {
 			closing, ok := p.closingFence(c.Output)
 			if !ok {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output block is never closed", c.OutputPos, c.ID)
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output block is never closed", c.OutputPos, c.ID())
 			}
 			edits = append(edits, edit{p.lineStart(c.OutputPos.Line + 1), p.lineStart(closing), b.String()})
 		} else {
 			closing, ok := p.closingFence(c.Code)
 			if !ok {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the snippet is never closed", c.Pos, c.ID)
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the snippet is never closed", c.Pos, c.ID())
 			}
 			at := p.lineStart(closing + 1)
 			text := prefix + "```output" + nl + b.String() + prefix + "```" + nl
@@ -100,7 +101,7 @@ func Update(r *PageResult) (src []byte, ids []string, err error) {
 			}
 			edits = append(edits, edit{at, at, text})
 		}
-		ids = append(ids, c.ID)
+		ids = append(ids, c.ID())
 	}
 	if len(edits) == 0 {
 		return p.Source, nil, nil
@@ -113,19 +114,40 @@ func Update(r *PageResult) (src []byte, ids []string, err error) {
 	return out, ids, nil
 }
 
-// UpdateFile rewrites the page's file on disk (atomically, keeping its
-// permissions) when Update changes it, and returns the ids of the cells it
-// rewrote.
+// ErrChanged is wrapped by the error of [UpdateFile] when the page's file
+// no longer holds what was run: it was edited while the snippets ran.
+var ErrChanged = errors.New("changed while its snippets ran")
+
+// UpdateFile rewrites the page's file on disk when Update changes it, and
+// returns the ids of the cells it rewrote. The write is atomic (a
+// temporary file renamed over the page, keeping its permissions), goes
+// through a symbolic link to the file it names, and happens only if the
+// file still holds the source that was run; otherwise nothing is written
+// and the error wraps [ErrChanged].
 func UpdateFile(r *PageResult) ([]string, error) {
 	src, ids, err := Update(r)
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
-	perm := os.FileMode(0o644)
-	if fi, err := os.Stat(r.Page.Path); err == nil {
-		perm = fi.Mode().Perm()
+	path, err := filepath.EvalSymlinks(r.Page.Path)
+	if err != nil {
+		return nil, fmt.Errorf("update %s: %w", r.Page.Path, err)
 	}
-	if err := writeFileAtomic(r.Page.Path, src, perm); err != nil {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("update %s: %w", r.Page.Path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("update %s: not a regular file", r.Page.Path)
+	}
+	now, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("update %s: %w", r.Page.Path, err)
+	}
+	if !bytes.Equal(now, r.Page.Source) {
+		return nil, fmt.Errorf("update %s: the page %w; run again to update it", r.Page.Path, ErrChanged)
+	}
+	if err := writeFileAtomic(path, src, fi.Mode().Perm()); err != nil {
 		return nil, fmt.Errorf("update %s: %w", r.Page.Path, err)
 	}
 	return ids, nil

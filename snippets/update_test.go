@@ -2,6 +2,7 @@ package snippets
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,7 +12,7 @@ import (
 
 // failOutput is the result of a cell whose only failure is its output.
 func failOutput(c *Cell, out string) *CellResult {
-	cr := &CellResult{ID: c.ID, Status: StatusFail, Output: out}
+	cr := &CellResult{ID: c.ID(), Status: StatusFail, Output: out}
 	cr.Diagnostics = Diagnostics{compareOutput(c, out)}
 	return cr
 }
@@ -48,7 +49,7 @@ func TestUpdate(t *testing.T) {
 			// Idempotent: the updated page now matches.
 			p2, _ := Parse("x.md", got)
 			if compareOutput(p2.Cells[0], tc.out) != nil {
-				t.Errorf("the updated page still differs: expected %q", p2.Cells[0].Expected)
+				t.Errorf("the updated page still differs: expected %q", p2.Cells[0].Expected())
 			}
 		})
 	}
@@ -59,7 +60,7 @@ func TestUpdateRefuses(t *testing.T) {
 	c := p.Cells[0]
 	// A panic that does not match is not an output problem: no update.
 	cr := failOutput(c, "new\n")
-	cr.Diagnostics = append(cr.Diagnostics, &Diagnostic{Pos: c.Pos, ID: c.ID, Msg: "panicked with other"})
+	cr.Diagnostics = append(cr.Diagnostics, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "panicked with other"})
 	if src, ids, err := Update(&PageResult{Page: p, Cells: []*CellResult{cr}}); err != nil || len(ids) != 0 || string(src) != string(p.Source) {
 		t.Errorf("updated a cell that also fails for another reason: %v %v", ids, err)
 	}
@@ -90,6 +91,50 @@ func TestUpdateFileAtomic(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("temporary files left behind: %v", ents)
 	}
+}
+
+// TestUpdateFileSafety: -update writes through a symbolic link to the
+// file it names, and writes nothing when the page changed after it was
+// read.
+func TestUpdateFileSafety(t *testing.T) {
+	src := "```go run\nx\n```\n```output\nold\n```\n"
+	want := strings.Replace(src, "old", "new", 1)
+	t.Run("symlink", func(t *testing.T) {
+		dir := t.TempDir()
+		real := filepath.Join(dir, "real.md")
+		link := filepath.Join(dir, "link.md")
+		if err := os.WriteFile(real, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("real.md", link); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+		p, _ := Parse(link, []byte(src))
+		if _, err := UpdateFile(&PageResult{Page: p, Cells: []*CellResult{failOutput(p.Cells[0], "new\n")}}); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+		}
+		if b, _ := os.ReadFile(real); string(b) != want {
+			t.Errorf("the linked file holds %q, want %q", b, want)
+		}
+	})
+	t.Run("changed", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "x.md")
+		p, _ := Parse(path, []byte(src))
+		edited := src + "\nA sentence the author saved while the snippets ran.\n"
+		if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := UpdateFile(&PageResult{Page: p, Cells: []*CellResult{failOutput(p.Cells[0], "new\n")}})
+		if !errors.Is(err, ErrChanged) {
+			t.Errorf("err = %v, want ErrChanged", err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != edited {
+			t.Errorf("the edit was overwritten: %q", b)
+		}
+	})
 }
 
 // TestInProcess runs a page without worker processes, as a library user

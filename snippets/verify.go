@@ -9,21 +9,23 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
 
 // verify turns outcomes into results: it compares what each cell printed
 // with its output block, its panic with panics=, and the native run with
 // both.
-func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*outcome) {
+func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worker.Outcome) {
 	p := pl.page
 	for _, c := range p.Cells {
-		if !k.selected(c.ID) {
+		if !k.selected(c.ID()) {
 			continue
 		}
-		cr := &CellResult{ID: c.ID}
+		cr := &CellResult{ID: c.ID()}
 		r.Cells[c.Index] = cr
 		fail := func(pos Pos, err error, format string, args ...any) *Diagnostic {
-			d := &Diagnostic{Pos: pos, ID: c.ID, Msg: fmt.Sprintf(format, args...), Err: err}
+			d := &Diagnostic{Pos: pos, ID: c.ID(), Msg: fmt.Sprintf(format, args...), Err: err}
 			cr.Diagnostics = append(cr.Diagnostics, d)
 			cr.Status = StatusFail
 			return d
@@ -52,31 +54,31 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*outco
 			continue
 		}
 		o := outcomes[u.index]
-		if o == nil || !o.ran {
+		if o == nil || !o.Ran {
 			cr.Status = StatusSkip
 			cr.Skip = pl.notRunReason(u)
 			continue
 		}
-		cr.Output = string(o.output)
-		cr.Cached = o.cached
-		cr.Elapsed = o.elapsed
-		if o.panic != nil {
-			cr.Panic = *o.panic
+		cr.Output = o.Output
+		cr.Cached = o.Cached
+		cr.Elapsed = o.Elapsed
+		if o.Panic != nil {
+			cr.Panic = *o.Panic
 		}
 		switch {
-		case o.fail != "":
-			fail(c.Pos, o.err, "%s", o.fail)
+		case o.Fail != "":
+			fail(c.Pos, limitErr(o), "%s", o.Fail)
 			continue
-		case o.errMsg != nil:
-			pos, msg := u.mapError(o.chunk, *o.errMsg, c.Pos)
+		case o.Error != nil:
+			pos, msg := u.mapError(o.Chunk, *o.Error, c.Pos)
 			fail(pos, ErrInterpreter, "the interpreter could not run this snippet, although Go compiles it: %s; rewrite it in plainer Go", msg)
 			continue
-		case c.Attrs.Panics != "" && o.panic == nil:
+		case c.Attrs.Panics != "" && o.Panic == nil:
 			fail(c.Pos, ErrUnexpectedSuccess, "did not panic, but panics=%q expects a panic", c.Attrs.Panics)
-		case c.Attrs.Panics != "" && !strings.Contains(*o.panic, c.Attrs.Panics):
-			fail(c.Pos, nil, "panicked with %q, which does not contain panics=%q", *o.panic, c.Attrs.Panics)
-		case c.Attrs.Panics == "" && o.panic != nil:
-			fail(c.Pos, nil, "panicked: %s", *o.panic)
+		case c.Attrs.Panics != "" && !strings.Contains(*o.Panic, c.Attrs.Panics):
+			fail(c.Pos, nil, "panicked with %q, which does not contain panics=%q", *o.Panic, c.Attrs.Panics)
+		case c.Attrs.Panics == "" && o.Panic != nil:
+			fail(c.Pos, nil, "panicked: %s", *o.Panic)
 		}
 		if d := compareOutput(c, cr.Output); d != nil {
 			cr.Diagnostics = append(cr.Diagnostics, d)
@@ -93,13 +95,13 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*outco
 		}
 	}
 	for _, ch := range p.Checks {
-		if !k.selected(ch.ID) {
+		if !k.selected(ch.ID()) {
 			continue
 		}
-		res := &CheckResult{ID: ch.ID}
+		res := &CheckResult{ID: ch.ID()}
 		r.Checks[ch.Index] = res
 		fail := func(pos Pos, err error, format string, args ...any) {
-			res.Diagnostics = append(res.Diagnostics, &Diagnostic{Pos: pos, ID: ch.ID, Msg: fmt.Sprintf(format, args...), Err: err})
+			res.Diagnostics = append(res.Diagnostics, &Diagnostic{Pos: pos, ID: ch.ID(), Msg: fmt.Sprintf(format, args...), Err: err})
 			res.Status = StatusFail
 		}
 		u := pl.byCheck[ch]
@@ -109,38 +111,52 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*outco
 			continue
 		}
 		o := outcomes[u.index]
-		if o == nil || !o.ran {
+		if o == nil || !o.Ran {
 			res.Status = StatusSkip
 			continue
 		}
-		res.Cached = o.cached
+		res.Cached = o.Cached
 		switch {
-		case o.fail != "":
-			fail(ch.Pos, o.err, "%s", o.fail)
-		case o.panic != nil:
-			fail(ch.Pos, nil, "evaluating %s panicked: %s", ch.Expr, *o.panic)
-		case o.errMsg != nil:
-			pos, msg := u.mapError(o.chunk, *o.errMsg, ch.Pos)
+		case o.Fail != "":
+			fail(ch.Pos, limitErr(o), "%s", o.Fail)
+		case o.Panic != nil:
+			fail(ch.Pos, nil, "evaluating %s panicked: %s", ch.Expr, *o.Panic)
+		case o.Error != nil:
+			pos, msg := u.mapError(o.Chunk, *o.Error, ch.Pos)
 			fail(pos, ErrInterpreter, "the interpreter could not evaluate %s: %s", ch.Expr, msg)
-		case o.value == nil:
+		case o.Value == nil:
 			fail(ch.Pos, nil, "%s has no value", ch.Expr)
 		default:
-			res.Value = *o.value
+			res.Value = *o.Value
 			if strings.TrimSpace(res.Value) != ch.Text {
 				fail(ch.Pos, ErrOutput, "the text says %s, but %s is %s", ch.Text, ch.Expr, res.Value)
 			}
 		}
 		if native != nil && res.Status == StatusPass {
-			if no := native[u.index]; no != nil && no.ran && no.fail == "" && no.value != nil && *no.value != res.Value {
-				fail(ch.Pos, nil, "compiled with Go, %s is %s; the interpreter says %s", ch.Expr, *no.value, res.Value)
+			if no := native[u.index]; no.Finished() && no.Value != nil && *no.Value != res.Value {
+				fail(ch.Pos, nil, "compiled with Go, %s is %s; the interpreter says %s", ch.Expr, *no.Value, res.Value)
 			}
 		}
 	}
 }
 
+// limitErr is the sentinel behind a unit that did not finish.
+func limitErr(o *worker.Outcome) error {
+	switch o.Limit {
+	case worker.TimeLimit:
+		return ErrTimeout
+	case worker.MemoryLimit, worker.OutputLimit:
+		return ErrLimit
+	}
+	return nil
+}
+
 // notRunReason says why a unit of a session did not run.
 func (pl *plan) notRunReason(u *unit) string {
 	s := u.session
+	if s.culprit != nil {
+		return fmt.Sprintf("not run: the session cannot be checked because of %s (line %d)", s.culprit.id(), s.culprit.pos().Line)
+	}
 	if s.firstBad < len(s.units) && slices.Index(s.units, u) >= s.firstBad {
 		return fmt.Sprintf("not run: %s above does not compile", s.units[s.firstBad].id())
 	}
@@ -148,25 +164,25 @@ func (pl *plan) notRunReason(u *unit) string {
 }
 
 // verifyNative compares a cell's native outcome with the interpreter's.
-func (k *Kernel) verifyNative(c *Cell, cr *CellResult, o, no *outcome, fail func(Pos, error, string, ...any) *Diagnostic) {
-	if no == nil || !no.ran {
+func (k *Kernel) verifyNative(c *Cell, cr *CellResult, o, no *worker.Outcome, fail func(Pos, error, string, ...any) *Diagnostic) {
+	if no == nil || !no.Ran {
 		return
 	}
-	nr := &NativeResult{Ran: true, Output: string(no.output)}
-	if no.panic != nil {
-		nr.Panic = *no.panic
+	nr := &NativeResult{Ran: true, Output: no.Output}
+	if no.Panic != nil {
+		nr.Panic = *no.Panic
 	}
 	cr.Native = nr
 	switch {
-	case no.fail != "":
-		fail(c.Pos, no.err, "compiled with Go: %s", no.fail)
+	case no.Fail != "":
+		fail(c.Pos, limitErr(no), "compiled with Go: %s", no.Fail)
 		return
-	case c.Attrs.Panics != "" && no.panic == nil:
+	case c.Attrs.Panics != "" && no.Panic == nil:
 		fail(c.Pos, nil, "compiled with Go, it does not panic; panics=%q expects a panic", c.Attrs.Panics)
-	case c.Attrs.Panics != "" && !strings.Contains(*no.panic, c.Attrs.Panics):
-		fail(c.Pos, nil, "compiled with Go, it panics with %q, which does not contain panics=%q", *no.panic, c.Attrs.Panics)
-	case c.Attrs.Panics == "" && no.panic != nil && o.panic == nil:
-		fail(c.Pos, nil, "compiled with Go, it panics: %s; the interpreter does not", *no.panic)
+	case c.Attrs.Panics != "" && !strings.Contains(*no.Panic, c.Attrs.Panics):
+		fail(c.Pos, nil, "compiled with Go, it panics with %q, which does not contain panics=%q", *no.Panic, c.Attrs.Panics)
+	case c.Attrs.Panics == "" && no.Panic != nil && o.Panic == nil:
+		fail(c.Pos, nil, "compiled with Go, it panics: %s; the interpreter does not", *no.Panic)
 	}
 	if normalize(nr.Output, c.Attrs.Unordered) != normalize(cr.Output, c.Attrs.Unordered) {
 		d := fail(c.Pos, ErrInterpreter, "compiled with Go, it prints something else than in the interpreter")
@@ -177,12 +193,12 @@ func (k *Kernel) verifyNative(c *Cell, cr *CellResult, o, no *outcome, fail func
 // compareOutput compares what a cell printed with its output block.
 // Trailing whitespace on each line and trailing blank lines do not count.
 func compareOutput(c *Cell, actual string) *Diagnostic {
-	want := normalize(c.Expected, c.Attrs.Unordered)
+	want := normalize(c.Expected(), c.Attrs.Unordered)
 	got := normalize(actual, c.Attrs.Unordered)
 	if want == got {
 		return nil
 	}
-	d := &Diagnostic{ID: c.ID, Err: ErrOutput, Hint: UpdateCommand(c)}
+	d := &Diagnostic{ID: c.ID(), Err: ErrOutput, Hint: UpdateCommand(c)}
 	if c.Output == nil {
 		d.Pos = c.Pos
 		d.Msg = "prints output, but has no output block"
@@ -193,13 +209,25 @@ func compareOutput(c *Cell, actual string) *Diagnostic {
 			d.Msg = "output differs from the output block (compared as unordered lines)"
 		}
 	}
-	d.Diff = udiff.Unified("expected", "actual", normalize(c.Expected, false), normalize(actual, false))
+	d.Diff = udiff.Unified("expected", "actual", normalize(c.Expected(), false), normalize(actual, false))
 	return d
 }
 
-// UpdateCommand is the command that rewrites c's output block.
+// UpdateCommand is the command that rewrites c's output block, written
+// for a POSIX shell.
 func UpdateCommand(c *Cell) string {
-	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID, c.Pos.File)
+	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID(), shellQuote(c.Pos.File))
+}
+
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
+
+// shellQuote quotes s for a POSIX shell unless it needs no quotes, so that
+// a page path with spaces or quotes in it can be pasted as it is printed.
+func shellQuote(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // normalize trims trailing whitespace from each line and drops trailing

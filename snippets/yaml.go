@@ -11,6 +11,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
 
 // Limits on one YAML document: a page's front matter, a figure block,
@@ -40,7 +42,7 @@ const (
 //
 // Every error is a [*Diagnostic] at the position of the problem in file
 // (line counted from line, column in bytes); one past a limit wraps
-// [ErrLimit] and names the limit. A panic in go-yaml (fuzzing finds
+// [ErrInputLimit] and names the limit. A panic in go-yaml (fuzzing finds
 // some, such as a tag on a sequence over a mapping) is an error at the
 // document's first line, not a crash.
 func DecodeYAML(file string, line int, data []byte, v any) (err error) {
@@ -54,18 +56,18 @@ func DecodeYAML(file string, line int, data []byte, v any) (err error) {
 		}
 	}()
 	if len(data) > MaxYAMLBytes {
-		return &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + byteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrLimit}
+		return &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + worker.ByteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
 	}
 	toks := lexer.Tokenize(string(data))
 	if tk := tooDeep(toks); tk != nil {
 		l, col := bytePos(data, tk.Position)
-		return &Diagnostic{Pos: at(l, col), Msg: fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth), Err: ErrLimit}
+		return &Diagnostic{Pos: at(l, col), Msg: fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth), Err: ErrInputLimit}
 	}
 	f, err := parser.Parse(toks, 0)
 	if err == nil {
 		if tk := (&expansion{anchors: map[string]int64{}}).overLimit(f); tk != nil {
 			l, col := bytePos(data, tk.Position)
-			return &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + byteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrLimit}
+			return &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + worker.ByteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
 		}
 		err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
 	}

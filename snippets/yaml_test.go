@@ -86,8 +86,8 @@ func TestDecodeYAML(t *testing.T) {
 				t.Fatalf("error %T %v, want a *Diagnostic", err, err)
 			case !strings.HasPrefix(err.Error(), c.want):
 				t.Errorf("error %q, want %q", err, c.want)
-			case errors.Is(err, ErrLimit) != c.limit:
-				t.Errorf("error %q: errors.Is(ErrLimit) = %v, want %v", err, !c.limit, c.limit)
+			case errors.Is(err, ErrInputLimit) != c.limit:
+				t.Errorf("error %q: errors.Is(ErrInputLimit) = %v, want %v", err, !c.limit, c.limit)
 			}
 			if c.limit && !strings.Contains(err.Error(), "the limit") {
 				t.Errorf("error %q does not name the limit", err)

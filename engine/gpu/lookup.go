@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // Parts returns every named preset, ordered by compute capability and then
@@ -127,7 +129,7 @@ func closeMatches(key string, ps []part) []string {
 		best := -1
 		for _, k := range append([]string{p.name}, p.aliases...) {
 			nk := normalize(k)
-			d := editDistance(key, nk)
+			d := levenshtein.ComputeDistance(key, nk)
 			if strings.Contains(nk, key) || strings.Contains(key, nk) {
 				d = 0
 			}
@@ -153,25 +155,4 @@ func closeMatches(key string, ps []part) []string {
 		out = append(out, cands[i].name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "a5dce44d2a290c61"
+const EngineFingerprint = "ac883acd173fc0e9"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",

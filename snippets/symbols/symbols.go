@@ -66,6 +66,18 @@ func Allowed(path string) (names []string, ok bool) {
 	return nil, false
 }
 
+// AllowedMethods returns the methods snippets may call on the types of a
+// package whose names are restricted (see [Allowed]): from os, a *os.File
+// (the standard streams) may be written to and nothing else, so that
+// Chmod, Chown, Truncate, Close or Fd on a stream are errors. It returns
+// nil for a package whose names are not restricted.
+func AllowedMethods(path string) []string {
+	if path == "os" {
+		return []string{"Write", "WriteString"}
+	}
+	return nil
+}
+
 var (
 	typesOnce sync.Once
 	typesPkgs map[string]*types.Package

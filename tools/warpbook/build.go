@@ -69,11 +69,9 @@ func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout,
 		return 0
 	}
 	if err != nil {
-		var list site.ErrorList
+		var list snippets.Diagnostics
 		if errors.As(err, &list) {
-			for _, e := range list {
-				fmt.Fprintln(stderr, e)
-			}
+			list.Write(stderr)
 			fmt.Fprintf(stderr, "warpbook build: %s; nothing written\n", sitePlural(len(list), "error", "errors"))
 		} else {
 			fmt.Fprintf(stderr, "warpbook build: %v; nothing written\n", err)

@@ -96,7 +96,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if cr.Status == snippets.StatusFail {
 				mark = st.bad("✗")
 			}
-			fmt.Fprintf(stdout, "%s %s %s = %s %s\n", st.dim("•"), st.head(ch.ID), ch.Expr, cr.Value, mark)
+			fmt.Fprintf(stdout, "%s %s %s = %s %s\n", st.dim("•"), st.head(ch.ID()), ch.Expr, cr.Value, mark)
 			for _, d := range cr.Diagnostics {
 				fmt.Fprintln(stdout, "  "+st.bad(d.Error()))
 			}
@@ -108,7 +108,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if cr == nil {
 			continue
 		}
-		fmt.Fprintf(stdout, "%s %s %s\n", st.dim("──"), st.head(c.ID), st.dim(c.Pos.String()))
+		fmt.Fprintf(stdout, "%s %s %s\n", st.dim("──"), st.head(c.ID()), st.dim(c.Pos.String()))
 		for _, l := range c.Lines {
 			if l.Hidden {
 				fmt.Fprintln(stdout, st.dim("  ┆ "+l.Text))

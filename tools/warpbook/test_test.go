@@ -50,7 +50,7 @@ func TestScenario(t *testing.T) {
 		"ok   " + p("correct.md"),
 		p("wrong.md") + ":14:1: sum: output differs from the output block\n\t--- expected\n\t+++ actual\n\t@@ -1 +1 @@\n\t-total: 11\n\t+total: 10\n",
 		"\tto update: warpbook test -update -run '^sum$' " + p("wrong.md") + "\n",
-		p("loop.md") + ":3:1: snippet-1: did not finish within 2s",
+		p("loop.md") + ":3:1: snippet-1: used more than 2s of CPU time",
 		p("exec.md") + `:4:8: snippet-1: snippets may not import "os/exec"`,
 		p("panic.md") + ":3:1: snippet-1: crashed: panic in a goroutine: boom",
 		"5 pages: 1 passed, 4 failed, 0 skipped\n",

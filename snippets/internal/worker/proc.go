@@ -1,0 +1,171 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+// Proc is a running process (or, in process, a goroutine) that runs a job.
+type Proc interface {
+	// Stdout is what the process prints.
+	Stdout() io.Reader
+	// Kill ends it; Kill may be called more than once.
+	Kill()
+	// Wait waits for its end and returns what it wrote on stderr (the first
+	// 64 KiB) and how it ended.
+	Wait() (stderr []byte, err error)
+	// Pid is its process id, 0 for none.
+	Pid() int
+}
+
+// EnvVar is set to "1" in the environment of a worker process.
+const EnvVar = "WARPBOOK_SNIPPETS_WORKER"
+
+// NonceVar holds the job's nonce in the environment of a natively
+// compiled session (see [HelperGo]).
+const NonceVar = "WARPBOOK_NONCE"
+
+// Program returns a StartFunc that runs a natively compiled program, exe,
+// with an environment that holds only the job's nonce and a Go memory
+// limit.
+func Program(exe string) StartFunc {
+	return func(ctx context.Context, j *Job) (Proc, error) {
+		cmd := exec.CommandContext(ctx, exe)
+		cmd.Env = []string{NonceVar + "=" + j.Nonce}
+		if j.MemoryLimit > 0 {
+			cmd.Env = append(cmd.Env, fmt.Sprintf("GOMEMLIMIT=%d", j.MemoryLimit))
+		}
+		return startCmd(cmd, nil)
+	}
+}
+
+// startCmd starts cmd with the job on its stdin (nil for none).
+func startCmd(cmd *exec.Cmd, j *Job) (Proc, error) {
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	eb := &cappedBuffer{max: 64 << 10}
+	cmd.Stderr = eb
+	if j != nil {
+		b, err := json.Marshal(j)
+		if err != nil {
+			return nil, err
+		}
+		cmd.Stdin = bytes.NewReader(b)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	return &execProc{cmd: cmd, out: out, errBuf: eb}, nil
+}
+
+// execProc is a subprocess.
+type execProc struct {
+	cmd    *exec.Cmd
+	out    io.ReadCloser
+	errBuf *cappedBuffer
+	once   sync.Once
+}
+
+func (p *execProc) Stdout() io.Reader { return p.out }
+func (p *execProc) Pid() int          { return p.cmd.Process.Pid }
+func (p *execProc) Kill() {
+	p.once.Do(func() { _ = p.cmd.Process.Kill() })
+}
+func (p *execProc) Wait() ([]byte, error) {
+	err := p.cmd.Wait()
+	return p.errBuf.Bytes(), err
+}
+
+// InProcess runs the job on a goroutine of this process, with no hard
+// limits: a snippet stuck in a loop is abandoned, not stopped, and a
+// panicking goroutine ends the process. For trusted code and tests.
+func InProcess(ctx context.Context, j *Job) (Proc, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &goProc{r: r, w: w, done: make(chan struct{}), stderr: cappedBuffer{max: 64 << 10}}
+	go func() {
+		defer close(p.done)
+		defer w.Close()
+		defer func() {
+			if e := recover(); e != nil {
+				p.err = fmt.Errorf("panic: %v", e)
+			}
+		}()
+		serve(j, w, &p.stderr, false)
+	}()
+	return p, nil
+}
+
+type goProc struct {
+	r, w   *os.File
+	done   chan struct{}
+	stderr cappedBuffer
+	err    error
+	once   sync.Once
+	killed bool
+}
+
+func (p *goProc) Stdout() io.Reader { return p.r }
+func (p *goProc) Pid() int          { return 0 }
+func (p *goProc) Kill() {
+	p.once.Do(func() {
+		p.killed = true
+		p.r.Close()
+	})
+}
+func (p *goProc) Wait() ([]byte, error) {
+	if p.killed {
+		return nil, errors.New("killed")
+	}
+	<-p.done
+	p.r.Close()
+	return p.stderr.Bytes(), p.err
+}
+
+// cappedBuffer keeps the first max bytes written to it.
+type cappedBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   bytes.Buffer
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - c.b.Len(); room > 0 {
+		c.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// reset empties the buffer.
+func (c *cappedBuffer) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.b.Reset()
+}
+
+func (c *cappedBuffer) Bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return bytes.Clone(c.b.Bytes())
+}
+
+func nonce() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,199 @@
+package worker
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"testing/fstest"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/warpbook/warpbook/snippets/symbols"
+)
+
+// MaxStack is a worker's goroutine stack limit: runaway recursion fails
+// fast and clearly instead of eating memory.
+const MaxStack = 64 << 20
+
+// ServeStdio runs the jobs the parent writes on standard input, one JSON
+// value after another, and reports on standard output, as a worker process
+// does; it returns the exit code when standard input ends.
+func ServeStdio() int {
+	debug.SetMaxStack(MaxStack)
+	// A worker's live heap is small (the interpreters and what the
+	// snippets keep): collecting at five times the live heap rather than
+	// twice halves the time spent in the collector, and the memory limit
+	// still bounds it.
+	debug.SetGCPercent(400)
+	dec := json.NewDecoder(os.Stdin)
+	for {
+		var j Job
+		if err := dec.Decode(&j); err == io.EOF {
+			return 0
+		} else if err != nil {
+			fmt.Fprintln(os.Stderr, "snippets worker: reading job:", err)
+			return 2
+		}
+		limit := int64(math.MaxInt64)
+		if j.MemoryLimit > 0 {
+			limit = j.MemoryLimit
+		}
+		debug.SetMemoryLimit(limit)
+		Serve(&j, os.Stdout, os.Stderr)
+		// The next job starts from a small resident set, so that the
+		// parent's memory cap measures that job.
+		debug.FreeOSMemory()
+	}
+}
+
+// Serve runs j in yaegi interpreters (one a session), writing what the
+// snippets print and the events to out. The process must run nothing but
+// j: a unit that leaves goroutines running fails (see [Event].Leaked), and
+// goroutines are counted process-wide.
+func Serve(j *Job, out, errOut io.Writer) { serve(j, out, errOut, true) }
+
+// grace is how long a unit's goroutines get to end after the unit has.
+const grace = time.Second
+
+// serve is Serve; leaks says whether goroutine counts are the job's.
+func serve(j *Job, out, errOut io.Writer, leaks bool) {
+	mark := func(e Event) { _ = WriteEvent(out, j.Nonce, e) }
+	sessions := map[int]*interp.Interpreter{}
+	mark(Event{U: -1, Kind: Ready})
+	for _, u := range j.Units {
+		it := sessions[u.Session]
+		if it == nil {
+			var err error
+			if it, err = NewInterpreter(out, errOut); err != nil {
+				msg := err.Error()
+				mark(Event{U: u.U, Kind: Start})
+				mark(Event{U: u.U, Kind: Done, Error: &msg})
+				continue
+			}
+			sessions[u.Session] = it
+		}
+		base := runtime.NumGoroutine()
+		mark(Event{U: u.U, Kind: Start})
+		done := Event{U: u.U, Kind: Done}
+		if u.Expr != "" {
+			v, err := eval(it, u.Expr)
+			if err == nil {
+				s := truncate(fmt.Sprint(valueOf(v)), j.OutputLimit)
+				done.Value = &s
+			}
+			setErr(&done, err, j.OutputLimit)
+		} else {
+			for i, c := range u.Chunks {
+				if _, err := eval(it, c); err != nil {
+					setErr(&done, err, j.OutputLimit)
+					done.Chunk = i
+					break
+				}
+			}
+		}
+		// The goroutines the unit started get a moment to end, while it is
+		// still the running unit: a panicking one crashes the process now,
+		// and is blamed on this unit, not on the next.
+		if leaks {
+			done.Leaked = settle(base)
+		}
+		mark(done)
+	}
+	mark(Event{U: -1, Kind: End})
+}
+
+// settle waits up to grace for the goroutines above base to end and
+// returns how many are left.
+func settle(base int) int {
+	deadline := time.Now().Add(grace)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	return max(0, runtime.NumGoroutine()-base)
+}
+
+// truncate cuts s to at most limit bytes (0: no limit), so that a huge
+// panic message or value is not sent whole; the parent then fails the unit
+// on the output limit.
+func truncate(s string, limit int64) string {
+	if limit > 0 && int64(len(s)) > limit+1 {
+		return s[:limit+1]
+	}
+	return s
+}
+
+func setErr(e *Event, err error, limit int64) {
+	if err == nil {
+		return
+	}
+	if p, ok := err.(interp.Panic); ok {
+		msg := truncate(panicMessage(p.Value), limit)
+		e.Panic = &msg
+		return
+	}
+	msg := truncate(err.Error(), limit)
+	e.Error = &msg
+}
+
+func valueOf(v reflect.Value) any {
+	if !v.IsValid() {
+		return nil
+	}
+	if v.CanInterface() {
+		return v.Interface()
+	}
+	return v.String()
+}
+
+// panicMessage formats a recovered value as Go prints it after "panic: ".
+func panicMessage(r any) string {
+	if rv, ok := r.(reflect.Value); ok {
+		r = valueOf(rv)
+	}
+	switch v := r.(type) {
+	case error:
+		return v.Error()
+	case fmt.Stringer:
+		return v.String()
+	}
+	return fmt.Sprint(r)
+}
+
+// NewInterpreter returns an interpreter that sees only the generated
+// symbols: no GOPATH, no source file system, no environment, so an import
+// that is not in the table fails.
+func NewInterpreter(out, errOut io.Writer) (*interp.Interpreter, error) {
+	i := interp.New(interp.Options{
+		Stdout:               out,
+		Stderr:               errOut,
+		Stdin:                eofReader{},
+		Args:                 []string{"snippet"},
+		Env:                  []string{},
+		GoPath:               "/nonexistent",
+		SourcecodeFilesystem: fstest.MapFS{},
+	})
+	if err := i.Use(symbols.Symbols); err != nil {
+		return nil, fmt.Errorf("loading the engine symbols: %w", err)
+	}
+	return i, nil
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// eval evaluates src, turning an interpreter crash into an error.
+func eval(i *interp.Interpreter, src string) (v reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the interpreter failed: %v", r)
+		}
+	}()
+	return i.Eval(src)
+}
