@@ -32,7 +32,10 @@ type fileStat struct {
 }
 
 // inputKey hashes every file of the book that a build reads, together
-// with extra (the tool's own fingerprint and the build options).
+// with extra (the tool's own fingerprint and the build options). It reads
+// as the build does ([snippets.ReadFile]): a file the build would refuse
+// (not a regular file, too large, a link out of the book) is hashed as
+// the reason, never read, and left to the build to report.
 func inputKey(fsys fs.FS, extra string) (string, error) {
 	h := sha256.New()
 	io.WriteString(h, extra)
@@ -50,9 +53,14 @@ func inputKey(fsys fs.FS, extra string) (string, error) {
 		if d.IsDir() {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
+		max := int64(snippets.MaxAssetBytes)
+		if strings.HasSuffix(p, ".md") {
+			max = snippets.MaxPageBytes
+		}
+		data, err := snippets.ReadFile(fsys, p, max, "a file of the book")
 		if err != nil {
-			return err
+			fmt.Fprintf(h, "%s\x00error\x00%s\x00", p, err)
+			return nil
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
 		h.Write(data)

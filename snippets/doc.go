@@ -109,8 +109,10 @@
 //
 // Limits, the same in both modes: a time limit per cell or checked value
 // (10 s by default, timeout= up to 5 min), counted in the worker's CPU time
-// on Linux, with a wall-clock backstop of 4 times the limit, package
-// initialization included; a memory cap (1 GiB resident by default, read
+// on Linux, package initialization included, with a wall-clock backstop: a
+// snippet that is not computing (asleep, deadlocked) fails at 4 times its
+// limit of wall-clock time, one that computes slowly on a loaded machine
+// goes on until its CPU time runs out, or 20 times its limit; a memory cap (1 GiB resident by default, read
 // from /proc on Linux, and a soft Go memory limit everywhere); an output
 // cap (1 MiB per page, panic messages and values included). A cell that
 // leaves goroutines running when it ends fails. The kernel's own page

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -9,6 +10,11 @@ import (
 
 // DefaultMaxCycles is the cycle limit of a run when [Config].MaxCycles is 0.
 const DefaultMaxCycles = 20_000_000
+
+// ErrMaxCycles is wrapped by the error of a run that did not finish within
+// its cycle limit ([Config].MaxCycles), so that a caller with its own name
+// for that limit (a command-line flag) can say so.
+var ErrMaxCycles = errors.New("raise Config.MaxCycles")
 
 // MaxTraceCells bounds a trace: cycles in the window × warp slots.
 const MaxTraceCells = 1 << 24
@@ -372,7 +378,7 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 			break
 		}
 		if now >= maxCycles {
-			return 0, fmt.Errorf("sim: run did not finish within %d cycles (raise Config.MaxCycles)", maxCycles)
+			return 0, fmt.Errorf("sim: run did not finish within %d cycles (%w)", maxCycles, ErrMaxCycles)
 		}
 		issued := false
 		n := int32(len(s.scheds))

@@ -18,6 +18,7 @@ func init() {
 		"DefaultMaxCycles": reflect.ValueOf(constant.MakeFromLiteral("20000000", token.INT, 0)),
 		"Drain":            reflect.ValueOf(sim.Drain),
 		"Empty":            reflect.ValueOf(sim.Empty),
+		"ErrMaxCycles":     reflect.ValueOf(&sim.ErrMaxCycles).Elem(),
 		"GF100":            reflect.ValueOf(sim.GF100),
 		"GK110":            reflect.ValueOf(sim.GK110),
 		"GM204":            reflect.ValueOf(sim.GM204),
