@@ -190,7 +190,9 @@ func isHidden(name string) bool {
 }
 
 // sourceFiles lists the Markdown files of the book in path order, and the
-// other files that pages may link to.
+// other files that pages may link to. Every entry that is not a directory
+// is listed, whatever it is: reading a page or a linked file refuses what
+// is not a regular file inside the book, at its path.
 func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
 	others = map[string]bool{}
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -203,7 +205,7 @@ func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
 			}
 			return nil
 		}
-		if d.IsDir() || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+		if d.IsDir() {
 			return nil
 		}
 		switch {

@@ -45,7 +45,8 @@ func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
 		}
 		var fe *figure.Error
 		if errors.As(err, &fe) && fe.Line > 0 && n.Lines().Len() >= fe.Line {
-			off = n.Lines().At(fe.Line - 1).Start
+			l := n.Lines().At(fe.Line - 1)
+			off = l.Start + min(max(fe.Col-1, 0), l.Len())
 		}
 		msg := err.Error()
 		if fe != nil {

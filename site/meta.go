@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/goccy/go-yaml"
 
 	"github.com/warpbook/warpbook/snippets"
 )
@@ -77,51 +74,25 @@ type FrontMatter struct {
 	Section    string `yaml:"section"`    // link to where it is explained, e.g. occupancy.md#cliffs
 }
 
-// decodeYAML decodes data strictly into v. Its diagnostic carries the file
-// and the line, counting line as the file line where data starts.
+// decodeYAML decodes data strictly into v, within the limits on YAML
+// documents (see [snippets.DecodeYAML]). Its diagnostic carries the file
+// and the line, counting line as the file line where data starts, and the
+// column in bytes.
 func decodeYAML(file string, line int, data []byte, v any) *snippets.Diagnostic {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil
-	}
-	err := yaml.UnmarshalWithOptions(data, v, yaml.Strict())
+	err := snippets.DecodeYAML(file, line, data, v)
 	if err == nil {
 		return nil
 	}
-	d := &snippets.Diagnostic{Pos: snippets.Pos{File: file, Line: line}, Err: err}
-	var ye yaml.Error
-	if errors.As(err, &ye) {
-		d.Msg = ye.GetMessage()
-		if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-			d.Pos.Line = line + tok.Position.Line - 1
-			d.Pos.Col = byteColumn(data, tok.Position.Line, tok.Position.Column)
-		}
-	} else {
-		d.Msg = err.Error()
+	d := &snippets.Diagnostic{Pos: snippets.Pos{File: file, Line: line}, Msg: err.Error(), Err: err}
+	var yd *snippets.Diagnostic
+	if errors.As(err, &yd) {
+		d.Pos, d.Msg = yd.Pos, yd.Msg
 	}
-	d.Msg = "front matter: " + strings.TrimSpace(d.Msg)
-	if file != "" && strings.HasSuffix(file, ".yaml") {
-		d.Msg = strings.TrimPrefix(d.Msg, "front matter: ")
+	d.Msg = strings.TrimSpace(d.Msg)
+	if !strings.HasSuffix(file, ".yaml") {
+		d.Msg = "front matter: " + d.Msg
 	}
 	return d
-}
-
-// byteColumn turns goccy/go-yaml's column (in characters) on a line of
-// data into a column in bytes, as go/token counts them.
-func byteColumn(data []byte, line, col int) int {
-	lines := bytes.Split(data, []byte("\n"))
-	if line < 1 || line > len(lines) {
-		return col
-	}
-	l := lines[line-1]
-	off := 0
-	for range col - 1 {
-		if off >= len(l) {
-			return col
-		}
-		_, size := utf8.DecodeRune(l[off:])
-		off += size
-	}
-	return off + 1
 }
 
 // keyLine returns the file line of a top-level key in YAML data that

@@ -35,7 +35,10 @@ type Provenance struct {
 }
 
 // contentHash is the hash of every file of the book a build reads: what
-// names the source when no commit does.
+// names the source when no commit does, and the stamp's key. It reads as
+// the build does ([snippets.ReadFile]): a file the build would refuse (not
+// a regular file, too large, a link out of the book) is hashed as the
+// reason, never read, and left to the build to report.
 func contentHash(fsys fs.FS) (string, error) {
 	h := sha256.New()
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -51,9 +54,14 @@ func contentHash(fsys fs.FS) (string, error) {
 		if d.IsDir() {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
+		max := int64(snippets.MaxAssetBytes)
+		if strings.HasSuffix(p, ".md") {
+			max = snippets.MaxPageBytes
+		}
+		data, err := snippets.ReadFile(fsys, p, max, "a file of the book")
 		if err != nil {
-			return err
+			fmt.Fprintf(h, "%s\x00error\x00%s\x00", p, err)
+			return nil
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
 		h.Write(data)

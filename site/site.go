@@ -286,12 +286,13 @@ func parallel(pages []*page, f func(*page)) {
 
 // load reads book.yaml and parses every page.
 func (b *build) load() (err error) {
-	if data, err := fs.ReadFile(b.fsys, "book.yaml"); err == nil {
-		if d := decodeYAML(b.file("book.yaml"), 1, data, &b.settings); d != nil {
+	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
+	if rerr == nil {
+		if d := decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); d != nil {
 			b.addErrs(d)
 		}
-	} else if !isNotExist(err) {
-		return fmt.Errorf("read book.yaml: %w", err)
+	} else if !isNotExist(rerr) {
+		b.addErrs(rerr)
 	}
 	if b.settings.Title == "" {
 		b.settings.Title = "Book"
@@ -308,8 +309,7 @@ func (b *build) load() (err error) {
 	if u := b.settings.SiteURL; u != "" {
 		base, err := basePath(u)
 		if err != nil {
-			data, _ := fs.ReadFile(b.fsys, "book.yaml")
-			b.errorf("book.yaml", keyLine(data, 1, "site_url"), "site_url %q: %v", u, err)
+			b.errorf("book.yaml", keyLine(settings, 1, "site_url"), "site_url %q: %v", u, err)
 		}
 		b.base = base
 	}
@@ -345,10 +345,11 @@ func (b *build) load() (err error) {
 // parse reads and parses one page: the one parse of the page, which every
 // later step reads.
 func (b *build) parse(p *page) {
-	src, err := fs.ReadFile(b.fsys, p.path)
-	if err != nil {
-		b.errorf(p.path, 0, "%v", err)
-		return
+	src, rerr := b.read(p.path, snippets.MaxPageBytes, "a page")
+	if rerr != nil {
+		// The steps after this one still run, on an empty page.
+		b.addErrs(rerr)
+		src = nil
 	}
 	p.snip, _ = snippets.Parse(b.file(p.path), src)
 	b.addErrs(p.snip.Diagnostics...)
@@ -472,3 +473,23 @@ func (b *build) meta(p *page) {
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// read reads the book's file p, a regular file inside the book of at
+// most max bytes (see [snippets.ReadFile]); what names the kind of file
+// for the limit's message. The diagnostic is at p; it wraps
+// fs.ErrNotExist when p does not exist.
+func (b *build) read(p string, max int64, what string) ([]byte, *snippets.Diagnostic) {
+	data, err := snippets.ReadFile(b.fsys, p, max, what)
+	if err == nil {
+		return data, nil
+	}
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	if errors.Is(err, snippets.ErrOutside) {
+		msg += "; pages and the files they link to must be inside the book"
+	}
+	return nil, &snippets.Diagnostic{Pos: snippets.Pos{File: b.file(p)}, Msg: msg, Err: err}
+}

@@ -2,7 +2,6 @@ package site
 
 import (
 	"cmp"
-	"io/fs"
 	"net/url"
 	"path"
 	"slices"
@@ -38,7 +37,7 @@ func (b *build) structure() error {
 
 	// The sidebar.
 	listed := map[*page]bool{}
-	if src, err := fs.ReadFile(b.fsys, "SUMMARY.md"); err == nil {
+	if src, err := b.read("SUMMARY.md", snippets.MaxPageBytes, "a page"); err == nil {
 		nav, errs := parseSummary(b.file("SUMMARY.md"), src, func(p string, pos snippets.Pos) *page {
 			pg := b.bySrc[p]
 			switch {
@@ -54,7 +53,7 @@ func (b *build) structure() error {
 		b.addErrs(errs...)
 		b.nav = nav
 	} else if !isNotExist(err) {
-		return err
+		b.addErrs(err)
 	} else {
 		for _, p := range b.pages {
 			if p.kind == kindChapter {

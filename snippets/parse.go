@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/goccy/go-yaml"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -47,11 +46,14 @@ type FrontMatter struct {
 	// Line is the line of the page on which Raw starts (2: right after the
 	// opening "---").
 	Line int
+
+	file string // the page's path, for errors
 }
 
-// Decode decodes the front matter as YAML into v.
+// Decode decodes the front matter into v with [DecodeYAML]: strictly, and
+// within the limits on YAML documents. Errors are at the page's lines.
 func (f *FrontMatter) Decode(v any) error {
-	return yaml.Unmarshal(f.Raw, v)
+	return DecodeYAML(f.file, f.Line, f.Raw, v)
 }
 
 // Cell returns the cell with the given id, or nil.
@@ -144,7 +146,7 @@ func (pg *Page) transform(doc *ast.Document) {
 					Msg: "front matter opened on line 1 is never closed: end it with a line of ---"})
 				return ast.WalkSkipChildren, nil
 			}
-			pg.FrontMatter = &FrontMatter{Raw: n.Lines().Value(pg.Source), Line: 2}
+			pg.FrontMatter = &FrontMatter{Raw: n.Lines().Value(pg.Source), Line: 2, file: pg.Path}
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock:
 			if c := pg.fencedBlock(n, diags); c != nil {

@@ -29,7 +29,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goccy/go-yaml"
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // A Figure is a drawn figure.
@@ -46,6 +46,7 @@ type Figure struct {
 // first line of the block's body; 0 means the whole block.
 type Error struct {
 	Line int    // line in the block's body, 0 for the whole block
+	Col  int    // byte column in that line, 1-based; 0 if unknown
 	Msg  string // what is wrong
 }
 
@@ -85,6 +86,9 @@ type spec struct {
 	Measured  []int  `yaml:"measured"`  // measured first-issue cycle of each warp, in warp order
 
 	src []byte
+	// cycles is what is left of the figure's budget of simulated cycles
+	// (maxFigureCycles).
+	cycles int64
 }
 
 // kind is one kind of figure.
@@ -118,18 +122,16 @@ func Kinds() []string {
 // id prefixes the ids inside the SVG; it must be unique on the page.
 func Draw(src []byte, id string) (*Figure, error) {
 	var s spec
-	if err := yaml.UnmarshalWithOptions(src, &s, yaml.Strict()); err != nil {
+	if err := snippets.DecodeYAML("", 1, src, &s); err != nil {
 		e := &Error{Msg: err.Error()}
-		var ye yaml.Error
-		if errors.As(err, &ye) {
-			e.Msg = ye.GetMessage()
-			if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-				e.Line = tok.Position.Line
-			}
+		var d *snippets.Diagnostic
+		if errors.As(err, &d) {
+			e.Line, e.Col, e.Msg = d.Pos.Line, d.Pos.Col, d.Msg
 		}
 		return nil, e
 	}
 	s.src = src
+	s.cycles = maxFigureCycles
 	if s.Kind == "" {
 		return nil, &Error{Msg: "kind is missing; kinds: " + strings.Join(Kinds(), ", ")}
 	}

@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -344,5 +345,35 @@ func TestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Draw(%q) = %v, want an error with %q", tt.src, err, tt.want)
 		}
+	}
+}
+
+// TestHostile: a figure cannot make the build simulate without end, or
+// grow its program past the limit on YAML through vary, and hostile YAML
+// is an error at its line and column.
+func TestHostile(t *testing.T) {
+	long := "- loop: 100000000\n    body:\n      - {op: FFMA, dst: r0, src: [r0, r1]}"
+	tests := []struct{ src, want string }{
+		{"kind: issue-vs-warps\nmachine: toy\nwarps: [1, 4]\nprogram: |\n  " + long + "\ncaption: c\nalt: a\n",
+			"figure: the figure's simulations run past 16000000 cycles in all, the limit on a figure"},
+		{"kind: warp-timeline\nmachine: toy\nprogram: |\n  " + long + "\ncaption: c\nalt: a\n",
+			"figure: the figure's simulations run past 16000000 cycles in all, the limit on a figure"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram: \"" + strings.Repeat("$x ", 8000) + "\"\nvary: {x: [" + strings.Repeat("y", 20000) + "]}\ncaption: c\nalt: a\n",
+			"figure line 4: vary: the program with $x = \"yyyyyyyyyyyyyyyyyyyy\" is 160008000 bytes, more than 64 KiB, the limit"},
+		{"kind: occupancy-vs-registers\ncaption: c\nalt: a\ngpu: [&a [A100, A100, A100, A100], [*a, *a, *a, *a], " + strings.Repeat("[*a, *a, *a, *a], ", 20000) + "]\n",
+			"figure line 1: YAML is larger than 64 KiB"},
+		{"kind: occupancy-vs-registers\ncaption: c\nalt: a\ngpu: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n",
+			"figure line 4: YAML nested deeper than 32 levels, the limit"},
+	}
+	for _, tt := range tests {
+		_, err := Draw([]byte(tt.src), "f")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Draw(%.80q) = %v, want an error with %q", tt.src, err, tt.want)
+		}
+	}
+	var fe *Error
+	_, err := Draw([]byte("kind: occupancy-vs-registers\ncaption: c\nalt: a\ngpu: "+strings.Repeat("[", 40)+"\n"), "f")
+	if !errors.As(err, &fe) || fe.Line != 4 || fe.Col != 37 {
+		t.Errorf("nesting error %#v, want line 4, column 37", err)
 	}
 }

@@ -1,11 +1,13 @@
 package figure
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/sim"
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // defaultProgram is a dependent FFMA chain: each warp can issue once per
@@ -15,6 +17,33 @@ const defaultProgram = `- loop: 64
     - {op: FFMA, dst: r0, src: [r0, r1]}
 - {op: EXIT}
 `
+
+// maxFigureCycles bounds the cycles a figure simulates, all its runs
+// together: 16 million, more than ten times what the book's largest figure
+// uses, so that no figure can stall a build.
+const maxFigureCycles = 16_000_000
+
+// simulate runs w with cfg within what is left of the figure's budget of
+// cycles, and takes what it used from the budget.
+func (s *spec) simulate(cfg sim.Config, w sim.Workload) (*sim.Result, error) {
+	if s.cycles <= 0 {
+		return nil, s.overBudget()
+	}
+	cfg.MaxCycles = int(s.cycles)
+	r, err := cfg.Run(w)
+	if errors.Is(err, sim.ErrMaxCycles) {
+		return nil, s.overBudget()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.cycles -= int64(r.RunCycles)
+	return r, nil
+}
+
+func (s *spec) overBudget() *Error {
+	return &Error{Msg: fmt.Sprintf("the figure's simulations run past %d cycles in all, the limit on a figure: shorten the program, or draw fewer warps or lines", maxFigureCycles)}
+}
 
 // workload makes the simulator workload of a figure: program prog on a
 // machine, with blocks blocks of block threads resident on the simulated
@@ -133,8 +162,16 @@ func (s *spec) programs() ([]program, string, error) {
 	if _, isList := values.([]any); !isList || len(vals) == 0 {
 		return nil, "", s.errorf("vary", "vary: %s needs a list of values", name)
 	}
+	if len(vals) > maxSeries {
+		return nil, "", s.errorf("vary", "at most %d lines per figure, not %d", maxSeries, len(vals))
+	}
 	var out []program
 	for _, v := range vals {
+		// Each $name becomes v: keep the program within the limit on the
+		// YAML it came from.
+		if grown := len(one.text) + len(ref.FindAllStringIndex(one.text, -1))*(len(v)-1-len(name)); grown > snippets.MaxYAMLBytes {
+			return nil, "", s.errorf("vary", "vary: the program with $%s = %.20q is %d bytes, more than 64 KiB, the limit", name, v, grown)
+		}
 		out = append(out, program{
 			label: name + " = " + v,
 			text:  ref.ReplaceAllLiteralString(one.text, v),
@@ -271,7 +308,11 @@ func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
 			if err != nil {
 				return nil, err
 			}
-			r, err := cfg.Run(w)
+			r, err := s.simulate(cfg, w)
+			var fe *Error
+			if errors.As(err, &fe) {
+				return nil, fe
+			}
 			if err != nil {
 				if how == "window" {
 					return nil, s.errorf("measure", "%s with %s per scheduler: %v", label, plural(k, "warp", "warps"), err)
@@ -473,7 +514,11 @@ func drawTimeline(s *spec, id string) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := sim.Config{Trace: sim.Window{From: from, To: to}}.Run(w)
+	r, err := s.simulate(sim.Config{Trace: sim.Window{From: from, To: to}}, w)
+	var fe *Error
+	if errors.As(err, &fe) {
+		return nil, fe
+	}
 	if err != nil {
 		return nil, &Error{Msg: err.Error()}
 	}
@@ -626,7 +671,11 @@ func drawStepper(s *spec, id string) (*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := sim.Config{Trace: sim.Window{From: 0, To: 2048}}.Run(w)
+		r, err := s.simulate(sim.Config{Trace: sim.Window{From: 0, To: 2048}}, w)
+		var fe *Error
+		if errors.As(err, &fe) {
+			return nil, fe
+		}
 		if err != nil {
 			return nil, &Error{Msg: err.Error()}
 		}

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "cf6b4ddd1dacc0c0"
+const EngineFingerprint = "b41a06068ce977b6"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",

@@ -45,10 +45,18 @@ func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout,
 		fmt.Fprintf(stderr, "warpbook build: %s is not a directory\n", dir)
 		return 1
 	}
+	// The book is read through an os.Root, which refuses any path or link
+	// that leaves the directory.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "warpbook build: %v\n", err)
+		return 1
+	}
+	defer root.Close()
 	// A build is short and allocates much that lives until the end: fewer
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	s, upToDate, err := site.BuildDir(ctx, os.DirFS(dir), out, site.Options{
+	s, upToDate, err := site.BuildDir(ctx, root.FS(), out, site.Options{
 		Dir:        dir,
 		Strict:     strict,
 		Kernel:     newKernel(),
