@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -135,4 +136,65 @@ func TestProvenance(t *testing.T) {
 	contains(t, "cells.html (no git)", cells, `the book is not a git checkout: this is the sha256 of its files`, `<code>warpbook test mybook/cells.md</code>`,
 		`<p class="cell-meta">mybook/cells.md:3 · <code>warpbook run mybook/cells.md -run &#39;^a$&#39;</code></p>`)
 	lacks(t, "cells.html (no git)", cells, "Source:", "Verified by")
+}
+
+// Glossary terms are found as readers write them: plurals, possessives,
+// hyphens or spaces or a solid word, aliases, any case; never in code; a
+// heading that names a term is a use of it (unlinked); the entry lists each
+// page once with its sections; a term nobody uses is a warning.
+func TestGlossaryMatching(t *testing.T) {
+	s := build(t, book(
+		"SUMMARY.md", "- [One](one.md)\n- [Two](two.md)\n- [Three](three.md)\n",
+		"one.md", "# One\n\nThe warp schedulers' queues and a sub-partition.\n\n## Long-scoreboard stalls\n\nNothing else.\n\n## Later\n\nIn `warp scheduler` code, then latencies.\n",
+		"two.md", "# Two\n\nEach subpartition has a Warp-Scheduler; `long scoreboard` in code.\n\n## Register allocation granularity\n\nThe granularity.\n",
+		"three.md", "# Three\n\nA warp scheduler's pick, then the long scoreboard.\n",
+		"glossary/warp-scheduler.md", "---\nterm: Warp scheduler\nshort: Picks.\n---\nText.\n",
+		"glossary/sub-partition.md", "---\nterm: Sub-partition\nshort: A quarter.\n---\nText.\n",
+		"glossary/long-scoreboard.md", "---\nterm: Long scoreboard\nshort: A stall.\naliases: [long_scoreboard]\n---\nText.\n",
+		"glossary/latency.md", "---\nterm: Latency\nshort: Cycles.\n---\nText.\n",
+		"glossary/granularity.md", "---\nterm: Register allocation granularity\nshort: The unit.\n---\nText.\n",
+		"glossary/unused.md", "---\nterm: Nobody says this\nshort: Unused.\n---\nText.\n",
+	), site.Options{})
+	link := func(slug, text string) string {
+		return `<a class="term" href="glossary/` + slug + `.html"`
+	}
+	one := page(t, s, "one.html")
+	contains(t, "one.html", one,
+		link("warp-scheduler", "")+` title="Picks.">warp schedulers</a>' queues and a `+link("sub-partition", "")+` title="A quarter.">sub-partition</a>.`,
+		`<h2 id="long-scoreboard-stalls">Long-scoreboard stalls`,
+		`In <code>warp scheduler</code> code, then `+link("latency", "")+` title="Cycles.">latencies</a>.`,
+	)
+	if strings.Contains(one, link("long-scoreboard", "")) {
+		t.Error("one.html links a term in a heading")
+	}
+	two := page(t, s, "two.html")
+	contains(t, "two.html", two,
+		`Each `+link("sub-partition", "")+` title="A quarter.">subpartition</a> has a `+link("warp-scheduler", "")+` title="Picks.">Warp-Scheduler</a>; <code>long scoreboard</code> in code.`)
+	three := page(t, s, "three.html")
+	contains(t, "three.html", three, link("warp-scheduler", "")+` title="Picks.">warp scheduler's</a> pick`, `the `+link("long-scoreboard", ""))
+
+	uses := func(name string) string {
+		_, list, _ := strings.Cut(page(t, s, name), `<h2 id="used-in">`)
+		list, _, _ = strings.Cut(list, "</article>")
+		return list
+	}
+	ls := uses("glossary/long-scoreboard.html")
+	contains(t, "glossary/long-scoreboard.html", ls,
+		`<li><a href="../one.html">One</a> › <a href="../one.html#long-scoreboard-stalls">Long-scoreboard stalls</a></li>`,
+		`<li><a href="../three.html">Three</a></li>`)
+	lacks(t, "glossary/long-scoreboard.html", ls, `../two.html`)
+	gr := uses("glossary/granularity.html")
+	contains(t, "glossary/granularity.html", gr, `<a href="../two.html#register-allocation-granularity">Register allocation granularity</a>`)
+	ws := uses("glossary/warp-scheduler.html")
+	if n := strings.Count(ws, `<li><a href="../one.html">`); n != 1 {
+		t.Errorf("warp scheduler's uses list One %d times, want once", n)
+	}
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool {
+		return strings.Contains(w, `book/glossary/unused.md: no page mentions "Nobody says this"`)
+	}) {
+		t.Errorf("no warning for the unused term: %q", s.Warnings)
+	}
+	if slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "no page mentions \"Latency\"") }) {
+		t.Errorf("warned about a used term: %q", s.Warnings)
+	}
 }

@@ -326,8 +326,8 @@ func TestGlossaryLinksAndBacklinks(t *testing.T) {
 		t.Errorf("one.html has %d term links, want 3", n)
 	}
 	two := page(t, s, "two.html")
-	// Not in headings; "Warps" is not "Warp".
-	contains(t, "two.html", two, `<h2 id="warp-things">Warp things`, `Warps are plural; the <a class="term" href="glossary/warp.html" title="Thirty-two threads.">Warp</a> is singular.`)
+	// Not in headings; "Warps" is "Warp" in the plural.
+	contains(t, "two.html", two, `<h2 id="warp-things">Warp things`, `<a class="term" href="glossary/warp.html" title="Thirty-two threads.">Warps</a> are plural; the Warp is singular.`)
 
 	// Entries list where they are used, with the section, and do not link to themselves.
 	w := page(t, s, "glossary/warp.html")
@@ -336,11 +336,11 @@ func TestGlossaryLinksAndBacklinks(t *testing.T) {
 		`A warp is scheduled by a <a class="term" href="warp-scheduler.html"`,
 		`<li><a href="warp-scheduler.html">Warp scheduler</a></li>`,
 		`<li><a href="../one.html">One</a></li>`,
-		`<li><a href="../two.html#warp-things">Two › Warp things</a></li>`,
+		`<li><a href="../two.html">Two</a> › <a href="../two.html#warp-things">Warp things</a></li>`,
 	)
 	lacks(t, "glossary/warp.html", w, `href="warp.html"`)
 	occ := page(t, s, "glossary/occupancy.html")
-	contains(t, "glossary/occupancy.html", occ, `<li><a href="../one.html#later">One › Later</a></li>`)
+	contains(t, "glossary/occupancy.html", occ, `<li><a href="../one.html">One</a> › <a href="../one.html#later">Later</a></li>`)
 	ws := page(t, s, "glossary/warp-scheduler.html")
 	contains(t, "glossary/warp-scheduler.html", ws, `<li><a href="../one.html">One</a></li>`, `<li><a href="warp.html">Warp</a></li>`)
 
@@ -385,7 +385,8 @@ func TestGlossarySpanningTerm(t *testing.T) {
 		"glossary/warp-scheduler.md", "---\nterm: Warp scheduler\nshort: Picks.\n---\nText.\n",
 	), site.Options{})
 	one := page(t, s, "one.html")
-	contains(t, "one.html", one, "The <a class=\"term\" href=\"glossary/warp-scheduler.html\" title=\"Picks.\">warp\nscheduler</a> and the <a class=\"term\" href=\"glossary/warp.html\" title=\"Threads.\">warp</a> scheduler. A\nwarp.")
+	// The second "warp scheduler" is that term again, not "warp".
+	contains(t, "one.html", one, "The <a class=\"term\" href=\"glossary/warp-scheduler.html\" title=\"Picks.\">warp\nscheduler</a> and the warp scheduler. A\n<a class=\"term\" href=\"glossary/warp.html\" title=\"Threads.\">warp</a>.")
 	if n := strings.Count(one, `class="term"`); n != 2 {
 		t.Errorf("%d term links, want 2", n)
 	}
