@@ -211,7 +211,7 @@ func (r *renderer) fencedCode(w util.BufWriter, src []byte, node ast.Node, enter
 	if lang != "" {
 		class = ` class="language-` + html.EscapeString(lang) + `"`
 	}
-	fmt.Fprintf(w, `<pre class="code" tabindex="0"><code%s>`, class)
+	fmt.Fprintf(w, `<pre class="code" tabindex="0"%s><code%s>`, wide(string(n.Lines().Value(src))), class)
 	w.WriteString(r.b.highlight(lang, string(n.Lines().Value(src))))
 	w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil

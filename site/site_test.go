@@ -711,7 +711,7 @@ func TestCells(t *testing.T) {
 	s := build(t, book("a.md", cellPage), site.Options{Kernel: fakeKernel{}})
 	a := page(t, s, "a.html")
 	contains(t, "a.html", a,
-		`<div class="cell" id="cell-occ">`,
+		`<div class="cell" id="cell-occ" data-program="a">`,
 		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label">Show 2 hidden lines of setup</label>`,
 		`<span class="hl"><span class="k">import</span> <span class="s">&#34;fmt&#34;</span>`+"\n</span>",
 		`Output <span class="verified">✓ verified</span></p><pre class="output" tabindex="0"><code>2</code></pre>`,

@@ -170,6 +170,9 @@ func (b *build) structure() error {
 	for _, p := range b.printList {
 		b.inPrint[p] = true
 	}
+	for _, q := range b.questions {
+		b.inPrint[q] = true // after the chapters
+	}
 	b.pages = append(b.pages,
 		&page{path: "print.md", out: "print.html", kind: kindGenerated, title: b.settings.Title, body: b.printPage},
 		&page{path: "404.md", out: "404.html", kind: kindGenerated, title: "Page not found", body: b.notFoundPage},
