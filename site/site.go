@@ -85,6 +85,10 @@ type Options struct {
 	// Provenance says where the book's source comes from (see
 	// [Provenance]); the pages show it to readers.
 	Provenance Provenance
+	// PDF, when set, prints a written site's print edition (print.html in
+	// dir) to PDF, as package site/pdf does; [BuildDir] writes it into
+	// the site as book.pdf.
+	PDF func(ctx context.Context, dir string) ([]byte, error)
 }
 
 // A Site is a built site: every output file by its slash-separated path.

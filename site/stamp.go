@@ -135,15 +135,17 @@ func forgetStamp(dir string) {
 
 // BuildDir builds the book in fsys (see [Build]) and writes it into out
 // (see [Site.Write]), keeping a stamp so that a build whose inputs — the
-// book's files, the running tool, opts.Strict, opts.Provenance and out — have not changed
+// book's files, the running tool, opts.Strict, opts.Provenance, whether
+// opts.PDF is set, and out — have not changed
 // since the last one into out, and whose output is untouched, does no work:
 // it then returns a nil Site and fresh true. force always builds.
 // A failed stamp is reported through opts.Warnf; it costs only the next
-// build's shortcut.
+// build's shortcut. When opts.PDF fails, the site is written and returned
+// with the error.
 func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, fresh bool, err error) {
 	pv := opts.Provenance
-	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s", toolKey(), opts.Strict, out,
-		pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix))
+	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v", toolKey(), opts.Strict, out,
+		pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil))
 	if err != nil {
 		return nil, false, err
 	}
@@ -160,8 +162,33 @@ func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force b
 	if err := s.Write(out); err != nil {
 		return nil, false, err
 	}
+	if opts.PDF != nil {
+		// The site is written: a failure here returns it with the error.
+		pdf, err := opts.PDF(ctx, out)
+		if err == nil {
+			err = writeFileAtomic(filepath.Join(out, "book.pdf"), pdf)
+		}
+		if err != nil {
+			return s, false, fmt.Errorf("book.pdf: %w", err)
+		}
+		s.Files["book.pdf"] = pdf
+	}
 	if err := saveStamp(out, key); err != nil && opts.Warnf != nil {
 		opts.Warnf("%v", err)
 	}
 	return s, false, nil
+}
+
+// writeFileAtomic writes data to name through a temporary file beside it,
+// so that name is never half written.
+func writeFileAtomic(name string, data []byte) error {
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
