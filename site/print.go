@@ -88,7 +88,7 @@ func (b *build) printPage(r *renderer) string {
 // printContents writes the print edition's contents: the parts and their
 // chapters, numbered once, linked to where they start on the page.
 func (b *build) printContents(w *strings.Builder, r *renderer) {
-	w.WriteString(`<nav class="print-contents" aria-labelledby="p-contents"><h2 id="p-contents">Contents</h2>` + "\n")
+	w.WriteString(`<div class="print-contents"><h2 id="p-contents">Contents</h2>` + "\n")
 	open := false
 	var item func(it *navItem)
 	item = func(it *navItem) {
@@ -144,7 +144,7 @@ func (b *build) printContents(w *strings.Builder, r *renderer) {
 	if len(tail) > 0 {
 		w.WriteString("<ol>\n" + strings.Join(tail, "\n") + "\n</ol>\n")
 	}
-	w.WriteString("</nav>\n")
+	w.WriteString("</div>\n")
 }
 
 // printQuestion is a question in the print edition: the question, what it

@@ -134,15 +134,13 @@ func (b *build) provenanceNote(r *renderer) string {
 	short, long := b.sourceName()
 	src := b.sourceURL(p.path, 0)
 	file := b.repoPath(p.path)
-	verified := p.results != nil && (len(p.snip.Cells) > 0 || len(p.snip.Checks) > 0)
-	if verified {
+	cells, checks := len(p.snip.Cells), len(p.snip.Checks)
+	switch {
+	case cells+checks > 0 && p.results != nil:
 		v := p.results.Verifier
 		w.WriteString(`<p><span class="verified">✓</span> `)
-		fmt.Fprintf(&w, "%s and %s on this page were run and checked",
-			plural(len(p.snip.Cells), "snippet", "snippets"), plural(len(p.snip.Checks), "value", "values"))
-		if d := b.verifiedDate(); d != "" {
-			fmt.Fprintf(&w, ` on <time datetime="%s">%s</time>`, b.prov.Date.UTC().Format("2006-01-02"), d)
-		}
+		fmt.Fprintf(&w, "%s and %s on this page were run and checked", plural(cells, "snippet", "snippets"), plural(checks, "value", "values"))
+		b.writeDate(&w)
 		fmt.Fprintf(&w, ` from <abbr title="%s">%s</abbr>`, html.EscapeString(long), html.EscapeString(short))
 		engine := "a hash of the engine packages' source"
 		if b.prov.Commit != "" {
@@ -154,24 +152,36 @@ func (b *build) provenanceNote(r *renderer) string {
 			fmt.Fprintf(&w, ", and compiled with %s", html.EscapeString(v.Native))
 		}
 		w.WriteString(").</p>\n")
-		w.WriteString(`<p>Check it again: `)
+	case cells+checks > 0:
+		fmt.Fprintf(&w, `<p>%s and %s on this page were not run in this build of <abbr title="%s">%s</abbr>`,
+			plural(cells, "snippet", "snippets"), plural(checks, "value", "values"), html.EscapeString(long), html.EscapeString(short))
+		b.writeDate(&w)
+		w.WriteString(".</p>\n")
+	default:
+		fmt.Fprintf(&w, `<p>Built from <abbr title="%s">%s</abbr>`, html.EscapeString(long), html.EscapeString(short))
+		b.writeDate(&w)
+		w.WriteString(".</p>\n")
+	}
+	if cells+checks > 0 {
+		w.WriteString(`<p>Check it yourself: `)
 		if repo := b.settings.Repository; repo != "" && b.prov.Commit != "" && !b.prov.Dirty {
 			fmt.Fprintf(&w, `<code>git clone %s &amp;&amp; cd %s &amp;&amp; git checkout %s</code>, then `,
 				html.EscapeString(repo), html.EscapeString(path.Base(strings.TrimSuffix(strings.TrimSuffix(repo, "/"), ".git"))), html.EscapeString(b.prov.Commit[:min(12, len(b.prov.Commit))]))
 		}
 		fmt.Fprintf(&w, `<code>%s</code>.</p>`+"\n", html.EscapeString(snippets.TestCommand(file)))
-	} else {
-		fmt.Fprintf(&w, `<p>Built from <abbr title="%s">%s</abbr>`, html.EscapeString(long), html.EscapeString(short))
-		if d := b.verifiedDate(); d != "" {
-			fmt.Fprintf(&w, ` on <time datetime="%s">%s</time>`, b.prov.Date.UTC().Format("2006-01-02"), d)
-		}
-		w.WriteString(".</p>\n")
 	}
 	if src != "" {
 		fmt.Fprintf(&w, `<p>Source: <a href="%s" rel="noopener">%s</a></p>`+"\n", html.EscapeString(src), html.EscapeString(file))
 	}
 	w.WriteString("</aside>\n")
 	return w.String()
+}
+
+// writeDate writes " on DATE" when the build was given a date.
+func (b *build) writeDate(w *strings.Builder) {
+	if d := b.verifiedDate(); d != "" {
+		fmt.Fprintf(w, ` on <time datetime="%s">%s</time>`, b.prov.Date.UTC().Format("2006-01-02"), d)
+	}
 }
 
 // cellMeta is the line under a runnable snippet: where it is in the

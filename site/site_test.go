@@ -712,7 +712,7 @@ func TestCells(t *testing.T) {
 	a := page(t, s, "a.html")
 	contains(t, "a.html", a,
 		`<div class="cell" id="cell-occ" data-program="a">`,
-		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label">Show 2 hidden lines of setup</label>`,
+		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label"><span class="when-closed">Show 2 hidden lines of setup</span><span class="when-open">Hide the 2 lines of setup</span></label>`,
 		`<span class="hl"><span class="k">import</span> <span class="s">&#34;fmt&#34;</span>`+"\n</span>",
 		`Output <span class="verified">✓ verified</span></p><pre class="output" tabindex="0"><code>2</code></pre>`,
 		`<p class="callout-title">Why this fails <span class="verified">✓ verified panic</span></p><pre class="output" tabindex="0"><code>runtime error: index out of range</code></pre>`,
