@@ -52,6 +52,7 @@ type page struct {
 	sectionFrag string                   // ...and the anchor there
 	results     *snippets.PageResult     // what the kernel verified; nil without a kernel
 	terms       map[*ast.Text][]termMark // glossary links written into its text
+	floats      map[ast.Node]*numbered   // its figures and captioned tables, numbered
 }
 
 // doc returns the page's AST, nil for a generated page.

@@ -198,3 +198,42 @@ func TestGlossaryMatching(t *testing.T) {
 		t.Errorf("warned about a used term: %q", s.Warnings)
 	}
 }
+
+// Figures and captioned tables are numbered after the chapter, and
+// @fig-ID and @tbl-ID link to them by their label, on their page, on
+// another, and in the print edition; an unknown id, a shared one or a
+// figure attribute other than id= is an error at its line.
+func TestNumberedFloats(t *testing.T) {
+	fig := "```figure id=fig-staircase\nkind: occupancy-vs-registers\ngpu: A100\ncaption: A staircase.\nalt: Steps.\n```\n"
+	s := build(t, book(
+		"SUMMARY.md", "- [One](one.md)\n- [Two](two.md)\n",
+		"one.md", "# One\n\nAs @fig-staircase and @tbl-limits show.\n\n"+fig+"\n| a | b |\n|---|---|\n| 1 | 2 |\n\nTable: The limits {#tbl-limits}\n\n"+
+			"```figure\nkind: occupancy-vs-registers\ngpu: A100\ncaption: Another.\nalt: Steps.\n```\n",
+		"two.md", "# Two\n\nBack to @fig-staircase.\n\n| c |\n|---|\n| 3 |\n\nTable: Uncounted elsewhere.\n",
+	), site.Options{})
+	one := page(t, s, "one.html")
+	contains(t, "one.html", one,
+		`As <a class="xref" href="#fig-staircase">Figure 1.1</a> and <a class="xref" href="#tbl-limits">Table 1.1</a> show.`,
+		`<figure class="figure" aria-labelledby="fig-staircase-caption">`,
+		`<figcaption id="fig-staircase-caption"><span class="float-label">Figure 1.1:</span> A staircase.</figcaption>`,
+		`<p class="table-caption" id="tbl-limits"><span class="float-label">Table 1.1:</span> The limits</p>`,
+		`<figcaption id="figure-2-caption"><span class="float-label">Figure 1.2:</span> Another.</figcaption>`,
+	)
+	two := page(t, s, "two.html")
+	contains(t, "two.html", two, `Back to <a class="xref" href="one.html#fig-staircase">Figure 1.1</a>.`,
+		`<p class="table-caption" id="table-1"><span class="float-label">Table 2.1:</span> Uncounted elsewhere.</p>`)
+	contains(t, "print.html", page(t, s, "print.html"), `Back to <a class="xref" href="#p-one--fig-staircase">Figure 1.1</a>.`, `id="p-one--fig-staircase"`)
+
+	lines := buildErr(t, book(
+		"one.md", "# One\n\nSee @fig-staircse.\n\n"+fig+"\n"+strings.Replace(fig, "figure id=fig-staircase", "figure id=fig-staircase", 1)+"\n```figure size=big\nkind: x\n```\n",
+	), site.Options{})
+	for _, want := range []string{
+		"book/one.md:3:5: @fig-staircse: no figure or table of the book has this id (did you mean @fig-staircase?)",
+		"book/one.md:12:4: fig-staircase is also the id of Figure 1 of one.md",
+		`book/one.md:19:4: figure: unknown attribute "size=big": a figure's info string takes only id=fig-NAME`,
+	} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("errors %q lack %q", lines, want)
+		}
+	}
+}

@@ -170,7 +170,8 @@ type build struct {
 	base     string // URL path of the site from site_url, ending in "/"; "" if unset
 	notFound []byte // 404.html with its links rooted at rootToken
 	prov     Provenance
-	hash     string // sha256 of the book's files, hex
+	hash     string               // sha256 of the book's files, hex
+	numbered map[string]*numbered // figures and tables by the ids references name
 }
 
 // Build reads the book in fsys, runs and verifies its snippets through the
@@ -193,6 +194,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 	steps := []func() error{
 		b.load,
 		b.structure,
+		b.numberFloats,
 		b.runCells,
 		b.linkGlossary,
 		b.render,
