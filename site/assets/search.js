@@ -31,6 +31,18 @@
     return text.replace(/(\d)[ \u00a0\u202f]+%/g, "$1%").match(WORD) || [];
   }
 
+  // indexWords are the words of a field as indexed: a word past its third
+  // time in the field adds nothing to its score (BM25 saturates) and only
+  // costs indexing time, so it is left out.
+  function indexWords(text) {
+    var all = words(text), seen = new Map(), out = [];
+    for (var i = 0; i < all.length; i++) {
+      var k = all[i].toLowerCase(), n = seen.get(k) || 0;
+      if (n < 3) { seen.set(k, n + 1); out.push(all[i]); }
+    }
+    return out;
+  }
+
   // stem folds the plural: "registers" and "register", "latencies" and
   // "latency" are one term. Identifiers and short words stay as they are.
   function stem(w) {
@@ -95,7 +107,7 @@
   // An identifier, or a leading part of one, weighs more than a word.
   function boostTerm(term) { return /[_.]/.test(term) ? 2 : 1; }
 
-  var state = { loading: null, index: null, docs: null, pages: null, timing: {} };
+  var state = { loading: null, quick: null, index: null, docs: null, pages: null, timing: {} };
   function loadScript(src) {
     return new Promise(function (resolve, reject) {
       var s = document.createElement("script");
@@ -105,64 +117,76 @@
       document.head.appendChild(s);
     });
   }
-  // load loads and indexes the book once.
+  function newIndex(fields) {
+    return new window.MiniSearch({
+      fields: fields,
+      tokenize: indexWords,
+      processTerm: indexTerms,
+      searchOptions: {
+        tokenize: words,
+        processTerm: queryTerms,
+        boost: { t: 4, h: 2, x: 1, c: 0.7, o: 0.7 },
+        boostTerm: boostTerm,
+        combineWith: "OR",
+        prefix: function (term) { return term.length >= 3; },
+        fuzzy: function (term) { return term.length >= 5 && !/[\d_.%]/.test(term) ? 0.2 : false; },
+        maxFuzzy: 2,
+        weights: { fuzzy: 0.35, prefix: 0.6 }
+      }
+    });
+  }
+  // load loads the book and indexes it once: first its titles and
+  // headings, which answer a first query at once, then, a moment later so
+  // that those results can show, all of it.
   function load() {
     if (state.loading) return state.loading;
     var t0 = performance.now();
-    state.loading = Promise.all([loadScript("assets/minisearch.js"), loadScript("assets/search-index.js")]).then(function () {
+    var quick = Promise.all([loadScript("assets/minisearch.js"), loadScript("assets/search-index.js")]).then(function () {
       var t1 = performance.now();
       var data = window.warpbookSearch;
       state.pages = data.pages;
       state.docs = data.docs.map(function (d, i) {
         return { id: i, t: d[0], p: d[1], u: d[2], k: d[3], h: d[4], x: d[5], c: d[6], o: d[7] };
       });
-      var ms = new window.MiniSearch({
-        fields: ["t", "h", "x", "c", "o"],
-        tokenize: words,
-        processTerm: indexTerms,
-        searchOptions: {
-          tokenize: words,
-          processTerm: queryTerms,
-          boost: { t: 4, h: 2, x: 1, c: 0.7, o: 0.7 },
-          boostTerm: boostTerm,
-          combineWith: "OR",
-          prefix: function (term) { return term.length >= 3; },
-          fuzzy: function (term) { return term.length >= 5 && !/[\d_.%]/.test(term) ? 0.2 : false; },
-          maxFuzzy: 2,
-          weights: { fuzzy: 0.35, prefix: 0.6 }
-        }
-      });
+      var q = newIndex(["t", "h"]);
+      q.addAll(state.docs);
+      state.quick = q;
+      state.timing = { load: t1 - t0, quick: performance.now() - t1 };
+    });
+    state.quickLoading = quick;
+    state.loading = quick.then(function () {
+      return new Promise(function (resolve) { setTimeout(resolve, 0); });
+    }).then(function () {
+      var t2 = performance.now();
+      var ms = newIndex(["t", "h", "x", "c", "o"]);
       ms.addAll(state.docs);
+      state.docs.forEach(function (d) {
+        d.flatTitle = flat(d.t);
+        d.flat = flat(d.h + "\n" + d.x + "\n" + d.o + "\n" + d.c);
+      });
       state.index = ms;
-      state.timing = { load: t1 - t0, index: performance.now() - t1 };
+      state.timing.index = performance.now() - t2;
     });
     return state.loading;
   }
 
-  // flat lower-cases text and keeps only its words, one space apart, for
-  // phrase matching.
+  // flat lower-cases text and keeps only its words, one space apart: what
+  // phraseBoost looks for the query in. Each document's is made once, when
+  // the full index is built.
   function flat(text) {
-    return " " + words(text).map(function (w) { return w.toLowerCase(); }).join(" ") + " ";
-  }
-  function flatOf(d) {
-    if (!d.flatTitle) {
-      d.flatTitle = flat(d.t);
-      d.flatBody = flat(d.h + " " + d.x + " " + d.o + " " + d.c);
-    }
-    return d;
+    return " " + text.toLowerCase().replace(/[^\p{L}\p{N}_%]+/gu, " ") + " ";
   }
   // phraseBoost favours a document that holds the query as written, stop
   // words included, or at least some of its word pairs in order.
   function phraseBoost(d, q) {
-    if (q.length < 2) return 1;
-    flatOf(d);
+    if (q.length < 2 || !d.flat) return 1;
     var phrase = " " + q.join(" ") + " ";
     if (d.flatTitle.indexOf(phrase) >= 0) return 6;
-    if (d.flatBody.indexOf(phrase) >= 0) return 4;
+    if (d.flat.indexOf(phrase) >= 0) return 4;
     var pairs = 0;
     for (var i = 0; i + 1 < q.length; i++) {
       var pair = " " + q[i] + " " + q[i + 1] + " ";
-      if (d.flatBody.indexOf(pair) >= 0 || d.flatTitle.indexOf(pair) >= 0) pairs++;
+      if (d.flat.indexOf(pair) >= 0 || d.flatTitle.indexOf(pair) >= 0) pairs++;
     }
     return 1 + pairs / (q.length - 1);
   }
@@ -172,24 +196,31 @@
   }
 
   // excerpt cuts about 160 characters of the document around the part
-  // where most of the matched terms lie, and marks them.
-  function excerpt(d, matched) {
-    var fields = [d.x, d.o, d.c, d.h];
+  // where most of the matched terms lie, and marks them. A term is found
+  // where a word (or a part of an identifier) starts with it; a folded
+  // plural ("latency") is found as written ("latencies").
+  function excerpt(d, terms) {
+    var alts = [];
+    terms.forEach(function (t) {
+      var e = t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      alts.push(e);
+      if (/y$/.test(t)) alts.push(e.slice(0, -1) + "ies");
+    });
+    alts.sort(function (a, b) { return b.length - a.length; });
+    var re = new RegExp(alts.join("|"), "gi");
+    var inWord = /[\p{L}\p{N}]/u;
     var best = null;
+    var fields = [d.x, d.o, d.c, d.h];
     for (var f = 0; f < fields.length; f++) {
       var text = fields[f];
       if (!text) continue;
-      var hits = [];
-      WORD.lastIndex = 0;
-      var norm = text.replace(/(\d)[ \u00a0\u202f]+%/g, function (m, dg) { return dg + "%" + " ".repeat(m.length - 2); });
-      var m;
-      while ((m = WORD.exec(norm)) !== null) {
-        var ts = indexTerms(m[0]) || [];
-        for (var k = 0; k < ts.length; k++) {
-          if (matched[ts[k]]) { hits.push({ at: m.index, end: m.index + m[0].length, term: ts[k] }); break; }
-        }
+      var hits = [], m;
+      re.lastIndex = 0;
+      while ((m = re.exec(text)) !== null) {
+        if (m.index > 0 && inWord.test(text[m.index - 1])) continue; // inside a word
+        hits.push({ at: m.index, end: m.index + m[0].length, term: m[0].toLowerCase() });
+        if (hits.length > 400) break;
       }
-      if (hits.length === 0) continue;
       // The window of 160 characters with the most distinct terms.
       for (var i = 0, j = 0; i < hits.length; i++) {
         while (hits[j].at < hits[i].end - 160) j++;
@@ -197,7 +228,7 @@
         for (var h = j; h <= i; h++) if (!seen[hits[h].term]) { seen[hits[h].term] = true; n++; }
         if (!best || n > best.n) best = { n: n, text: text, hits: hits.slice(j, i + 1) };
       }
-      if (best && f === 0 && best.n >= Object.keys(matched).length) break;
+      if (best && best.n >= terms.length) break;
     }
     if (!best) {
       var t = (d.x || d.o || d.c || "").replace(/\s+/g, " ");
@@ -219,29 +250,41 @@
     return { text: (pre + plain + post).replace(/\s+/g, " "), html: (pre + html + post).replace(/\s+/g, " ") };
   }
 
-  // run searches the loaded index.
+  // run searches the full index, or the titles and headings while the
+  // full one is being built.
   function run(query, limit) {
-    var ms = state.index;
+    var ms = state.index || state.quick;
     var q = words(query).map(function (w) { return base(w); });
     if (!ms || q.length === 0) return [];
-    var found = ms.search(query).slice(0, 60);
-    found.forEach(function (r) { r.score *= phraseBoost(state.docs[r.id], q); });
+    var found = ms.search(query).slice(0, 40);
+    var qf = flat(query).trim().split(" ");
+    found.forEach(function (r) { r.score *= phraseBoost(state.docs[r.id], qf); });
     found.sort(function (a, b) { return b.score - a.score || a.id - b.id; });
     return found.slice(0, limit || 12).map(function (r) {
       var d = state.docs[r.id];
-      var matched = {};
-      r.terms.forEach(function (t) { matched[t] = true; });
-      var ex = excerpt(d, matched);
+      var ex = excerpt(d, r.terms);
       var kind = { s: "", t: "Glossary", q: "Question" }[d.k] || "";
       return { title: d.t, page: state.pages[d.p], kind: kind, url: root + d.u, excerpt: ex.text, excerptHTML: ex.html };
     });
   }
 
-  // search is the scripting contract: a promise of ranked results.
+  // search is the scripting contract: a promise of ranked results, from
+  // the full index.
   wb.search = function (query, limit) {
     return load().then(function () { return run(String(query), limit); });
   };
-  // searchTiming says how long loading and indexing took (milliseconds).
+  // searchSoon is what the search box uses: the titles' results as soon as
+  // they are there (complete false), then the full results.
+  function searchSoon(query, show) {
+    if (state.index) { show(run(query), true); return; }
+    load();
+    state.quickLoading.then(function () {
+      if (!state.index) show(run(query), false);
+      return state.loading;
+    }).then(function () { show(run(query), true); });
+  }
+  // searchTiming says how long loading the index took, and building its
+  // titles' and its full index (milliseconds).
   wb.searchTiming = function () { return state.timing; };
 
   function setup() {
@@ -265,11 +308,13 @@
       input.setAttribute("aria-activedescendant", items[selected].id);
       items[selected].scrollIntoView({ block: "nearest" });
     }
-    function render(q, results) {
+    function render(q, results, complete) {
+      var keep = selected;
       list.innerHTML = "";
       selected = -1;
       shown = q;
-      if (results.length === 0) {
+      list.setAttribute("aria-busy", complete ? "false" : "true");
+      if (results.length === 0 && complete) {
         var none = document.createElement("li");
         none.className = "none";
         none.setAttribute("role", "option");
@@ -301,14 +346,24 @@
         li.appendChild(a);
         list.appendChild(li);
       });
+      if (!complete) {
+        var more = document.createElement("li");
+        more.className = "none";
+        more.setAttribute("role", "option");
+        more.setAttribute("aria-disabled", "true");
+        more.id = "wb-result-more";
+        more.textContent = "Searching the full text…";
+        list.appendChild(more);
+      }
       list.hidden = false;
       input.setAttribute("aria-expanded", "true");
+      if (keep >= 0) select(keep);
     }
     function update() {
       var q = input.value.trim();
       if (!q) { close(); shown = ""; return; }
-      wb.search(q).then(function (results) {
-        if (input.value.trim() === q) render(q, results);
+      searchSoon(q, function (results, complete) {
+        if (input.value.trim() === q) render(q, results, complete);
       });
     }
     input.addEventListener("focus", function () { load(); });
