@@ -1,6 +1,8 @@
 package site_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -234,6 +236,49 @@ func TestNumberedFloats(t *testing.T) {
 	} {
 		if !slices.Contains(lines, want) {
 			t.Errorf("errors %q lack %q", lines, want)
+		}
+	}
+}
+
+// pageWeightBudget is the most a chapter of the book may weigh on a first
+// visit, gzipped: its HTML and the stylesheets and scripts it loads before
+// the reader does anything (the search index and library, the programs of
+// "Copy as program" and the figures' numbers load, or open, on demand).
+const pageWeightBudget = 50 << 10
+
+// The real book's chapters stay within the page weight budget. go test
+// -run PageWeight -v ./site prints each one's weight (README gives them).
+func TestPageWeight(t *testing.T) {
+	s := build(t, os.DirFS("../book"), site.Options{Dir: "../book"})
+	gz := func(b []byte) int {
+		var buf bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		w.Write(b)
+		w.Close()
+		return buf.Len()
+	}
+	loads := regexp.MustCompile(`<(?:link rel="(?:stylesheet|icon)"[^>]* href|script src)="([^"]+)"`)
+	var names []string
+	for name := range s.Files {
+		if strings.HasSuffix(name, ".html") && !strings.Contains(name, "/") && name != "print.html" && name != "404.html" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		html := s.Files[name]
+		total := gz(html)
+		for _, m := range loads.FindAllSubmatch(html, -1) {
+			asset := strings.TrimPrefix(string(m[1]), "./")
+			data, ok := s.Files[asset]
+			if !ok {
+				t.Errorf("%s loads %s, which the site lacks", name, asset)
+			}
+			total += gz(data)
+		}
+		t.Logf("%-36s %5.1f KB (HTML %5.1f KB)", name, float64(total)/1024, float64(gz(html))/1024)
+		if total > pageWeightBudget {
+			t.Errorf("%s weighs %.1f KB gzipped on a first visit, over the budget of %d KB", name, float64(total)/1024, pageWeightBudget>>10)
 		}
 	}
 }
