@@ -222,6 +222,11 @@ func (b *build) file(p string) string {
 	return path.Join(strings.ReplaceAll(b.opts.Dir, "\\", "/"), p)
 }
 
+// errorAt reports a problem at a position.
+func (b *build) errorAt(pos snippets.Pos, format string, args ...any) {
+	b.addErrs(&snippets.Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
 // errorf reports a problem at a line of a file of the book (0: the file).
 func (b *build) errorf(file string, line int, format string, args ...any) {
 	b.addErrs(&snippets.Diagnostic{Pos: snippets.Pos{File: b.file(file), Line: line}, Msg: fmt.Sprintf(format, args...)})
@@ -280,9 +285,11 @@ func parallel(pages []*page, f func(*page)) {
 
 // load reads book.yaml and parses every page.
 func (b *build) load() error {
+	var keys map[string]snippets.Pos
 	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
 	if rerr == nil {
-		if d := decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); d != nil {
+		var d *snippets.Diagnostic
+		if keys, d = decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); d != nil {
 			b.addErrs(d)
 		}
 	} else if !isNotExist(rerr) {
@@ -303,7 +310,7 @@ func (b *build) load() error {
 	if u := b.settings.SiteURL; u != "" {
 		base, err := basePath(u)
 		if err != nil {
-			b.errorf("book.yaml", keyLine(settings, 1, "site_url"), "site_url %q: %v", u, err)
+			b.errorAt(keys["site_url"], "site_url %q: %v", u, err)
 		}
 		b.base = base
 	}
@@ -346,35 +353,22 @@ func (b *build) parse(p *page) {
 	b.addErrs(p.snip.Diagnostics...)
 }
 
-var difficulties = []string{"easy", "medium", "hard"}
-
 // meta decodes and checks a page's front matter and finds its title,
 // headings and draft state.
 func (b *build) meta(p *page) {
 	if p.doc() == nil {
 		return
 	}
-	if fm := p.snip.FrontMatter; fm != nil {
-		if d := decodeYAML(p.snip.Path, fm.Line, fm.Raw, &p.fm); d != nil {
-			b.addErrs(d)
-		}
-	}
-	fm := &p.fm
-	line := p.keyLine
+	fm := p.fm()
 	notFor := func(what string, keys map[string]bool) {
 		for k, set := range keys {
 			if set {
-				b.errorf(p.path, line(k), "front matter: %q is only for %s", k, what)
+				b.errorAt(fm.KeyPos(k), "front matter: %q is only for %s", k, what)
 			}
 		}
 	}
 	glossaryKeys := map[string]bool{"term": fm.Term != "", "short": fm.Short != "", "aliases": len(fm.Aliases) > 0, "related": len(fm.Related) > 0}
 	questionKeys := map[string]bool{"question": fm.Question != "", "difficulty": fm.Difficulty != "", "section": fm.Section != ""}
-	for _, t := range fm.Tags {
-		if !validSlug(t) {
-			b.errorf(p.path, line("tags"), "front matter: tag %q: use lower-case letters, digits and hyphens", t)
-		}
-	}
 	p.tags = fm.Tags
 
 	// Headings.
@@ -408,7 +402,7 @@ func (b *build) meta(p *page) {
 		p.title = cmp.Or(fm.Title, firstH1)
 	case kindGlossary:
 		notFor("questions (questions/*.md)", questionKeys)
-		if !validSlug(p.slug) {
+		if !snippets.ValidSlug(p.slug) {
 			b.errorf(p.path, 1, "glossary file name %q: use lower-case letters, digits and hyphens", p.slug+".md")
 		}
 		if fm.Term == "" {
@@ -420,18 +414,18 @@ func (b *build) meta(p *page) {
 		p.title = fm.Term
 		p.titleInDoc = false
 		if fm.Title != "" {
-			b.errorf(p.path, line("title"), "front matter: a glossary entry is titled by its term; drop title")
+			b.errorAt(fm.KeyPos("title"), "front matter: a glossary entry is titled by its term; drop title")
 		}
 	case kindQuestion:
 		notFor("glossary entries (glossary/*.md)", glossaryKeys)
-		if !validSlug(p.slug) {
+		if !snippets.ValidSlug(p.slug) {
 			b.errorf(p.path, 1, "question file name %q: use lower-case letters, digits and hyphens (it is the question's stable id)", p.slug+".md")
 		}
 		if fm.Question == "" {
 			b.errorf(p.path, p.fmLine(), "question needs question: in its front matter")
 		}
-		if !slices.Contains(difficulties, fm.Difficulty) {
-			b.errorf(p.path, line("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
+		if !slices.Contains(snippets.Difficulties, fm.Difficulty) {
+			b.errorAt(fm.KeyPos("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
 		}
 		if fm.Section == "" {
 			b.errorf(p.path, p.fmLine(), "question needs section: the page.md#anchor that explains it")
@@ -446,11 +440,6 @@ func (b *build) meta(p *page) {
 	// Drafts.
 	by := fm.Byline
 	author, reviewer := strings.TrimSpace(by.Author), strings.TrimSpace(by.Reviewer)
-	switch by.Status {
-	case "", "draft", "review", "published":
-	default:
-		b.errorf(p.path, line("byline"), "front matter: byline status must be draft, review or published, not %q", by.Status)
-	}
 	switch {
 	case author == "":
 		p.draft = "it has no named author"

@@ -45,34 +45,38 @@ const (
 // [ErrInputLimit] and names the limit. A panic in go-yaml (fuzzing finds
 // some, such as a tag on a sequence over a mapping) is an error at the
 // document's first line, not a crash.
-func DecodeYAML(file string, line int, data []byte, v any) (err error) {
+//
+// It returns the position of each key of the document's top-level mapping
+// (for messages about a key's value).
+func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil
+		return nil, nil
 	}
 	at := func(l, col int) Pos { return Pos{File: file, Line: line + l - 1, Col: col} }
 	defer func() {
 		if p := recover(); p != nil {
-			err = &Diagnostic{Pos: at(1, 1), Msg: fmt.Sprintf("YAML that go-yaml cannot decode (it panicked: %v)", p)}
+			keys, err = nil, &Diagnostic{Pos: at(1, 1), Msg: fmt.Sprintf("YAML that go-yaml cannot decode (it panicked: %v)", p)}
 		}
 	}()
 	if len(data) > MaxYAMLBytes {
-		return &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + worker.ByteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
+		return nil, &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + worker.ByteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
 	}
 	toks := lexer.Tokenize(string(data))
 	if tk := tooDeep(toks); tk != nil {
 		l, col := bytePos(data, tk.Position)
-		return &Diagnostic{Pos: at(l, col), Msg: fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth), Err: ErrInputLimit}
+		return nil, &Diagnostic{Pos: at(l, col), Msg: fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth), Err: ErrInputLimit}
 	}
 	f, err := parser.Parse(toks, 0)
 	if err == nil {
 		if tk := (&expansion{anchors: map[string]int64{}}).overLimit(f); tk != nil {
 			l, col := bytePos(data, tk.Position)
-			return &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + worker.ByteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
+			return nil, &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + worker.ByteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
 		}
+		keys = topKeys(f, data, at)
 		err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
 	}
 	if err == nil {
-		return nil
+		return keys, nil
 	}
 	d := &Diagnostic{Pos: at(1, 0), Msg: err.Error(), Err: err}
 	var ye yaml.Error
@@ -83,7 +87,37 @@ func DecodeYAML(file string, line int, data []byte, v any) (err error) {
 			d.Pos = at(l, col)
 		}
 	}
-	return d
+	return nil, d
+}
+
+// topKeys returns the position of each key of a document's top-level
+// mapping, from go-yaml's syntax tree.
+func topKeys(f *ast.File, data []byte, at func(l, col int) Pos) map[string]Pos {
+	keys := map[string]Pos{}
+	if len(f.Docs) == 0 || f.Docs[0] == nil {
+		return keys
+	}
+	var values []*ast.MappingValueNode
+	switch n := f.Docs[0].Body.(type) {
+	case *ast.MappingNode:
+		values = n.Values
+	case *ast.MappingValueNode:
+		values = []*ast.MappingValueNode{n}
+	}
+	for _, mv := range values {
+		if mv == nil || mv.Key == nil {
+			continue
+		}
+		tk := mv.Key.GetToken()
+		if tk == nil || tk.Position == nil {
+			continue
+		}
+		if _, seen := keys[tk.Value]; !seen {
+			l, col := bytePos(data, tk.Position)
+			keys[tk.Value] = at(l, col)
+		}
+	}
+	return keys
 }
 
 // tooDeep returns the first token that nests collections deeper than

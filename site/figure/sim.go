@@ -66,7 +66,7 @@ func (s *spec) workload(m sim.Machine, prog string, errLine int, block, blocks i
 	w, err := sim.ParseWorkload("figure", []byte(b.String()))
 	if err != nil {
 		if strings.Contains(err.Error(), "policy") {
-			errLine = s.line("policy")
+			errLine = s.keys["policy"].Line
 		}
 		return w, &Error{Line: errLine, Msg: err.Error()}
 	}
@@ -84,9 +84,9 @@ type program struct {
 func (s *spec) program() (program, error) {
 	switch p := s.Program.(type) {
 	case nil:
-		return program{line: s.line("program")}, nil
+		return program{line: s.keys["program"].Line}, nil
 	case string:
-		return program{text: p, line: s.line("program")}, nil
+		return program{text: p, line: s.keys["program"].Line}, nil
 	}
 	return program{}, s.errorf("program", "%s runs one program: give program as a YAML block string (program: |)", s.Kind)
 }
@@ -105,7 +105,7 @@ func (s *spec) programs() ([]program, string, error) {
 		seen := map[string]bool{}
 		for i, item := range list {
 			m, ok := item.(map[string]any)
-			line := s.line("program") + 1
+			line := s.keys["program"].Line + 1
 			if !ok {
 				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: a list of programs holds {label: ..., program: |...} items", i+1)}
 			}
