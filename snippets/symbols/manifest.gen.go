@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "b41a06068ce977b6"
+const EngineFingerprint = "777c817d8b2d6215"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
