@@ -14,7 +14,7 @@
 // "." or "_" are ignored.
 //
 // Each page may open with YAML front matter between "---" lines (see
-// [FrontMatter]). The title comes from the front matter, else from the
+// [snippets.FrontMatter]). The title comes from the front matter, else from the
 // page's first heading. A page without a named author and a different
 // named reviewer in its byline, or whose byline status is "draft" or
 // "review", is a draft: it carries a visible banner, and [Options.Strict] refuses to
