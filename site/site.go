@@ -344,8 +344,13 @@ func (b *build) load() error {
 		return fmt.Errorf("%s: no Markdown pages", cmp.Or(b.opts.Dir, "book"))
 	}
 	parallel(b.pages, b.parse)
+	warned := 0
 	for _, p := range b.pages {
 		b.meta(p)
+		warned += len(p.snip.Warnings)
+	}
+	if warned > 0 {
+		b.warnf("%d numbers typed in prose are printed by snippets (warpbook test -v lists them)", warned)
 	}
 	return nil
 }

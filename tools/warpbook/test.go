@@ -147,7 +147,14 @@ func runTest(c *cli, o testOptions, paths []string) int {
 		fmt.Fprintf(stderr, "warpbook test: warning: -run %q matches no snippet or checked value\n", o.run)
 	}
 	if !o.json && o.format == "text" {
-		fmt.Fprintf(stdout, "%d pages: %d passed, %d failed, %d skipped in %s\n", s.Pages, s.Pass, s.Fail, s.Skip, seconds(time.Since(start)))
+		warn := ""
+		switch {
+		case s.Warn > 0 && o.verbose:
+			warn = fmt.Sprintf(", %d warnings", s.Warn)
+		case s.Warn > 0:
+			warn = fmt.Sprintf(", %d warnings (-v lists them)", s.Warn)
+		}
+		fmt.Fprintf(stdout, "%d pages: %d passed, %d failed, %d skipped%s in %s\n", s.Pages, s.Pass, s.Fail, s.Skip, warn, seconds(time.Since(start)))
 	}
 	switch {
 	case code == 2:
