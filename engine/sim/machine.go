@@ -352,9 +352,10 @@ func GM204() Machine {
 			"/ 16 SMs / 1.216 GHz boost = 8.03 bytes per cycle. Shared-memory latency 28: " + meiChuShared +
 			". Bank conflicts: " + meiChuConflicts + "takes 30 cycles 2-way on the GTX 980, 2 more than " +
 			"without, so each pass a conflict adds delays the access 2 cycles (ConflictPassLatency, taken " +
-			"from the 2-way figure alone; the 4- to 32-way figures are held out). Estimates, not measurements: the FFMA latency of 6 (commonly reported for Maxwell; no table " +
-			"was read for it here), the L1, L2 and DRAM latencies, MUFU and FP64 latencies, branch, the " +
-			"policy (gto) and MemQueue 0.",
+			"from the 2-way figure alone; the 4- to 32-way figures are held out). Estimates, not " +
+			"measurements: the FFMA latency of 6 (commonly reported for Maxwell; no table was read for it " +
+			"here), the L1, L2 and DRAM latencies, MUFU and FP64 latencies, branch, the policy (gto) and " +
+			"MemQueue 0.",
 	}
 }
 
@@ -548,7 +549,7 @@ func H800() Machine {
 		"clock per SM, 2 results, so one warp instruction every 16 cycles on a unit the SM's schedulers " +
 		"share (FP64Shared, as on Turing); its latency (8) is the estimate the hopper preset uses. " +
 		"DRAM bandwidth: Luo et al. (Table V, §IV-B) measured 1861.5 GB/s of global-memory throughput, " +
-		"91 % of the theoretical 2.0 TB/s; / 114 SMs / 1.755 GHz (the H100 PCIe's boost clock) = 9.30 bytes " +
+		"91 % of the theoretical bandwidth as the paper states it; / 114 SMs / 1.755 GHz (the H100 PCIe's boost clock) = 9.30 bytes " +
 		"per cycle. " + hopperSources
 	return m
 }
