@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "ce03c0a7b47b2c26"
+const EngineFingerprint = "1e88faf662923827"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
