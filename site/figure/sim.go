@@ -92,7 +92,14 @@ func (s *spec) programPos(key string, line, col int) (int, int) {
 	if l > len(lines) {
 		return at.Line, at.Col
 	}
-	indent := len(lines[l-1]) - len(strings.TrimLeft(lines[l-1], " "))
+	// The block's indentation is its first non-blank line's.
+	indent := 0
+	for _, c := range lines[at.Line:] {
+		if strings.TrimSpace(c) != "" {
+			indent = len(c) - len(strings.TrimLeft(c, " "))
+			break
+		}
+	}
 	return l, indent + max(col, 1)
 }
 
