@@ -14,7 +14,7 @@
 // "." or "_" are ignored.
 //
 // Each page may open with YAML front matter between "---" lines (see
-// [FrontMatter]). The title comes from the front matter, else from the
+// [snippets.FrontMatter]). The title comes from the front matter, else from the
 // page's first heading. A page without a named author and a different
 // named reviewer in its byline, or whose byline status is "draft" or
 // "review", is a draft: it carries a visible banner, and [Options.Strict] refuses to
@@ -80,6 +80,9 @@ type Options struct {
 	// snippets are shown with their expected output, marked as not verified
 	// (for tests of the site itself).
 	Kernel Kernel
+	// Figures draws the figures (and may keep them between builds). Nil
+	// draws each figure once for this build.
+	Figures *Figures
 	// Warnf receives warnings that do not fail the build. Nil drops them.
 	Warnf func(format string, args ...any)
 }
@@ -154,7 +157,7 @@ type build struct {
 	mu       sync.Mutex
 	used     map[string]bool   // files pages link to
 	hl       sync.Map          // highlight cache: lang + "\x00" + code → HTML
-	figs     sync.Map          // figures drawn, by block: *ast.FencedCodeBlock → drawn
+	figures  *Figures          // draws the figures, each once
 	sidebars map[string]string // sidebar HTML by output directory
 	links    []linkRef
 	errs     snippets.Diagnostics
@@ -179,6 +182,10 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		out:   map[string][]byte{},
 
 		sidebars: map[string]string{},
+		figures:  opts.Figures,
+	}
+	if b.figures == nil {
+		b.figures = &Figures{}
 	}
 	steps := []func() error{
 		b.load,

@@ -261,7 +261,7 @@ func TestFrontMatterErrors(t *testing.T) {
 		{"chapter with term", "b.md", "---\nterm: X\n---\n# B\n", `book/b.md:2:1: front matter: "term" is only for glossary entries`},
 		{"unclosed front matter", "b.md", "---\ntitle: B\n# B\n\ntext\n", "book/b.md:1:1: front matter opened on line 1 is never closed"},
 		{"bad tag", "b.md", "---\ntags: [Big Tag]\n---\n# B\n", `book/b.md:2:1: front matter: tag "Big Tag"`},
-		{"bad status", "b.md", "---\nbyline:\n  status: done\n---\n# B\n", `book/b.md:2:1: front matter: byline status must be draft, review or published, not "done"`},
+		{"bad status", "b.md", "---\nbyline:\n  status: done\n---\n# B\n", `book/b.md:3:3: front matter: byline status must be draft, review or published, not "done"`},
 		{"bad figure", "b.md", "# B\n\n```figure\nkind: occupancy-vs-registers\ngpu: Z9000\ncaption: c\nalt: a\n```\n", `book/b.md:5:1: figure: gpu: unknown GPU "Z9000"`},
 		{"figure kind", "b.md", "# B\n\n```figure\nkind: pie\n```\n", `book/b.md:4:1: figure: unknown kind "pie"`},
 		{"figure alt", "b.md", "# B\n\n```figure\nkind: occupancy-vs-registers\ngpu: A100\ncaption: c\n```\n", "book/b.md:3:1: figure: alt is missing"},

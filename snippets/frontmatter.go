@@ -80,7 +80,7 @@ func (f *FrontMatter) decode() Diagnostics {
 	switch f.Byline.Status {
 	case "", "draft", "review", "published":
 	default:
-		bad("byline", "byline status must be draft, review or published, not %q", f.Byline.Status)
+		bad("byline.status", "byline status must be draft, review or published, not %q", f.Byline.Status)
 	}
 	if f.Difficulty != "" && !slices.Contains(Difficulties, f.Difficulty) {
 		bad("difficulty", "difficulty must be easy, medium or hard, not %q", f.Difficulty)

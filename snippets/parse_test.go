@@ -145,7 +145,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty check", "see [42](=)\n", "x.md:1:5: checked value [42](=) has no expression"},
 		{"unterminated quote", "```go run panics=\"boom\n```\n", "x.md:1:18: unterminated quoted value"},
 		{"both panics and error", "```go run panics=\"a\" error=\"b\"\n```\n", "x.md:1:1: snippet-1: a snippet cannot both panic"},
-		{"bad byline", "---\nbyline:\n  status: finished\n---\n# A\n", `x.md:2:1: front matter: byline status must be draft, review or published, not "finished"`},
+		{"bad byline", "---\nbyline:\n  status: finished\n---\n# A\n", `x.md:3:3: front matter: byline status must be draft, review or published, not "finished"`},
 		{"bad tag", "---\ntitle: t\ntags: [Occupancy]\n---\n# A\n", `x.md:3:1: front matter: tag "Occupancy": use lower-case letters`},
 		{"unknown key", "---\ntitel: t\n---\n# A\n", `x.md:2:1: front matter: unknown field "titel"`},
 		{"unclosed front matter", "---\ntitle: x\n\n# Page\n\n```go run\nx\n```\n", "x.md:1:1: front matter opened on line 1 is never closed"},

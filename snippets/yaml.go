@@ -46,8 +46,9 @@ const (
 // some, such as a tag on a sequence over a mapping) is an error at the
 // document's first line, not a crash.
 //
-// It returns the position of each key of the document's top-level mapping
-// (for messages about a key's value).
+// It returns the position of every key of the document, by its path
+// ("title", "byline.status", "program[1].label"), for messages about a
+// key's value.
 func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
@@ -72,7 +73,7 @@ func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos,
 			l, col := bytePos(data, tk.Position)
 			return nil, &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + worker.ByteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
 		}
-		keys = topKeys(f, data, at)
+		keys = keyPaths(f, data, at)
 		err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
 	}
 	if err == nil {
@@ -90,33 +91,61 @@ func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos,
 	return nil, d
 }
 
-// topKeys returns the position of each key of a document's top-level
-// mapping, from go-yaml's syntax tree.
-func topKeys(f *ast.File, data []byte, at func(l, col int) Pos) map[string]Pos {
+// keyPaths returns the position of every key of a document, from
+// go-yaml's syntax tree, by its path: "title", "byline.status",
+// "program[1].label" (a sequence item alone, "program[1]", is where the
+// item starts).
+func keyPaths(f *ast.File, data []byte, at func(l, col int) Pos) map[string]Pos {
 	keys := map[string]Pos{}
 	if len(f.Docs) == 0 || f.Docs[0] == nil {
 		return keys
 	}
-	var values []*ast.MappingValueNode
-	switch n := f.Docs[0].Body.(type) {
-	case *ast.MappingNode:
-		values = n.Values
-	case *ast.MappingValueNode:
-		values = []*ast.MappingValueNode{n}
-	}
-	for _, mv := range values {
-		if mv == nil || mv.Key == nil {
-			continue
-		}
-		tk := mv.Key.GetToken()
+	pos := func(tk *token.Token) (Pos, bool) {
 		if tk == nil || tk.Position == nil {
-			continue
+			return Pos{}, false
 		}
-		if _, seen := keys[tk.Value]; !seen {
-			l, col := bytePos(data, tk.Position)
-			keys[tk.Value] = at(l, col)
+		l, col := bytePos(data, tk.Position)
+		return at(l, col), true
+	}
+	var walk func(n ast.Node, path string)
+	walk = func(n ast.Node, path string) {
+		switch n := n.(type) {
+		case *ast.MappingNode:
+			for _, mv := range n.Values {
+				walk(mv, path)
+			}
+		case *ast.MappingValueNode:
+			if n == nil || n.Key == nil {
+				return
+			}
+			tk := n.Key.GetToken()
+			p, ok := pos(tk)
+			if !ok {
+				return
+			}
+			key := tk.Value
+			if path != "" {
+				key = path + "." + key
+			}
+			if _, seen := keys[key]; !seen {
+				keys[key] = p
+			}
+			walk(n.Value, key)
+		case *ast.SequenceNode:
+			for i, v := range n.Values {
+				item := fmt.Sprintf("%s[%d]", path, i)
+				if v != nil {
+					if p, ok := pos(v.GetToken()); ok {
+						keys[item] = p
+					}
+				}
+				walk(v, item)
+			}
+		case *ast.TagNode:
+			walk(n.Value, path)
 		}
 	}
+	walk(f.Docs[0].Body, "")
 	return keys
 }
 

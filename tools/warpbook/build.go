@@ -57,9 +57,10 @@ func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout,
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	s, upToDate, err := site.BuildDir(ctx, root.FS(), out, site.Options{
-		Dir:    dir,
-		Strict: strict,
-		Kernel: newKernel(),
+		Dir:     dir,
+		Strict:  strict,
+		Kernel:  newKernel(),
+		Figures: newFigures(),
 		Warnf: func(format string, args ...any) {
 			fmt.Fprintf(stderr, "warning: "+format+"\n", args...)
 		},
@@ -95,10 +96,20 @@ func sitePlural(n int, one, many string) string {
 
 // newKernel returns the snippet kernel the build runs pages through, with
 // its result cache in the user's cache directory.
-func newKernel() site.Kernel {
+func newKernel() *snippets.Kernel {
 	k := &snippets.Kernel{}
 	if d, err := snippets.DefaultCacheDir(); err == nil {
 		k.CacheDir = d
 	}
 	return k
+}
+
+// newFigures returns what draws the build's figures, keeping them in the
+// user's cache directory.
+func newFigures() *site.Figures {
+	f := &site.Figures{}
+	if d, err := snippets.DefaultCacheDir(); err == nil {
+		f.CacheDir = d
+	}
+	return f
 }

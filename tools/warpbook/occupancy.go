@@ -12,7 +12,7 @@ import (
 
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
-	"github.com/warpbook/warpbook/engine/occupancy/batch"
+	"github.com/warpbook/warpbook/tools/warpbook/internal/batch"
 )
 
 const occupancyUsage = `usage: warpbook occupancy (--gpu NAME | --cc X.Y) --threads N [flags]

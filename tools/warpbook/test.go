@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/snippets"
 )
 
@@ -86,39 +87,51 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if pages == nil {
 		return code
 	}
-	results := k.Run(context.Background(), pages)
-
-	if *update {
-		for _, r := range results {
+	// Figures are drawn from the engine as build draws them, so that test
+	// reports a figure's error as build does (and remembers what it drew).
+	figures := &site.Figures{CacheDir: k.CacheDir}
+	var results []*snippets.PageResult
+	failed := false
+	report := func(r *snippets.PageResult) {
+		results = append(results, r)
+		if k.Filter == nil && len(r.Page.Diagnostics) == 0 {
+			r.Diagnostics = append(r.Diagnostics, figures.Check(r.Page)...)
+		}
+		if *update {
 			ids, err := snippets.UpdateFile(r)
 			if err != nil {
 				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
-				code = 1
-				continue
+				code = max(code, 1)
 			}
 			if len(ids) > 0 {
 				fmt.Fprintf(stderr, "updated %s: %s\n", r.Page.Path, strings.Join(ids, ", "))
 				markUpdated(r, ids)
 			}
 		}
-	}
-	switch {
-	case *jsonOut:
-		if err := snippets.WriteJSON(stdout, results, time.Now); err != nil {
-			fmt.Fprintf(stderr, "warpbook test: %v\n", err)
-			return 1
+		one := []*snippets.PageResult{r}
+		switch {
+		case *jsonOut:
+			if err := snippets.WriteJSON(stdout, one, time.Now); err != nil {
+				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
+				code = max(code, 1)
+			}
+		case *format == "github":
+			snippets.WriteGitHub(stdout, one)
+		default:
+			snippets.WriteText(stdout, one, *verbose)
 		}
-	case *format == "github":
-		snippets.WriteGitHub(stdout, results)
-	default:
-		snippets.WriteText(stdout, results, *verbose)
+		failed = failed || r.Failed()
 	}
-	failed := false
-	for _, r := range results {
-		if r.Failed() {
-			failed = true
+	// Each page is reported as soon as it and the pages before it are
+	// verified: as they finish, in a deterministic order.
+	done := make([]*snippets.PageResult, len(pages))
+	next := 0
+	k.Stream(context.Background(), pages, func(i int, r *snippets.PageResult) {
+		done[i] = r
+		for ; next < len(done) && done[next] != nil; next++ {
+			report(done[next])
 		}
-	}
+	})
 	if !*jsonOut && *format == "text" {
 		s := snippets.Summarize(results)
 		fmt.Fprintf(stdout, "%d pages: %d passed, %d failed, %d skipped\n", s.Pages, s.Pass, s.Fail, s.Skip)
