@@ -7,10 +7,12 @@ import (
 	"github.com/warpbook/warpbook/snippets"
 )
 
-// Kernel runs and verifies the snippets of parsed pages. The site never
-// runs code itself; [*snippets.Kernel] is the implementation.
+// Kernel runs and verifies the snippets of parsed pages, calling done with
+// each page's result (and its index) as soon as it is verified, one call at
+// a time. The site never runs code itself; [*snippets.Kernel] is the
+// implementation.
 type Kernel interface {
-	Run(ctx context.Context, pages []*snippets.Page) []*snippets.PageResult
+	Stream(ctx context.Context, pages []*snippets.Page, done func(i int, r *snippets.PageResult))
 }
 
 // verifiedBy says in words what verified a page's snippets.
@@ -41,9 +43,19 @@ func (b *build) runCells() error {
 	for i, p := range run {
 		pages[i] = p.snip
 	}
-	results := b.opts.Kernel.Run(b.ctx, pages)
-	if len(results) != len(run) {
-		return fmt.Errorf("kernel returned %d results for %d pages", len(results), len(run))
+	results := make([]*snippets.PageResult, len(pages))
+	finished := 0
+	b.opts.Kernel.Stream(b.ctx, pages, func(i int, r *snippets.PageResult) {
+		if i >= 0 && i < len(results) && results[i] == nil {
+			results[i] = r
+			finished++
+		}
+		if b.opts.Progress != nil {
+			b.opts.Progress(finished, len(pages))
+		}
+	})
+	if finished != len(run) {
+		return fmt.Errorf("kernel returned %d results for %d pages", finished, len(run))
 	}
 	for i, p := range run {
 		res := results[i]

@@ -83,6 +83,9 @@ type Options struct {
 	// Figures draws the figures (and may keep them between builds). Nil
 	// draws each figure once for this build.
 	Figures *Figures
+	// Progress, when not nil, is told how many of the pages with snippets
+	// are verified, each time one more is.
+	Progress func(done, total int)
 	// Warnf receives warnings that do not fail the build. Nil drops them.
 	Warnf func(format string, args ...any)
 }

@@ -147,6 +147,10 @@ func (s *Server) Watch(ctx context.Context) error {
 	}
 }
 
+// buildingPage is what the preview serves before its first build is done:
+// it reloads once the build lands, as every page does.
+const buildingPage = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Building the book</title></head><body><p role="status" style="font:16px/1.5 system-ui,sans-serif;margin:2rem">Building the book… this page reloads when the build is done.</p></body></html>`
+
 // reloadScript is added to every page the preview serves (never to a
 // built site): it reloads the page when a new build is ready.
 const reloadScript = `<script>(function(){var v=%d;function poll(){fetch("/_warpbook/wait?v="+v).then(function(r){return r.text()}).then(function(t){if(+t!==v){location.reload()}else{poll()}},function(){setTimeout(poll,1000)})}poll()})();</script>`
@@ -179,8 +183,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.HasSuffix(name, ".html") || built == nil {
 		page := data
-		if buildErr != nil {
+		switch {
+		case buildErr != nil:
 			page = errorPage(buildErr, data)
+		case built == nil:
+			page = []byte(buildingPage)
 		}
 		page = bytes.Replace(page, []byte("</body>"), []byte(fmt.Sprintf(reloadScript, version)+"</body>"), 1)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
