@@ -39,21 +39,32 @@ func (b *build) runCells() error {
 	if len(run) == 0 || b.opts.Kernel == nil {
 		return nil
 	}
-	pages := make([]*snippets.Page, len(run))
-	for i, p := range run {
-		pages[i] = p.snip
-	}
-	results := make([]*snippets.PageResult, len(pages))
+	// The last build's results stand for pages it verified that are
+	// unchanged; the kernel runs the rest.
+	results := make([]*snippets.PageResult, len(run))
+	var pages []*snippets.Page
+	var at []int // index in run of each of pages
 	finished := 0
-	b.opts.Kernel.Stream(b.ctx, pages, func(i int, r *snippets.PageResult) {
-		if i >= 0 && i < len(results) && results[i] == nil {
-			results[i] = r
+	for i, p := range run {
+		if results[i] = b.cache.result(p.snip); results[i] != nil {
 			finished++
+			continue
 		}
-		if b.opts.Progress != nil {
-			b.opts.Progress(finished, len(pages))
-		}
-	})
+		pages = append(pages, p.snip)
+		at = append(at, i)
+	}
+	if len(pages) > 0 {
+		b.opts.Kernel.Stream(b.ctx, pages, func(i int, r *snippets.PageResult) {
+			if i >= 0 && i < len(at) && results[at[i]] == nil {
+				results[at[i]] = r
+				b.cache.keep(r)
+				finished++
+			}
+			if b.opts.Progress != nil {
+				b.opts.Progress(finished, len(run))
+			}
+		})
+	}
 	if finished != len(run) {
 		return fmt.Errorf("kernel returned %d results for %d pages", finished, len(run))
 	}

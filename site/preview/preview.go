@@ -32,11 +32,14 @@ import (
 type Server struct {
 	// Dir is the book directory.
 	Dir string
-	// Options are the build options; Dir in them is set from Dir.
+	// Options are the build options; Dir in them is set from Dir, and
+	// Cache, if nil, to one the server keeps, so that a rebuild parses,
+	// runs and highlights only what changed.
 	Options site.Options
 	// Logf reports builds and errors; nil is silent.
 	Logf func(format string, args ...any)
 
+	cache   site.Cache
 	mu      sync.Mutex
 	site    *site.Site // the last good build
 	err     error      // the last build's error, nil if it succeeded
@@ -55,6 +58,9 @@ func (s *Server) logf(format string, args ...any) {
 func (s *Server) Rebuild(ctx context.Context) error {
 	opts := s.Options
 	opts.Dir = s.Dir
+	if opts.Cache == nil {
+		opts.Cache = &s.cache
+	}
 	start := time.Now()
 	built, err := s.build(ctx, opts)
 	s.mu.Lock()
@@ -116,7 +122,7 @@ func (s *Server) Watch(ctx context.Context) error {
 		})
 	}
 	addTree(s.Dir)
-	const settle = 100 * time.Millisecond
+	const settle = 50 * time.Millisecond
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
