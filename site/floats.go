@@ -99,7 +99,7 @@ func (b *build) figureID(p *page, n *ast.FencedCodeBlock) (string, bool) {
 		case !ok:
 			b.addErrs(&snippets.Diagnostic{Pos: p.snip.Pos(n.Info.Segment.Start), Msg: fmt.Sprintf("figure: unknown attribute %q: a figure's info string takes only id=fig-NAME", f)})
 			return "", false
-		case !strings.HasPrefix(v, "fig-") || !validSlug(strings.ToLower(v)) || strings.ContainsAny(v, "_"):
+		case !strings.HasPrefix(v, "fig-") || !snippets.ValidSlug(strings.ToLower(v)) || strings.ContainsAny(v, "_"):
 			b.addErrs(&snippets.Diagnostic{Pos: p.snip.Pos(n.Info.Segment.Start), Msg: fmt.Sprintf("figure: id %q: want fig- and letters, digits and hyphens (fig-cliffs)", v)})
 			return "", false
 		}

@@ -118,8 +118,8 @@ func (b *build) frontPage(r *renderer) string {
 // blurb is what the front page says under a chapter: its description, or
 // the first sentence of its first paragraph.
 func (b *build) blurb(p *page) string {
-	if p.fm.Description != "" {
-		return p.fm.Description
+	if p.fm().Description != "" {
+		return p.fm().Description
 	}
 	if p.doc() == nil || p.kind != kindChapter {
 		return ""

@@ -32,7 +32,7 @@ func (b *build) linkGlossary() error {
 	byFirst := map[string][]termPattern{}
 	seen := map[string]*page{}
 	for _, g := range b.glossary {
-		for i, s := range append([]string{g.fm.Term}, g.fm.Aliases...) {
+		for i, s := range append([]string{g.fm().Term}, g.fm().Aliases...) {
 			field := "term"
 			if i > 0 {
 				field = "aliases"
@@ -40,7 +40,7 @@ func (b *build) linkGlossary() error {
 			for _, ws := range spellings(s) {
 				key := strings.Join(ws, " ")
 				if other := seen[key]; other != nil && other != g {
-					b.errorf(g.path, g.keyLine(field), "front matter: %q is also a term or alias of %s", strings.TrimSpace(s), other.path)
+					b.errorAt(g.fm().KeyPos(field), "front matter: %q is also a term or alias of %s", strings.TrimSpace(s), other.path)
 					continue
 				}
 				if seen[key] == g {
@@ -94,7 +94,7 @@ func (b *build) linkGlossary() error {
 	}
 	for _, g := range b.glossary {
 		if len(g.uses) == 0 {
-			b.warnf("%s: no page mentions %q or its aliases: link the term from the pages that need it, or drop it", b.file(g.path), g.fm.Term)
+			b.warnf("%s: no page mentions %q or its aliases: link the term from the pages that need it, or drop it", b.file(g.path), g.fm().Term)
 		}
 	}
 	return nil
@@ -363,7 +363,7 @@ func (b *build) glossaryIndex(r *renderer) string {
 	w.WriteString(`<dl class="glossary">` + "\n")
 	for _, g := range b.glossary {
 		fmt.Fprintf(&w, `<dt id="%s"><a href="%s">%s</a></dt><dd>%s</dd>`+"\n",
-			g.slug, rel(r.at, g.out), html.EscapeString(g.title), html.EscapeString(g.fm.Short))
+			g.slug, rel(r.at, g.out), html.EscapeString(g.title), html.EscapeString(g.fm().Short))
 	}
 	w.WriteString("</dl>\n")
 	return w.String()
@@ -373,14 +373,14 @@ func (b *build) glossaryIndex(r *renderer) string {
 func (b *build) glossaryEntry(r *renderer, body string) string {
 	g := r.p
 	var w strings.Builder
-	fmt.Fprintf(&w, `<p class="short">%s</p>`+"\n", html.EscapeString(g.fm.Short))
-	if len(g.fm.Aliases) > 0 {
-		fmt.Fprintf(&w, `<p class="aliases">Also: %s</p>`+"\n", html.EscapeString(strings.Join(g.fm.Aliases, ", ")))
+	fmt.Fprintf(&w, `<p class="short">%s</p>`+"\n", html.EscapeString(g.fm().Short))
+	if len(g.fm().Aliases) > 0 {
+		fmt.Fprintf(&w, `<p class="aliases">Also: %s</p>`+"\n", html.EscapeString(strings.Join(g.fm().Aliases, ", ")))
 	}
 	w.WriteString(body)
-	if len(g.fm.Related) > 0 {
+	if len(g.fm().Related) > 0 {
 		w.WriteString(`<h2 id="related">Related terms</h2>` + "\n<ul class=\"related\">\n")
-		for _, slug := range g.fm.Related {
+		for _, slug := range g.fm().Related {
 			if t := b.bySrc["glossary/"+slug+".md"]; t != nil {
 				fmt.Fprintf(&w, `<li><a href="%s">%s</a></li>`+"\n", rel(r.at, t.out), html.EscapeString(t.title))
 			}

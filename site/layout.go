@@ -112,10 +112,10 @@ func (b *build) layout(r *renderer) *layoutData {
 		TitleInDoc:  p.titleInDoc,
 		Content:     template.HTML(b.content(r)),
 	}
-	if p.fm.Description != "" {
-		d.Description = p.fm.Description
+	if p.fm().Description != "" {
+		d.Description = p.fm().Description
 	} else if p.kind == kindGlossary {
-		d.Description = p.fm.Short
+		d.Description = p.fm().Short
 	}
 	d.Sidebar = template.HTML(b.sidebar(r))
 	for _, c := range p.crumbs {
@@ -125,7 +125,7 @@ func (b *build) layout(r *renderer) *layoutData {
 		}
 		d.Crumbs = append(d.Crumbs, l)
 	}
-	if by := p.fm.Byline; p.draft == "" && by.Author != "" {
+	if by := p.fm().Byline; p.draft == "" && by.Author != "" {
 		d.Byline = fmt.Sprintf("Written by %s, reviewed by %s.", by.Author, by.Reviewer)
 	}
 	if b.settings.EditURL != "" && p.kind != kindGenerated {

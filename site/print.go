@@ -78,7 +78,7 @@ func (b *build) printPage(r *renderer) string {
 	if len(b.glossary) > 0 {
 		w.WriteString(`<section class="print-page" id="p-glossary"><h2>Glossary</h2>` + "\n<dl class=\"glossary\">\n")
 		for _, g := range b.glossary {
-			fmt.Fprintf(&w, `<dt id="g-%s">%s</dt><dd>%s</dd>`+"\n", g.slug, html.EscapeString(g.title), html.EscapeString(g.fm.Short))
+			fmt.Fprintf(&w, `<dt id="g-%s">%s</dt><dd>%s</dd>`+"\n", g.slug, html.EscapeString(g.title), html.EscapeString(g.fm().Short))
 		}
 		w.WriteString("</dl></section>\n")
 	}
@@ -154,7 +154,7 @@ func (b *build) printQuestion(r *renderer) string {
 	var w strings.Builder
 	fmt.Fprintf(&w, `<article class="print-q" id="%s">`+"\n", printID(q, ""))
 	fmt.Fprintf(&w, "<h3>%s</h3>\n", html.EscapeString(q.title))
-	fmt.Fprintf(&w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm.Difficulty, q.fm.Difficulty)
+	fmt.Fprintf(&w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm().Difficulty, q.fm().Difficulty)
 	for _, t := range q.tags {
 		fmt.Fprintf(&w, ` <span class="tag">%s</span>`, html.EscapeString(t))
 	}

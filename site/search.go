@@ -69,8 +69,7 @@ func (b *build) addSearchText(p *page, d *docText, n ast.Node) {
 			body := strings.TrimRight(string(c.Lines().Value(src)), "\n")
 			switch string(c.Language(src)) {
 			case "figure":
-				if v, ok := b.figs.Load(c); ok && v.(*drawn).fig != nil {
-					f := v.(*drawn).fig
+				if f, err := b.figures.draw(c.Lines().Value(src)); err == nil {
 					d.text = append(d.text, f.Caption, f.Alt)
 				}
 			default:
@@ -123,8 +122,8 @@ func (b *build) pageDocs(p *page) []searchDoc {
 	var d docText
 	switch p.kind {
 	case kindGlossary:
-		d.headings = slices.Clone(p.fm.Aliases)
-		d.text = append(d.text, p.fm.Short)
+		d.headings = slices.Clone(p.fm().Aliases)
+		d.text = append(d.text, p.fm().Short)
 		b.addSearchText(p, &d, p.doc())
 		return []searchDoc{d.doc(p.title, "Glossary", p.out, "t")}
 	case kindQuestion:
@@ -176,7 +175,16 @@ func (b *build) searchIndex() ([]byte, error) {
 	docs := make(map[*page][]searchDoc, len(withDoc))
 	var mu sync.Mutex
 	parallel(withDoc, func(p *page) {
-		e := b.pageDocs(p)
+		// A page's documents depend on its source, what verified it, its
+		// output path, title and kind; its tags, aliases and figures come
+		// from its source.
+		type key struct {
+			src        *snippets.Page
+			results    *snippets.PageResult
+			out, title string
+			kind       pageKind
+		}
+		e := b.cache.memo(key{p.snip, p.results, p.out, p.title, p.kind}, func() any { return b.pageDocs(p) }).([]searchDoc)
 		mu.Lock()
 		docs[p] = e
 		mu.Unlock()

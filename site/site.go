@@ -14,7 +14,7 @@
 // "." or "_" are ignored.
 //
 // Each page may open with YAML front matter between "---" lines (see
-// [FrontMatter]). The title comes from the front matter, else from the
+// [snippets.FrontMatter]). The title comes from the front matter, else from the
 // page's first heading. A page without a named author and a different
 // named reviewer in its byline, or whose byline status is "draft" or
 // "review", is a draft: it carries a visible banner, and [Options.Strict] refuses to
@@ -80,8 +80,18 @@ type Options struct {
 	// snippets are shown with their expected output, marked as not verified
 	// (for tests of the site itself).
 	Kernel Kernel
+	// Figures draws the figures (and may keep them between builds). Nil
+	// draws each figure once for this build.
+	Figures *Figures
+	// Progress, when not nil, is told how many of the pages with snippets
+	// are verified, each time one more is.
+	Progress func(done, total int)
 	// Warnf receives warnings that do not fail the build. Nil drops them.
 	Warnf func(format string, args ...any)
+	// Cache keeps parsed pages, verified results and highlighted code
+	// between builds with the same options (see [Cache]). Nil keeps
+	// nothing.
+	Cache *Cache
 	// Provenance says where the book's source comes from (see
 	// [Provenance]); the pages show it to readers.
 	Provenance Provenance
@@ -160,8 +170,8 @@ type build struct {
 	files    map[string]bool // non-Markdown files of the book
 	mu       sync.Mutex
 	used     map[string]bool   // files pages link to
-	hl       sync.Map          // highlight cache: lang + "\x00" + code → HTML
-	figs     sync.Map          // figures drawn, by block: *ast.FencedCodeBlock → drawn
+	cache    *Cache            // parsed pages, results and highlighted code, kept for the next build if Options.Cache is set
+	figures  *Figures          // draws the figures, each once
 	sidebars map[string]string // sidebar HTML by output directory
 	links    []linkRef
 	errs     snippets.Diagnostics
@@ -189,8 +199,17 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		out:   map[string][]byte{},
 
 		sidebars: map[string]string{},
+		figures:  opts.Figures,
+		cache:    opts.Cache,
 		prov:     opts.Provenance,
 	}
+	if b.figures == nil {
+		b.figures = &Figures{}
+	}
+	if b.cache == nil {
+		b.cache = &Cache{}
+	}
+	b.cache.begin()
 	steps := []func() error{
 		b.load,
 		b.structure,
@@ -234,6 +253,11 @@ func (b *build) file(p string) string {
 	return path.Join(strings.ReplaceAll(b.opts.Dir, "\\", "/"), p)
 }
 
+// errorAt reports a problem at a position.
+func (b *build) errorAt(pos snippets.Pos, format string, args ...any) {
+	b.addErrs(&snippets.Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
 // errorf reports a problem at a line of a file of the book (0: the file).
 func (b *build) errorf(file string, line int, format string, args ...any) {
 	b.addErrs(&snippets.Diagnostic{Pos: snippets.Pos{File: b.file(file), Line: line}, Msg: fmt.Sprintf(format, args...)})
@@ -263,13 +287,8 @@ func (b *build) useFile(p string) {
 
 // highlight returns highlighted HTML for code, computed once per build.
 func (b *build) highlight(lang, code string) string {
-	key := lang + "\x00" + code
-	if v, ok := b.hl.Load(key); ok {
-		return v.(string)
-	}
-	h := highlight(lang, code)
-	b.hl.Store(key, h)
-	return h
+	type key struct{ lang, code string }
+	return b.cache.memo(key{lang, code}, func() any { return highlight(lang, code) }).(string)
 }
 
 // parallel calls f for each page on all CPUs.
@@ -292,9 +311,11 @@ func parallel(pages []*page, f func(*page)) {
 
 // load reads book.yaml and parses every page.
 func (b *build) load() (err error) {
+	var keys map[string]snippets.Pos
 	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
 	if rerr == nil {
-		if d := decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); d != nil {
+		var d *snippets.Diagnostic
+		if keys, d = decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); d != nil {
 			b.addErrs(d)
 		}
 	} else if !isNotExist(rerr) {
@@ -315,7 +336,7 @@ func (b *build) load() (err error) {
 	if u := b.settings.SiteURL; u != "" {
 		base, err := basePath(u)
 		if err != nil {
-			b.errorf("book.yaml", keyLine(settings, 1, "site_url"), "site_url %q: %v", u, err)
+			b.errorAt(keys["site_url"], "site_url %q: %v", u, err)
 		}
 		b.base = base
 	}
@@ -342,8 +363,13 @@ func (b *build) load() (err error) {
 		return fmt.Errorf("%s: no Markdown pages", cmp.Or(b.opts.Dir, "book"))
 	}
 	parallel(b.pages, b.parse)
+	warned := 0
 	for _, p := range b.pages {
 		b.meta(p)
+		warned += len(p.snip.Warnings)
+	}
+	if warned > 0 {
+		b.warnf("%d numbers typed in prose are printed by snippets (warpbook test -v lists them)", warned)
 	}
 	return nil
 }
@@ -357,11 +383,9 @@ func (b *build) parse(p *page) {
 		b.addErrs(rerr)
 		src = nil
 	}
-	p.snip, _ = snippets.Parse(b.file(p.path), src)
+	p.snip = b.cache.page(b.file(p.path), src)
 	b.addErrs(p.snip.Diagnostics...)
 }
-
-var difficulties = []string{"easy", "medium", "hard"}
 
 // meta decodes and checks a page's front matter and finds its title,
 // headings and draft state.
@@ -369,27 +393,16 @@ func (b *build) meta(p *page) {
 	if p.doc() == nil {
 		return
 	}
-	if fm := p.snip.FrontMatter; fm != nil {
-		if d := decodeYAML(p.snip.Path, fm.Line, fm.Raw, &p.fm); d != nil {
-			b.addErrs(d)
-		}
-	}
-	fm := &p.fm
-	line := p.keyLine
+	fm := p.fm()
 	notFor := func(what string, keys map[string]bool) {
 		for k, set := range keys {
 			if set {
-				b.errorf(p.path, line(k), "front matter: %q is only for %s", k, what)
+				b.errorAt(fm.KeyPos(k), "front matter: %q is only for %s", k, what)
 			}
 		}
 	}
 	glossaryKeys := map[string]bool{"term": fm.Term != "", "short": fm.Short != "", "aliases": len(fm.Aliases) > 0, "related": len(fm.Related) > 0}
 	questionKeys := map[string]bool{"question": fm.Question != "", "difficulty": fm.Difficulty != "", "section": fm.Section != ""}
-	for _, t := range fm.Tags {
-		if !validSlug(t) {
-			b.errorf(p.path, line("tags"), "front matter: tag %q: use lower-case letters, digits and hyphens", t)
-		}
-	}
 	p.tags = fm.Tags
 
 	// Headings.
@@ -423,7 +436,7 @@ func (b *build) meta(p *page) {
 		p.title = cmp.Or(fm.Title, firstH1)
 	case kindGlossary:
 		notFor("questions (questions/*.md)", questionKeys)
-		if !validSlug(p.slug) {
+		if !snippets.ValidSlug(p.slug) {
 			b.errorf(p.path, 1, "glossary file name %q: use lower-case letters, digits and hyphens", p.slug+".md")
 		}
 		if fm.Term == "" {
@@ -435,18 +448,18 @@ func (b *build) meta(p *page) {
 		p.title = fm.Term
 		p.titleInDoc = false
 		if fm.Title != "" {
-			b.errorf(p.path, line("title"), "front matter: a glossary entry is titled by its term; drop title")
+			b.errorAt(fm.KeyPos("title"), "front matter: a glossary entry is titled by its term; drop title")
 		}
 	case kindQuestion:
 		notFor("glossary entries (glossary/*.md)", glossaryKeys)
-		if !validSlug(p.slug) {
+		if !snippets.ValidSlug(p.slug) {
 			b.errorf(p.path, 1, "question file name %q: use lower-case letters, digits and hyphens (it is the question's stable id)", p.slug+".md")
 		}
 		if fm.Question == "" {
 			b.errorf(p.path, p.fmLine(), "question needs question: in its front matter")
 		}
-		if !slices.Contains(difficulties, fm.Difficulty) {
-			b.errorf(p.path, line("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
+		if !slices.Contains(snippets.Difficulties, fm.Difficulty) {
+			b.errorAt(fm.KeyPos("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
 		}
 		if fm.Section == "" {
 			b.errorf(p.path, p.fmLine(), "question needs section: the page.md#anchor that explains it")
@@ -461,11 +474,6 @@ func (b *build) meta(p *page) {
 	// Drafts.
 	by := fm.Byline
 	author, reviewer := strings.TrimSpace(by.Author), strings.TrimSpace(by.Reviewer)
-	switch by.Status {
-	case "", "draft", "review", "published":
-	default:
-		b.errorf(p.path, line("byline"), "front matter: byline status must be draft, review or published, not %q", by.Status)
-	}
 	switch {
 	case author == "":
 		p.draft = "it has no named author"

@@ -3,12 +3,37 @@
 // yaegi interpreter in sandboxed worker processes, checks what they print
 // against the page, and rewrites the expected outputs on request.
 //
-// # Pages and cells
+// # The dialect and the page model
 //
-// [Parse] (or [Parser.Parse], with the site's goldmark extensions added by
-// [NewParser]) parses a page once with goldmark. The [Page] holds the AST,
-// the front matter, its [Cell]s and its [Check]s; nothing downstream
-// re-reads the Markdown. [Parser.Markdown] renders the same AST.
+// Every command reads a page the same way: [Parse] parses it once, in the
+// one Markdown dialect of warpbook, and everything downstream (the
+// kernel, the site, warpbook test, build, serve and run) works from the
+// [Page] it returns; nothing re-reads the Markdown. The dialect is
+// CommonMark with GitHub Flavored Markdown (tables, strikethrough,
+// autolinks, task lists), footnotes, heading ids (automatic, and {#id}),
+// GitHub alerts (a blockquote opening with [!NOTE], [!TIP], [!IMPORTANT],
+// [!WARNING] or [!CAUTION]), YAML front matter between "---" lines, and
+// warpbook's cells, output blocks and checked values.
+//
+// The Page holds the source, the goldmark AST ([Page.Doc]), the decoded
+// [FrontMatter], the [Cell]s and [Check]s, and the parse's
+// [Page.Diagnostics]. In the AST, the dialect's own nodes stand where they
+// were written: a [FrontMatterNode], an [Alert], a [CellNode] (whose
+// children are the go run block and its output block) and a [CheckNode]
+// (whose children are the link's text). Renderers render the AST as it is
+// and never change it.
+//
+// Every problem, whoever finds it (the parser, the type checker, the
+// interpreter, the site, a figure, a YAML decoder), is a [Diagnostic] at a
+// file:line:col of the page, with the column in bytes as go/token counts
+// them, and [Diagnostics.Write] is the one printer every command uses.
+//
+// Front matter is decoded strictly ([DecodeYAML]: a key with no field is
+// an error, and sizes, nesting and alias expansion are bounded) into
+// [FrontMatter]; a tag that is not a slug, an unknown byline status or
+// difficulty, and front matter that is never closed are parse errors, at
+// the key. Which keys suit which kind of page (chapter, glossary entry,
+// question) the site decides.
 //
 // A fenced block whose info string starts with "go run" is a cell. The
 // fenced block with info string "output" right after it holds what the cell
@@ -61,6 +86,16 @@
 //
 // The expression is evaluated after the cells above it; fmt.Sprint of its
 // value must equal the link text.
+//
+// A number typed in plain prose that one of the page's cells prints (in
+// its output block) is a warning in [Page.Warnings]: an engine change would
+// leave it stale where a checked value fails. Only numbers a reader takes
+// from a computation count (1,280, 62.5 %, 3.272); round constants (32,
+// 256, 1000, a compute capability's 7.5) do not. A page lists the numbers
+// it states on purpose as prose (a source's figure being corrected) in the
+// front matter:
+//
+//	prose_numbers: ["78.1 %"]
 //
 // # Running
 //

@@ -24,7 +24,7 @@ type Page struct {
 	// [CellNode], [CheckNode], [Alert]) in place of the Markdown they were
 	// written as.
 	Doc *ast.Document
-	// FrontMatter is the YAML block at the top of the page, nil if none.
+	// FrontMatter is the page's front matter, decoded; nil if it has none.
 	FrontMatter *FrontMatter
 	// Cells are the page's runnable snippets (fenced blocks whose info
 	// string starts with "go run"), in document order.
@@ -34,26 +34,12 @@ type Page struct {
 	// Diagnostics are the page's parse errors (what Parse returned as its
 	// error); a page with any is not run.
 	Diagnostics Diagnostics
+	// Warnings are problems that do not stop the page: numbers typed in
+	// its prose that one of its snippets prints (see the package
+	// documentation).
+	Warnings Diagnostics
 
 	lines []int // byte offset of the start of each line
-}
-
-// FrontMatter is the raw YAML front matter of a page. The kernel ignores it;
-// the site decodes it.
-type FrontMatter struct {
-	// Raw is the YAML between the two "---" lines.
-	Raw []byte
-	// Line is the line of the page on which Raw starts (2: right after the
-	// opening "---").
-	Line int
-
-	file string // the page's path, for errors
-}
-
-// Decode decodes the front matter into v with [DecodeYAML]: strictly, and
-// within the limits on YAML documents. Errors are at the page's lines.
-func (f *FrontMatter) Decode(v any) error {
-	return DecodeYAML(f.file, f.Line, f.Raw, v)
 }
 
 // Cell returns the cell with the given id, or nil.
@@ -117,6 +103,7 @@ func Parse(path string, src []byte) (*Page, error) {
 	ctx.Set(pageKey, pg)
 	pg.Doc = markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)).(*ast.Document)
 	pg.assignIDs()
+	pg.Warnings = pg.lintNumbers()
 	sortDiagnostics(pg.Diagnostics)
 	return pg, pg.Diagnostics.Err()
 }
@@ -147,6 +134,7 @@ func (pg *Page) transform(doc *ast.Document) {
 				return ast.WalkSkipChildren, nil
 			}
 			pg.FrontMatter = &FrontMatter{Raw: n.Lines().Value(pg.Source), Line: 2, file: pg.Path}
+			*diags = append(*diags, pg.FrontMatter.decode()...)
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock:
 			if c := pg.fencedBlock(n, diags); c != nil {

@@ -45,34 +45,39 @@ const (
 // [ErrInputLimit] and names the limit. A panic in go-yaml (fuzzing finds
 // some, such as a tag on a sequence over a mapping) is an error at the
 // document's first line, not a crash.
-func DecodeYAML(file string, line int, data []byte, v any) (err error) {
+//
+// It returns the position of every key of the document, by its path
+// ("title", "byline.status", "program[1].label"), for messages about a
+// key's value.
+func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil
+		return nil, nil
 	}
 	at := func(l, col int) Pos { return Pos{File: file, Line: line + l - 1, Col: col} }
 	defer func() {
 		if p := recover(); p != nil {
-			err = &Diagnostic{Pos: at(1, 1), Msg: fmt.Sprintf("YAML that go-yaml cannot decode (it panicked: %v)", p)}
+			keys, err = nil, &Diagnostic{Pos: at(1, 1), Msg: fmt.Sprintf("YAML that go-yaml cannot decode (it panicked: %v)", p)}
 		}
 	}()
 	if len(data) > MaxYAMLBytes {
-		return &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + worker.ByteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
+		return nil, &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + worker.ByteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
 	}
 	toks := lexer.Tokenize(string(data))
 	if tk := tooDeep(toks); tk != nil {
 		l, col := bytePos(data, tk.Position)
-		return &Diagnostic{Pos: at(l, col), Msg: fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth), Err: ErrInputLimit}
+		return nil, &Diagnostic{Pos: at(l, col), Msg: fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth), Err: ErrInputLimit}
 	}
 	f, err := parser.Parse(toks, 0)
 	if err == nil {
 		if tk := (&expansion{anchors: map[string]int64{}}).overLimit(f); tk != nil {
 			l, col := bytePos(data, tk.Position)
-			return &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + worker.ByteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
+			return nil, &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + worker.ByteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
 		}
+		keys = keyPaths(f, data, at)
 		err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
 	}
 	if err == nil {
-		return nil
+		return keys, nil
 	}
 	d := &Diagnostic{Pos: at(1, 0), Msg: err.Error(), Err: err}
 	var ye yaml.Error
@@ -83,7 +88,65 @@ func DecodeYAML(file string, line int, data []byte, v any) (err error) {
 			d.Pos = at(l, col)
 		}
 	}
-	return d
+	return nil, d
+}
+
+// keyPaths returns the position of every key of a document, from
+// go-yaml's syntax tree, by its path: "title", "byline.status",
+// "program[1].label" (a sequence item alone, "program[1]", is where the
+// item starts).
+func keyPaths(f *ast.File, data []byte, at func(l, col int) Pos) map[string]Pos {
+	keys := map[string]Pos{}
+	if len(f.Docs) == 0 || f.Docs[0] == nil {
+		return keys
+	}
+	pos := func(tk *token.Token) (Pos, bool) {
+		if tk == nil || tk.Position == nil {
+			return Pos{}, false
+		}
+		l, col := bytePos(data, tk.Position)
+		return at(l, col), true
+	}
+	var walk func(n ast.Node, path string)
+	walk = func(n ast.Node, path string) {
+		switch n := n.(type) {
+		case *ast.MappingNode:
+			for _, mv := range n.Values {
+				walk(mv, path)
+			}
+		case *ast.MappingValueNode:
+			if n == nil || n.Key == nil {
+				return
+			}
+			tk := n.Key.GetToken()
+			p, ok := pos(tk)
+			if !ok {
+				return
+			}
+			key := tk.Value
+			if path != "" {
+				key = path + "." + key
+			}
+			if _, seen := keys[key]; !seen {
+				keys[key] = p
+			}
+			walk(n.Value, key)
+		case *ast.SequenceNode:
+			for i, v := range n.Values {
+				item := fmt.Sprintf("%s[%d]", path, i)
+				if v != nil {
+					if p, ok := pos(v.GetToken()); ok {
+						keys[item] = p
+					}
+				}
+				walk(v, item)
+			}
+		case *ast.TagNode:
+			walk(n.Value, path)
+		}
+	}
+	walk(f.Docs[0].Body, "")
+	return keys
 }
 
 // tooDeep returns the first token that nests collections deeper than

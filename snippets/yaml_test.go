@@ -34,16 +34,16 @@ type frontMatter struct {
 
 func TestDecodeYAML(t *testing.T) {
 	var fm frontMatter
-	err := DecodeYAML("book/a.md", 2, []byte("title: Café\ntags: [a, b]\nbyline:\n  author: Ada\nprogram: [1, {x: 2}]\n"), &fm)
+	_, err := DecodeYAML("book/a.md", 2, []byte("title: Café\ntags: [a, b]\nbyline:\n  author: Ada\nprogram: [1, {x: 2}]\n"), &fm)
 	if err != nil || fm.Title != "Café" || len(fm.Tags) != 2 || fm.Byline.Author != "Ada" || fm.Program == nil {
 		t.Fatalf("DecodeYAML = %+v, %v", fm, err)
 	}
-	if err := DecodeYAML("book/a.md", 2, []byte(" \n\t\n"), &fm); err != nil {
+	if _, err := DecodeYAML("book/a.md", 2, []byte(" \n\t\n"), &fm); err != nil {
 		t.Errorf("empty YAML: %v", err)
 	}
 	// Aliases within the limit still work.
 	fm = frontMatter{}
-	if err := DecodeYAML("book/a.md", 2, []byte("program: [&x [1, 2], *x, *x]\n"), &fm); err != nil || fmt.Sprint(fm.Program) != "[[1 2] [1 2] [1 2]]" {
+	if _, err := DecodeYAML("book/a.md", 2, []byte("program: [&x [1, 2], *x, *x]\n"), &fm); err != nil || fmt.Sprint(fm.Program) != "[[1 2] [1 2] [1 2]]" {
 		t.Errorf("aliases: %v, %v", fm.Program, err)
 	}
 
@@ -77,7 +77,7 @@ func TestDecodeYAML(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var fm frontMatter
-			err := DecodeYAML("book/a.md", 2, []byte(c.yaml), &fm)
+			_, err := DecodeYAML("book/a.md", 2, []byte(c.yaml), &fm)
 			var d *Diagnostic
 			switch {
 			case err == nil:
@@ -114,7 +114,7 @@ func FuzzDecodeYAML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := strings.Count(string(data), "\n") + 1
 		for _, v := range []any{new(frontMatter), new(any), new(map[string]any)} {
-			err := DecodeYAML("p.md", 2, data, v)
+			_, err := DecodeYAML("p.md", 2, data, v)
 			if err == nil {
 				continue
 			}

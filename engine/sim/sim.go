@@ -237,7 +237,7 @@ func (c Config) Run(w Workload) (*Result, error) {
 	}
 	pol, twoN, err := parsePolicy(policy)
 	if err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
+		return nil, &Error{File: w.Name, Path: "policy", Msg: err.Error()}
 	}
 	prog, err := compile(w.Program, w.Name)
 	if err != nil {

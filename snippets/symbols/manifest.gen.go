@@ -8,12 +8,11 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "b41a06068ce977b6"
+const EngineFingerprint = "84301fa897c87aad"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
 	"github.com/warpbook/warpbook/engine/occupancy",
-	"github.com/warpbook/warpbook/engine/occupancy/batch",
 	"github.com/warpbook/warpbook/engine/sim",
 }
 

@@ -5,40 +5,43 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/site/pdf"
 	"github.com/warpbook/warpbook/snippets"
 )
 
-func runBuild(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("build", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	book := fset.String("book", "book", "book `directory`: Markdown pages, SUMMARY.md, book.yaml")
-	out := fset.String("o", "_site", "output `directory`, replaced atomically")
-	strict := fset.Bool("strict", false, "refuse to build while any page is a draft")
-	force := fset.Bool("force", false, "rebuild even when nothing changed")
-	toPDF := fset.Bool("pdf", false, "also print the print edition to DIR/book.pdf with Chromium (skipped, with a message, without one)")
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warpbook build [--book DIR] [-o DIR] [--strict] [--force] [--pdf]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Build parses, runs and verifies every page of the book, then renders the")
-		fmt.Fprintln(stderr, "site. On any failing snippet or broken link it writes nothing and exits 1.")
-		fmt.Fprintln(stderr)
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
-		return 2
-	}
-	if fset.NArg() > 0 {
-		fset.Usage()
-		return 2
-	}
-	return buildBook(context.Background(), *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF}, stdout, stderr)
+var buildCommand = command{
+	summary: "build the book into a static site",
+	usage: `usage: warpbook build [flags] [book]
+
+Build parses, runs and verifies every page of the book (default: book), then
+renders the site into -o. On any failing snippet, broken link or malformed
+page it prints every problem at once, writes nothing and exits 1. When
+neither the book nor the tool changed since the last build into -o, it does
+nothing (--force rebuilds).`,
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
+		book := fs.String("book", "book", "book `directory` (or give it as the argument): Markdown pages, SUMMARY.md, book.yaml")
+		out := fs.String("o", "_site", "output `directory`, replaced atomically")
+		strict := fs.Bool("strict", false, "refuse to build while any page is a draft")
+		force := fs.Bool("force", false, "rebuild even when nothing changed")
+		toPDF := fs.Bool("pdf", false, "also print the print edition to book.pdf in the site, with Chromium (skipped, with a message, without one)")
+		return func(args []string) int {
+			switch len(args) {
+			case 0:
+			case 1:
+				*book = args[0]
+			default:
+				return c.usagef("want one book directory, not %d arguments", len(args))
+			}
+			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF})
+		}
+	},
 }
 
 // buildFlags are the build command's options.
@@ -48,53 +51,59 @@ type buildFlags struct {
 
 // buildBook builds the book in dir into out and reports like the build
 // command.
-func buildBook(ctx context.Context, dir, out string, f buildFlags, stdout, stderr io.Writer) int {
+func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
+	start := time.Now()
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		fmt.Fprintf(stderr, "warpbook build: %s is not a directory\n", dir)
-		return 1
+		return c.failf("%s is not a directory", dir)
 	}
 	// The book is read through an os.Root, which refuses any path or link
 	// that leaves the directory.
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "warpbook build: %v\n", err)
-		return 1
+		return c.failf("%v", err)
 	}
 	defer root.Close()
 	// A build is short and allocates much that lives until the end: fewer
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	prog := newProgress(c.stderr, "pages verified")
 	opts := site.Options{
 		Dir:        dir,
 		Strict:     f.strict,
 		Kernel:     newKernel(),
+		Figures:    newFigures(),
+		Progress:   prog.update,
 		Provenance: provenance(dir),
 		Warnf: func(format string, args ...any) {
-			fmt.Fprintf(stderr, "warning: "+format+"\n", args...)
+			prog.clear()
+			fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
 		},
 	}
 	if f.pdf {
 		if _, err := pdf.Browser(); err != nil {
-			fmt.Fprintf(stderr, "warpbook build: not printing book.pdf: %v\n", err)
+			fmt.Fprintf(c.stderr, "warpbook build: not printing book.pdf: %v\n", err)
 		} else {
 			date := opts.Provenance.Date
 			opts.PDF = func(ctx context.Context, dir string) ([]byte, error) { return pdf.Print(ctx, dir, date) }
 		}
 	}
 	s, upToDate, err := site.BuildDir(ctx, root.FS(), out, opts, f.force)
+	prog.clear()
+	pruneCache()
+	stdout, stderr := c.stdout, c.stderr
 	if upToDate {
 		fmt.Fprintf(stdout, "%s is up to date\n", out)
 		return 0
 	}
 	if err != nil && s != nil {
-		fmt.Fprintf(stderr, "warpbook build: built %s into %s, but %v\n", sitePlural(s.Pages, "page", "pages"), out, err)
+		fmt.Fprintf(stderr, "warpbook build: built %s into %s, but %v\n", plural(s.Pages, "page", "pages"), out, err)
 		return 1
 	}
 	if err != nil {
 		var list snippets.Diagnostics
 		if errors.As(err, &list) {
 			list.Write(stderr)
-			fmt.Fprintf(stderr, "warpbook build: %s; nothing written\n", sitePlural(len(list), "error", "errors"))
+			fmt.Fprintf(stderr, "warpbook build: %s; nothing written\n", plural(len(list), "error", "errors"))
 		} else {
 			fmt.Fprintf(stderr, "warpbook build: %v; nothing written\n", err)
 		}
@@ -102,28 +111,39 @@ func buildBook(ctx context.Context, dir, out string, f buildFlags, stdout, stder
 	}
 	drafts := ""
 	if n := len(s.Drafts); n > 0 {
-		drafts = fmt.Sprintf(" (%s)", sitePlural(n, "draft", "drafts"))
+		drafts = fmt.Sprintf(" (%s)", plural(n, "draft", "drafts"))
 	}
-	fmt.Fprintf(stdout, "built %s%s into %s\n", sitePlural(s.Pages, "page", "pages"), drafts, out)
+	fmt.Fprintf(stdout, "built %s%s into %s in %s\n", plural(s.Pages, "page", "pages"), drafts, out, seconds(time.Since(start)))
 	if p, ok := s.Files["book.pdf"]; ok {
 		fmt.Fprintf(stdout, "printed the print edition to %s (%d KB)\n", filepath.Join(out, "book.pdf"), len(p)/1024)
+	}
+	if abs, err := filepath.Abs(filepath.Join(out, "index.html")); err == nil {
+		fmt.Fprintf(stdout, "open %s, or preview with: warpbook serve\n", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())
 	}
 	return 0
 }
 
-func sitePlural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
+// seconds writes a duration as the summaries do: "3.2s".
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%.1fs", d.Seconds())
 }
 
 // newKernel returns the snippet kernel the build runs pages through, with
 // its result cache in the user's cache directory.
-func newKernel() site.Kernel {
+func newKernel() *snippets.Kernel {
 	k := &snippets.Kernel{}
 	if d, err := snippets.DefaultCacheDir(); err == nil {
 		k.CacheDir = d
 	}
 	return k
+}
+
+// newFigures returns what draws the build's figures, keeping them in the
+// user's cache directory.
+func newFigures() *site.Figures {
+	f := &site.Figures{}
+	if d, err := snippets.DefaultCacheDir(); err == nil {
+		f.CacheDir = d
+	}
+	return f
 }

@@ -10,14 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warpbook/warpbook/engine/occupancy/batch"
+	"github.com/warpbook/warpbook/tools/warpbook/internal/batch"
 )
 
-// golden returns the reference sample (../testdata, a gzip copy of
+// golden returns the reference sample (engine/occupancy/testdata, a gzip copy of
 // ../../shared/golden/occupancy_sample.csv).
 func golden(t testing.TB) []byte {
 	t.Helper()
-	f, err := os.Open("../testdata/occupancy_sample.csv.gz")
+	f, err := os.Open("../../../../engine/occupancy/testdata/occupancy_sample.csv.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
