@@ -1,6 +1,7 @@
 package snippets
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -62,6 +63,9 @@ func (pg *Page) lintNumbers() Diagnostics {
 			return ast.WalkSkipChildren, nil
 		case *ast.Text:
 			text := n.Segment.Value(pg.Source)
+			if !bytes.ContainsAny(text, "0123456789") {
+				return ast.WalkContinue, nil
+			}
 			for _, m := range proseNumber.FindAllSubmatchIndex(text, -1) {
 				written := string(text[m[2]:m[3]])
 				unit := ""
