@@ -356,7 +356,7 @@ func TestPracticeBrowser(t *testing.T) {
 // window, clear of the sticky header, and clicks it.
 func clickCentered(tb *tab, sel string) {
 	tb.t.Helper()
-	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + jsString(sel) + `).scrollIntoView({block: "center"})`),
+	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(`+jsString(sel)+`).scrollIntoView({block: "center"})`),
 		chromedp.Click(chromedp.CSS(sel)))
 }
 

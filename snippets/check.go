@@ -143,7 +143,7 @@ func (pg *Page) drillComment(c *Check, next ast.Node, diags *Diagnostics) {
 		return
 	}
 	body = strings.TrimSpace(strings.TrimSuffix(body, "-->"))
-	word := strings.ToLower(strings.SplitN(strings.Fields(body+" x")[0], ":", 2)[0])
+	word := strings.ToLower(strings.SplitN(strings.Fields(body + " x")[0], ":", 2)[0])
 	if word != "drill" && word != "nodrill" {
 		return
 	}
