@@ -22,8 +22,15 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 		r.Diagnostics = append(r.Diagnostics, p.Diagnostics...)
 		return r
 	}
-	pl := newPlan(p, k.timeout())
-	r.Diagnostics = append(r.Diagnostics, pl.compile()...)
+	var pl *plan
+	if k.Resident != nil {
+		var d Diagnostics
+		pl, d = k.Resident.plan(p, k.timeout())
+		r.Diagnostics = append(r.Diagnostics, d...)
+	} else {
+		pl = newPlan(p, k.timeout())
+		r.Diagnostics = append(r.Diagnostics, pl.compile()...)
+	}
 
 	// What runs: each session up to its last selected unit, but not past
 	// its first unit that does not compile.
@@ -73,11 +80,28 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 	if len(jobs) > 0 {
 		start := worker.Self
 		lim := worker.Limits{Timeout: timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit()}
-		if k.InProcess {
+		var started func(int)
+		if k.Started != nil {
+			started = func(n int) {
+				u := pl.units[n]
+				k.Started(u.id(), u.timeout)
+			}
+		}
+		var res *worker.Resident
+		switch {
+		case k.Resident != nil:
+			res = k.Resident.runner(p.Path)
+			start, lim.Memory = res.Start(started), 0
+		case k.InProcess && started != nil:
+			start, lim.Memory = worker.InProcessTraced(started), 0
+		case k.InProcess:
 			start, lim.Memory = worker.InProcess, 0
 		}
 		sortJobs(jobs)
 		got := worker.Run(ctx, jobs, lim, start, k.memoryLimit())
+		if res != nil {
+			res.Record(jobs, got)
+		}
 		for n, o := range got {
 			outcomes[n] = o
 			if o.Finished() {
@@ -86,7 +110,7 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 		}
 	}
 	var native map[int]*worker.Outcome
-	if k.Native {
+	if k.Native && k.Resident == nil {
 		var d Diagnostics
 		native, d = k.runNative(ctx, pl, need, r.Verifier)
 		r.Diagnostics = append(r.Diagnostics, d...)

@@ -232,13 +232,20 @@ func (r *runner) check() {
 	}
 	switch cpu := r.usage.cpu - r.since.cpu; {
 	case !r.meter && wall > limit:
-		r.stop(fmt.Sprintf("did not finish within %s%s (an infinite loop?)", limit, what), TimeLimit)
+		r.stop(WallTimeout(limit, what), TimeLimit)
 	case r.meter && cpu > limit:
 		r.stop(fmt.Sprintf("used more than %s of CPU time%s (an infinite loop?)", limit, what), TimeLimit)
 	case r.meter && wall > WallFactor*limit:
 		r.stop(fmt.Sprintf("did not finish within %s of wall-clock time (%d× its limit of %s), though it used only %s of CPU time: is it waiting for something?",
 			WallFactor*limit, WallFactor, limit, cpu.Round(10*time.Millisecond)), TimeLimit)
 	}
+}
+
+// WallTimeout says that a unit ran past its limit of wall-clock time
+// (where CPU time cannot be read, and in the browser); what says when, if
+// it was not in the unit's own lines.
+func WallTimeout(limit time.Duration, what string) string {
+	return fmt.Sprintf("did not finish within %s%s (an infinite loop?)", limit, what)
 }
 
 // piece handles what the process wrote.
