@@ -1,0 +1,81 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"sync"
+
+	"github.com/warpbook/warpbook/snippets"
+)
+
+// Server answers the browser kernel's messages, one at a time, keeping
+// the kernel's work between them (see [snippets.Resident]).
+type Server struct {
+	k      snippets.Kernel
+	mu     sync.Mutex
+	parsed []*snippets.Page // the most recently used last
+}
+
+// NewServer returns a server that runs requests through k, in this
+// process, with a [snippets.Resident] of its own.
+func NewServer(k snippets.Kernel) *Server {
+	k.Resident = snippets.NewResident()
+	return &Server{k: k}
+}
+
+// parsedPages is how many parsed pages a Server keeps: the book's page and
+// a few of the reader's versions of it.
+const parsedPages = 4
+
+// parse parses a page, or returns it parsed before.
+func (s *Server) parse(path string, src []byte) *snippets.Page {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, p := range s.parsed {
+		if p.Path == filepath.Clean(path) && bytes.Equal(p.Source, src) {
+			s.parsed = append(append(s.parsed[:i:i], s.parsed[i+1:]...), p)
+			return p
+		}
+	}
+	p, _ := snippets.Parse(path, src)
+	s.parsed = append(s.parsed, p)
+	if len(s.parsed) > parsedPages {
+		s.parsed = s.parsed[1:]
+	}
+	return p
+}
+
+// message is a request as the worker script posts it.
+type message struct {
+	ID  int      `json:"id"`
+	Op  string   `json:"op"`
+	Run *Request `json:"run,omitempty"`
+}
+
+// reply is the answer to a message.
+type reply struct {
+	ID    int     `json:"id"`
+	Run   *Result `json:"run,omitempty"`
+	Error string  `json:"error,omitempty"`
+}
+
+// Handle answers one message (JSON) with one reply (JSON).
+func (s *Server) Handle(ctx context.Context, msg []byte) []byte {
+	var m message
+	var r reply
+	if err := json.Unmarshal(msg, &m); err != nil {
+		r.Error = "bad request: " + err.Error()
+	} else {
+		r.ID = m.ID
+		switch {
+		case m.Op == "run" && m.Run != nil:
+			r.Run = s.Run(ctx, m.Run)
+		default:
+			r.Error = "unknown request " + m.Op
+		}
+	}
+	b, _ := json.Marshal(&r)
+	return b
+}
