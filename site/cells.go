@@ -40,7 +40,7 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 	if skip != "" {
 		w.WriteString(` skipped`)
 	}
-	fmt.Fprintf(w, `" id="%s">`+"\n", html.EscapeString(id))
+	fmt.Fprintf(w, `" id="%s"%s>`+"\n", html.EscapeString(id), liveCellAttrs(r, c, skip))
 	if hidden > 0 {
 		toggle := id + "-hidden"
 		fmt.Fprintf(w, `<input type="checkbox" class="show-hidden" id="%s"><label for="%s" class="show-hidden-label">Show %s of setup</label>`,

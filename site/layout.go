@@ -40,6 +40,7 @@ type layoutData struct {
 	Prev, Next                     *linkData
 	TOC                            []tocEntry
 	Verified                       string
+	Live                           *liveData
 }
 
 type tocEntry struct {
@@ -155,6 +156,7 @@ func (b *build) layout(r *renderer) *layoutData {
 	if p.verified != "" {
 		d.Verified = "Examples verified by " + p.verified
 	}
+	d.Live = b.liveFor(r)
 	return d
 }
 

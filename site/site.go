@@ -65,6 +65,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/snippets"
 	"github.com/yuin/goldmark/ast"
 )
@@ -82,6 +83,11 @@ type Options struct {
 	Kernel Kernel
 	// Warnf receives warnings that do not fail the build. Nil drops them.
 	Warnf func(format string, args ...any)
+	// Live returns the browser kernel, which lets readers run and edit the
+	// snippets (see package live); it is called once, and only when a page
+	// has a snippet or a figure. Nil, or an error (said once, as a
+	// warning), builds the site without Run.
+	Live func(context.Context) (*live.Kernel, error)
 }
 
 // A Site is a built site: every output file by its slash-separated path.
@@ -161,6 +167,8 @@ type build struct {
 	out      map[string][]byte
 	base     string // URL path of the site from site_url, ending in "/"; "" if unset
 	notFound []byte // 404.html with its links rooted at rootToken
+	kernel   *live.Kernel
+	liveOff  string // why the site's snippets cannot run in the browser
 }
 
 // Build reads the book in fsys, runs and verifies its snippets through the
@@ -183,6 +191,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		b.load,
 		b.structure,
 		b.runCells,
+		b.live,
 		b.linkGlossary,
 		b.render,
 		b.checkLinks,

@@ -164,7 +164,7 @@ func ForgetStamp(dir string) {
 // A failed stamp is reported through opts.Warnf; it costs only the next
 // build's shortcut.
 func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, upToDate bool, err error) {
-	key, err := InputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s", ToolFingerprint(), opts.Strict, out))
+	key, err := InputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00live=%v", ToolFingerprint(), opts.Strict, out, opts.Live != nil))
 	if err != nil {
 		return nil, false, err
 	}

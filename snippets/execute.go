@@ -2,6 +2,7 @@ package snippets
 
 import (
 	"context"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -91,16 +92,21 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 		switch {
 		case k.Resident != nil:
 			res = k.Resident.runner(p.Path)
-			start, lim.Memory = res.Start(started), 0
+			start, lim.Memory, lim.Once = res.Start(started), 0, true
 		case k.InProcess && started != nil:
 			start, lim.Memory = worker.InProcessTraced(started), 0
 		case k.InProcess:
 			start, lim.Memory = worker.InProcess, 0
 		}
 		sortJobs(jobs)
-		got := worker.Run(ctx, jobs, lim, start, k.memoryLimit())
+		var got map[int]*worker.Outcome
 		if res != nil {
-			res.Record(jobs, got)
+			replayed, rest := res.Prepare(jobs)
+			got = worker.Run(ctx, rest, lim, start, k.memoryLimit())
+			res.Record(rest, got)
+			maps.Copy(got, replayed)
+		} else {
+			got = worker.Run(ctx, jobs, lim, start, k.memoryLimit())
 		}
 		for n, o := range got {
 			outcomes[n] = o

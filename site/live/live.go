@@ -47,17 +47,21 @@ type Request struct {
 	// Path is the page's path as the build reports it ("book/occupancy.md"):
 	// the file of every diagnostic.
 	Path string `json:"path"`
-	// Source is the page's Markdown, as the site was built from it.
-	Source string `json:"source"`
+	// Source is the page's Markdown, as the site was built from it; ""
+	// for the source the server was last sent for Path (the page sends it
+	// once per worker).
+	Source string `json:"source,omitempty"`
 	// Cell is the id of the cell to run.
 	Cell string `json:"cell"`
 	// Edits holds the reader's code by cell id; the cells above Cell run
 	// with theirs.
 	Edits map[string]string `json:"edits,omitempty"`
-	// Stopped is the id of the cell or checked value at whose time limit
-	// the page stopped this request's previous run: the result reports
-	// that, without running anything.
+	// Stopped is the id of the cell or checked value at which the page
+	// stopped this request's previous run, at its time limit or because
+	// the worker died (then Stderr holds what it wrote on its standard
+	// error): the result reports that, without running anything.
 	Stopped string `json:"stopped,omitempty"`
+	Stderr  *string `json:"stderr,omitempty"`
 }
 
 // Result is what a run found.
@@ -108,7 +112,12 @@ type Value struct {
 // Error.
 func (s *Server) Run(ctx context.Context, req *Request) *Result {
 	res := &Result{Cell: req.Cell, Status: "fail"}
-	book := s.parse(req.Path, []byte(req.Source))
+	src, ok := s.source(req.Path, req.Source)
+	if !ok {
+		res.Error = req.Path + ": the page's source was not sent\n"
+		return res
+	}
+	book := s.parse(req.Path, src)
 	target := book.Cell(req.Cell)
 	if target == nil {
 		res.Error = req.Path + ": no snippet with id " + req.Cell + "\n"
@@ -129,8 +138,13 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 	}
 	k := s.k
 	if req.Stopped != "" {
-		if d := k.Stopped(page, req.Stopped); d != nil {
+		var stderr []byte
+		if req.Stderr != nil {
+			stderr = []byte(*req.Stderr)
+		}
+		if d := k.Stopped(page, req.Stopped, stderr); d != nil {
 			res.Error = writeDiags(snippets.Diagnostics{d})
+			res.Restart = true
 			return res
 		}
 	}

@@ -13,16 +13,29 @@ import (
 // Server answers the browser kernel's messages, one at a time, keeping
 // the kernel's work between them (see [snippets.Resident]).
 type Server struct {
-	k      snippets.Kernel
-	mu     sync.Mutex
-	parsed []*snippets.Page // the most recently used last
+	k       snippets.Kernel
+	mu      sync.Mutex
+	parsed  []*snippets.Page  // the most recently used last
+	sources map[string][]byte // the last source sent for each path
 }
 
 // NewServer returns a server that runs requests through k, in this
 // process, with a [snippets.Resident] of its own.
 func NewServer(k snippets.Kernel) *Server {
 	k.Resident = snippets.NewResident()
-	return &Server{k: k}
+	return &Server{k: k, sources: map[string][]byte{}}
+}
+
+// source returns the source of the page at path: src, which it keeps for
+// later requests, or the last one kept.
+func (s *Server) source(path, src string) ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if src != "" {
+		s.sources[path] = []byte(src)
+	}
+	b, ok := s.sources[path]
+	return b, ok
 }
 
 // parsedPages is how many parsed pages a Server keeps: the book's page and

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 
 	"github.com/warpbook/warpbook/site"
+	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/snippets"
 )
 
@@ -20,8 +21,9 @@ func runBuild(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fset.String("o", "_site", "output `directory`, replaced atomically")
 	strict := fset.Bool("strict", false, "refuse to build while any page is a draft")
 	force := fset.Bool("force", false, "rebuild even when nothing changed")
+	liveKernel := fset.Bool("live", true, "build the browser kernel, so that readers can run and edit the snippets (needs the Go toolchain and the warpbook module)")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warpbook build [--book DIR] [-o DIR] [--strict] [--force]")
+		fmt.Fprintln(stderr, "usage: warpbook build [--book DIR] [-o DIR] [--strict] [--force] [--live=false]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Build parses, runs and verifies every page of the book, then renders the")
 		fmt.Fprintln(stderr, "site. On any failing snippet or broken link it writes nothing and exits 1.")
@@ -35,12 +37,12 @@ func runBuild(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return 2
 	}
-	return buildBook(context.Background(), *book, *out, *strict, *force, stdout, stderr)
+	return buildBook(context.Background(), *book, *out, *strict, *force, *liveKernel, stdout, stderr)
 }
 
 // buildBook builds the book in dir into out and reports like the build
 // command.
-func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout, stderr io.Writer) int {
+func buildBook(ctx context.Context, dir, out string, strict, force, liveKernel bool, stdout, stderr io.Writer) int {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		fmt.Fprintf(stderr, "warpbook build: %s is not a directory\n", dir)
 		return 1
@@ -52,6 +54,7 @@ func buildBook(ctx context.Context, dir, out string, strict, force bool, stdout,
 		Dir:    dir,
 		Strict: strict,
 		Kernel: newKernel(),
+		Live:   newLive(liveKernel),
 		Warnf: func(format string, args ...any) {
 			fmt.Fprintf(stderr, "warning: "+format+"\n", args...)
 		},
@@ -83,6 +86,19 @@ func sitePlural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// newLive returns what builds the browser kernel (nil without one), with
+// its cache in the user's cache directory.
+func newLive(on bool) func(context.Context) (*live.Kernel, error) {
+	if !on {
+		return nil
+	}
+	b := &live.Builder{}
+	if d, err := live.DefaultCacheDir(); err == nil {
+		b.CacheDir = d
+	}
+	return b.Kernel
 }
 
 // newKernel returns the snippet kernel the build runs pages through, with

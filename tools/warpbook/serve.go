@@ -49,6 +49,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Options: site.Options{
 			Strict: *strict,
 			Kernel: newKernel(),
+			Live:   newLive(true),
 			Warnf:  func(format string, a ...any) { fmt.Fprintf(stderr, "warning: "+format+"\n", a...) },
 		},
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },

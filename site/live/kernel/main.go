@@ -13,7 +13,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"runtime/debug"
 	"syscall/js"
 	"time"
@@ -23,10 +22,12 @@ import (
 )
 
 func main() {
-	if v := js.Global().Get("warpbookGC"); v.Truthy() {
-		debug.SetGCPercent(v.Int())
-		debug.SetMemoryLimit(1 << 30)
-	}
+	// A worker's heap is mostly the interpreter's symbol tables and the
+	// engine's type information, which never die; collecting less often
+	// costs memory, not time (WebAssembly's collector runs on the one
+	// thread the snippets run on).
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(1 << 30)
 	post := js.Global().Get("postMessage")
 	k := snippets.Kernel{Started: func(id string, limit time.Duration) {
 		post.Invoke(js.ValueOf(map[string]any{"started": id, "limitMs": limit.Milliseconds()}))
@@ -47,5 +48,3 @@ func main() {
 	post.Invoke(js.ValueOf(map[string]any{"ready": true}))
 	select {}
 }
-
-var _ = json.Marshal

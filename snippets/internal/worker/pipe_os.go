@@ -65,13 +65,3 @@ func stdoutPipe() (r io.ReadCloser, w io.Writer, end func(), err error) {
 	}
 	return pr, pw, func() { pw.Close() }, nil
 }
-
-// residentStdout returns the file a [Resident]'s interpreters print to and
-// a reader of what is printed there: a pipe of its own.
-func residentStdout() (io.Reader, *os.File, error) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return nil, nil, err
-	}
-	return pr, pw, nil
-}

@@ -1,11 +1,10 @@
 package worker
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
-	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -13,50 +12,20 @@ import (
 )
 
 // Resident runs jobs in this process, one at a time, as [InProcess] does,
-// and can keep each session's interpreter after its job together with the
-// units it evaluated: a later job whose units of that session begin with
-// the same units (the same chunks, statements and expression) gets their
-// recorded outcomes replayed, and only the rest is evaluated. This is what
-// a reader running a page cell by cell needs (the browser kernel); like
-// InProcess it has no hard limits, and a unit it has to abandon (a time
-// limit) may still print into a later job.
+// and can keep each session's interpreter after its job, with the units it
+// evaluated and their outcomes: [Resident.Prepare] replays the units a
+// kept session already ran and leaves only the rest to run, in the same
+// interpreter. This is what a reader running a page cell by cell needs
+// (the browser kernel). Like InProcess it has no hard limits, and a unit
+// it has to abandon (at a time limit) may still print into a later job.
 //
-// Reuse is sound for the same reason the kernel's result cache is: a
+// Replaying is sound for the same reason the kernel's result cache is: a
 // unit's outcome depends only on the units run before it in its session.
 type Resident struct {
 	reuse bool
-	mu    sync.Mutex // guards kept
-	kept  map[int]*kept
-}
-
-// stdoutMux is where in-process jobs of Residents print: one file (in
-// WebAssembly the module's standard output, which is what snippets get as
-// os.Stdout), read by one goroutine that hands each job its part. Jobs run
-// one at a time.
-type stdoutMux struct {
-	file  *os.File  // what the interpreters print to
-	src   io.Reader // what is printed there
-	jobMu sync.Mutex
-	mu    sync.Mutex // guards cur
-	cur   *residentJob
-}
-
-var (
-	muxOnce sync.Once
-	mux     *stdoutMux
-	muxErr  error
-)
-
-// theMux returns the process's stdoutMux, made on first use.
-func theMux() (*stdoutMux, error) {
-	muxOnce.Do(func() {
-		m := &stdoutMux{}
-		if m.src, m.file, muxErr = residentStdout(); muxErr == nil {
-			mux = m
-			go m.forward()
-		}
-	})
-	return mux, muxErr
+	mu    sync.Mutex    // guards kept and cont
+	kept  map[int]*kept // by session
+	cont  map[int]bool  // sessions whose next job goes on in the kept interpreter
 }
 
 // kept is a session's interpreter and what it has evaluated, in order.
@@ -73,13 +42,108 @@ type keptUnit struct {
 // NewResident returns a resident runner; with reuse false it keeps
 // nothing between jobs.
 func NewResident(reuse bool) *Resident {
-	return &Resident{reuse: reuse, kept: map[int]*kept{}}
+	return &Resident{reuse: reuse, kept: map[int]*kept{}, cont: map[int]bool{}}
+}
+
+// Prepare is called before running units (in document order): it returns
+// the outcomes of the units whose session already ran them, and the units
+// left to run through [Resident.Start]. A session goes on in its kept
+// interpreter when the units given for it begin with all it evaluated, or
+// are a beginning of them (then nothing of it is left to run); otherwise
+// it starts afresh.
+func (r *Resident) Prepare(units []Unit) (replayed map[int]*Outcome, rest []Unit) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	bySession := map[int][]Unit{}
+	var order []int
+	for _, u := range units {
+		if _, ok := bySession[u.Session]; !ok {
+			order = append(order, u.Session)
+		}
+		bySession[u.Session] = append(bySession[u.Session], u)
+	}
+	replayed = map[int]*Outcome{}
+	r.cont = map[int]bool{}
+	skip := map[int]bool{}
+	for _, s := range order {
+		us := bySession[s]
+		k := r.kept[s]
+		if !r.reuse || k == nil {
+			delete(r.kept, s)
+			continue
+		}
+		n := 0
+		for n < len(us) && n < len(k.units) && k.units[n].key == unitKey(&us[n]) && k.units[n].o.Finished() {
+			n++
+		}
+		if n < len(us) && n < len(k.units) {
+			delete(r.kept, s) // it ran something else since: start afresh
+			continue
+		}
+		for i, u := range us[:n] {
+			o := *k.units[i].o
+			o.Elapsed, o.CPU = 0, 0
+			replayed[u.U] = &o
+			skip[u.U] = true
+		}
+		r.cont[s] = true
+	}
+	for _, u := range units {
+		if !skip[u.U] {
+			rest = append(rest, u)
+		}
+	}
+	return replayed, rest
+}
+
+// Record keeps the outcomes of a run of units (what [Run] returned after
+// [Resident.Prepare]), for later runs to replay. A unit that did not finish
+// ends its session's reuse: its interpreter was abandoned mid-unit.
+func (r *Resident) Record(units []Unit, res map[int]*Outcome) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for s, k := range r.kept {
+		i := slices.IndexFunc(k.units, func(ku keptUnit) bool { return ku.o == nil })
+		if i < 0 {
+			continue
+		}
+		for _, u := range units {
+			if u.Session != s || i >= len(k.units) {
+				continue
+			}
+			if o := res[u.U]; o != nil && k.units[i].key == unitKey(&u) {
+				c := *o
+				k.units[i].o = &c
+			}
+			i++
+		}
+		for _, ku := range k.units {
+			if !ku.o.Finished() {
+				delete(r.kept, s)
+				break
+			}
+		}
+	}
 }
 
 // residentJob is the running job's side of the stream.
 type residentJob struct {
-	token []byte   // ends the job's output in the stream
+	token []byte   // ends the job's output in the stream (see stdoutMux)
 	pipe  *memPipe // what the runner reads
+}
+
+var (
+	muxOnce sync.Once
+	mux     *stdoutMux
+	muxErr  error
+)
+
+// theMux returns the process's stdoutMux, made on first use: the
+// interpreters of every Resident print through it, so jobs run one at a
+// time.
+func theMux() (*stdoutMux, error) {
+	muxOnce.Do(func() { mux, muxErr = newMux() })
+	return mux, muxErr
 }
 
 // Start returns a StartFunc that runs jobs through r, calling started (if
@@ -95,12 +159,7 @@ func (r *Resident) start(ctx context.Context, j *Job, started func(u int)) (Proc
 	}
 	m.jobMu.Lock()
 	job := &residentJob{token: []byte("\x00" + j.Nonce + " flush\n"), pipe: newMemPipe()}
-	m.mu.Lock()
-	m.cur = job
-	m.mu.Unlock()
-	r.mu.Lock()
-	plan := r.plan(j)
-	r.mu.Unlock()
+	m.begin(job)
 	p := &residentProc{r: r, m: m, job: job, done: make(chan struct{}), stderr: cappedBuffer{max: 64 << 10}}
 	go func() {
 		defer close(p.done)
@@ -108,40 +167,11 @@ func (r *Resident) start(ctx context.Context, j *Job, started func(u int)) (Proc
 			if e := recover(); e != nil {
 				p.err = errors.New("panic: " + panicMessage(e))
 			}
-			_, _ = m.file.Write(job.token)
+			m.end(job)
 		}()
-		r.serve(j, m.file, job.pipe, plan, &p.stderr, started)
+		r.serve(j, m.out(), &p.stderr, started)
 	}()
 	return p, nil
-}
-
-// plan decides, for each session of j, whether its kept interpreter can
-// go on: the job's units of the session must start with all it evaluated,
-// or it with all of them. It returns the interpreters to use, fresh ones
-// left nil, with how many units of each are replayed.
-func (r *Resident) plan(j *Job) map[int]*kept {
-	bySession := map[int][]string{}
-	for _, u := range j.Units {
-		bySession[u.Session] = append(bySession[u.Session], unitKey(&u))
-	}
-	out := map[int]*kept{}
-	for s, keys := range bySession {
-		k := r.kept[s]
-		if !r.reuse || k == nil {
-			delete(r.kept, s)
-			continue
-		}
-		n := 0
-		for n < len(keys) && n < len(k.units) && k.units[n].key == keys[n] && k.units[n].o.Finished() {
-			n++
-		}
-		if n == len(k.units) || n == len(keys) {
-			out[s] = k
-		} else {
-			delete(r.kept, s)
-		}
-	}
-	return out
 }
 
 // unitKey is what identifies a unit's work in its session.
@@ -159,28 +189,18 @@ func unitKey(u *Unit) string {
 	return b.String()
 }
 
-// serve runs j, replaying the kept units of plan's interpreters. What the
-// job writes goes through out, the interpreters' file, except the replays
-// before its first evaluated unit, which go straight to the job's pipe
-// (nothing is pending in the file before them, and in WebAssembly every
-// write to the file is a round trip through JavaScript).
-func (r *Resident) serve(j *Job, out *os.File, pipe *memPipe, plan map[int]*kept, errOut io.Writer, started func(u int)) {
-	var w io.Writer = pipeWriter{pipe}
-	mark := func(e Event) { _ = WriteEvent(w, j.Nonce, e) }
-	pos := map[int]int{} // units of each session seen so far in this job
+// serve runs j, going on in the kept interpreters of the sessions that
+// Prepare said continue.
+func (r *Resident) serve(j *Job, out io.Writer, errOut io.Writer, started func(u int)) {
+	mark := func(e Event) { _ = WriteEvent(out, j.Nonce, e) }
 	mark(Event{U: -1, Kind: Ready})
 	for _, u := range j.Units {
-		k := plan[u.Session]
-		i := pos[u.Session]
-		pos[u.Session]++
-		if k != nil && i < len(k.units) {
-			o := k.units[i].o
-			mark(Event{U: u.U, Kind: Start})
-			_, _ = io.WriteString(w, o.Output)
-			mark(Event{U: u.U, Kind: Done, Panic: o.Panic, Error: o.Error, Value: o.Value, Chunk: o.Chunk})
-			continue
+		r.mu.Lock()
+		k := r.kept[u.Session]
+		if !r.cont[u.Session] {
+			k = nil
 		}
-		w = out
+		r.mu.Unlock()
 		if k == nil {
 			it, err := NewInterpreter(out, errOut)
 			if err != nil {
@@ -190,12 +210,12 @@ func (r *Resident) serve(j *Job, out *os.File, pipe *memPipe, plan map[int]*kept
 				continue
 			}
 			k = &kept{it: it}
-			plan[u.Session] = k
+			r.mu.Lock()
 			if r.reuse {
-				r.mu.Lock()
 				r.kept[u.Session] = k
-				r.mu.Unlock()
 			}
+			r.cont[u.Session] = true
+			r.mu.Unlock()
 		}
 		r.mu.Lock()
 		k.units = append(k.units, keptUnit{key: unitKey(&u)})
@@ -207,86 +227,6 @@ func (r *Resident) serve(j *Job, out *os.File, pipe *memPipe, plan map[int]*kept
 		mark(runUnit(k.it, &u, j.OutputLimit))
 	}
 	mark(Event{U: -1, Kind: End})
-}
-
-// pipeWriter writes into a memPipe.
-type pipeWriter struct{ p *memPipe }
-
-func (w pipeWriter) Write(b []byte) (int, error) {
-	w.p.write(bytes.Clone(b))
-	return len(b), nil
-}
-
-// Record keeps the outcomes of a run (what [Run] returned for units), so
-// that later jobs can replay them. A unit that did not finish ends its
-// session's reuse: its interpreter was abandoned mid-unit.
-func (r *Resident) Record(units []Unit, res map[int]*Outcome) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for s, k := range r.kept {
-		n := 0
-		for _, u := range units {
-			if u.Session != s {
-				continue
-			}
-			if n < len(k.units) && k.units[n].key == unitKey(&u) {
-				if o := res[u.U]; o != nil && k.units[n].o == nil {
-					c := *o
-					k.units[n].o = &c
-				}
-			}
-			n++
-		}
-		for _, ku := range k.units {
-			if !ku.o.Finished() {
-				delete(r.kept, s)
-				break
-			}
-		}
-	}
-}
-
-// forward copies what the interpreters print into the running job's pipe,
-// up to the job's token; what comes between jobs (from a unit that was
-// abandoned) is dropped.
-func (m *stdoutMux) forward() {
-	buf := make([]byte, 32<<10)
-	var carry []byte
-	for {
-		n, err := m.src.Read(buf)
-		data := append(carry, buf[:n]...)
-		carry = nil
-		for len(data) > 0 {
-			m.mu.Lock()
-			job := m.cur
-			m.mu.Unlock()
-			if job == nil {
-				data = nil
-				break
-			}
-			if i := bytes.Index(data, job.token); i >= 0 {
-				job.pipe.write(data[:i])
-				job.pipe.closeWrite()
-				m.mu.Lock()
-				if m.cur == job {
-					m.cur = nil
-				}
-				m.mu.Unlock()
-				data = data[i+len(job.token):]
-				continue
-			}
-			keep := 0
-			if k := bytes.LastIndexByte(data, 0); k >= 0 && bytes.HasPrefix(job.token, data[k:]) {
-				keep = len(data) - k
-			}
-			job.pipe.write(data[:len(data)-keep])
-			carry = append([]byte(nil), data[len(data)-keep:]...)
-			data = nil
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // residentProc is a job running in a Resident.
@@ -310,13 +250,9 @@ func (p *residentProc) Kill() {
 	p.once.Do(func() {
 		p.killed = true
 		p.r.mu.Lock()
-		p.r.kept = map[int]*kept{}
+		p.r.kept, p.r.cont = map[int]*kept{}, map[int]bool{}
 		p.r.mu.Unlock()
-		p.m.mu.Lock()
-		if p.m.cur == p.job {
-			p.m.cur = nil
-		}
-		p.m.mu.Unlock()
+		p.m.drop(p.job)
 		p.job.pipe.Close()
 		p.m.jobMu.Unlock()
 	})

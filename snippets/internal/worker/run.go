@@ -25,6 +25,9 @@ type Limits struct {
 	// Raw marks a whole program compiled natively: no markers, all of
 	// its output is its one unit's, and a panic is read from its stderr.
 	Raw bool
+	// Once runs one process: after a unit that kills it, the units left
+	// do not run (a Resident's sessions cannot be replayed elsewhere).
+	Once bool
 }
 
 // WallFactor is the wall-clock backstop of a unit whose CPU time is
@@ -95,7 +98,7 @@ func Run(ctx context.Context, units []Unit, lim Limits, start StartFunc, memLimi
 				rest = append(rest, u)
 			}
 		}
-		if len(rest) == len(todo) || broken || lim.Program || lim.Raw {
+		if len(rest) == len(todo) || broken || lim.Program || lim.Raw || lim.Once {
 			for _, u := range rest {
 				res[u.U] = &Outcome{}
 			}
