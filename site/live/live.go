@@ -60,7 +60,7 @@ type Request struct {
 	// stopped this request's previous run, at its time limit or because
 	// the worker died (then Stderr holds what it wrote on its standard
 	// error): the result reports that, without running anything.
-	Stopped string `json:"stopped,omitempty"`
+	Stopped string  `json:"stopped,omitempty"`
 	Stderr  *string `json:"stderr,omitempty"`
 }
 
