@@ -28,7 +28,6 @@ type page struct {
 	out  string // output path ("occupancy.html")
 	kind pageKind
 	snip *snippets.Page // the page as parsed; nil for generated pages
-	fm   FrontMatter    // its front matter, decoded
 
 	title      string
 	titleInDoc bool   // the document opens with an h1 that is the title
@@ -71,23 +70,21 @@ func (p *page) src() []byte {
 	return p.snip.Source
 }
 
-// fmLine returns the page line where the front matter starts (1 without
-// front matter).
-func (p *page) fmLine() int {
+// noFrontMatter is the front matter of a page without one.
+var noFrontMatter = &snippets.FrontMatter{Line: 1}
+
+// fm returns the page's front matter, decoded by the parse (an empty one
+// for a page without, or a generated page).
+func (p *page) fm() *snippets.FrontMatter {
 	if p.snip == nil || p.snip.FrontMatter == nil {
-		return 1
+		return noFrontMatter
 	}
-	return p.snip.FrontMatter.Line
+	return p.snip.FrontMatter
 }
 
-// keyLine returns the page line of a top-level key of the front matter,
-// or the line where it starts if the key is absent.
-func (p *page) keyLine(key string) int {
-	if p.snip == nil || p.snip.FrontMatter == nil {
-		return 1
-	}
-	return keyLine(p.snip.FrontMatter.Raw, p.snip.FrontMatter.Line, key)
-}
+// fmLine returns the page line where the front matter starts (1 without
+// front matter).
+func (p *page) fmLine() int { return p.fm().Line }
 
 type heading struct {
 	level int
@@ -191,7 +188,9 @@ func isHidden(name string) bool {
 }
 
 // sourceFiles lists the Markdown files of the book in path order, and the
-// other files that pages may link to.
+// other files that pages may link to. Every entry that is not a directory
+// is listed, whatever it is: reading a page or a linked file refuses what
+// is not a regular file inside the book, at its path.
 func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
 	others = map[string]bool{}
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -204,7 +203,7 @@ func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
 			}
 			return nil
 		}
-		if d.IsDir() || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+		if d.IsDir() {
 			return nil
 		}
 		switch {
@@ -234,20 +233,6 @@ func kindOf(p string) (pageKind, string) {
 		return kindQuestion, slug
 	}
 	return kindChapter, ""
-}
-
-// validSlug reports whether s is usable as a glossary slug, question id or
-// tag: lower-case letters, digits and inner hyphens.
-func validSlug(s string) bool {
-	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for _, c := range s {
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func plural(n int, one, many string) string {

@@ -98,9 +98,10 @@ func (b *build) finish() error {
 		return err
 	}
 	for _, p := range sortedKeys(b.used) {
-		data, err := fs.ReadFile(b.fsys, p)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", b.file(p), err)
+		data, rerr := b.read(p, snippets.MaxAssetBytes, "a file of the book")
+		if rerr != nil {
+			b.addErrs(rerr)
+			continue
 		}
 		if _, clash := b.out[p]; clash || slices.Contains([]string{"assets"}, strings.Split(p, "/")[0]) {
 			b.errorf(p, 0, "file %s clashes with a file the site generates; rename it", p)

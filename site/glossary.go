@@ -27,7 +27,7 @@ func (b *build) linkGlossary() error {
 	var pats []termPattern
 	seen := map[string]*page{}
 	for _, g := range b.glossary {
-		for i, s := range append([]string{g.fm.Term}, g.fm.Aliases...) {
+		for i, s := range append([]string{g.fm().Term}, g.fm().Aliases...) {
 			s = strings.TrimSpace(s)
 			if s == "" {
 				continue
@@ -38,7 +38,7 @@ func (b *build) linkGlossary() error {
 				if i > 0 {
 					field = "aliases"
 				}
-				b.errorf(g.path, g.keyLine(field), "front matter: %q is also a term or alias of %s", s, other.path)
+				b.errorAt(g.fm().KeyPos(field), "front matter: %q is also a term or alias of %s", s, other.path)
 				continue
 			}
 			if seen[key] == g {
@@ -251,7 +251,7 @@ func (b *build) glossaryIndex(r *renderer) string {
 	w.WriteString(`<dl class="glossary">` + "\n")
 	for _, g := range b.glossary {
 		fmt.Fprintf(&w, `<dt id="%s"><a href="%s">%s</a></dt><dd>%s</dd>`+"\n",
-			g.slug, rel(r.at, g.out), html.EscapeString(g.title), html.EscapeString(g.fm.Short))
+			g.slug, rel(r.at, g.out), html.EscapeString(g.title), html.EscapeString(g.fm().Short))
 	}
 	w.WriteString("</dl>\n")
 	return w.String()
@@ -261,14 +261,14 @@ func (b *build) glossaryIndex(r *renderer) string {
 func (b *build) glossaryEntry(r *renderer, body string) string {
 	g := r.p
 	var w strings.Builder
-	fmt.Fprintf(&w, `<p class="short">%s</p>`+"\n", html.EscapeString(g.fm.Short))
-	if len(g.fm.Aliases) > 0 {
-		fmt.Fprintf(&w, `<p class="aliases">Also: %s</p>`+"\n", html.EscapeString(strings.Join(g.fm.Aliases, ", ")))
+	fmt.Fprintf(&w, `<p class="short">%s</p>`+"\n", html.EscapeString(g.fm().Short))
+	if len(g.fm().Aliases) > 0 {
+		fmt.Fprintf(&w, `<p class="aliases">Also: %s</p>`+"\n", html.EscapeString(strings.Join(g.fm().Aliases, ", ")))
 	}
 	w.WriteString(body)
-	if len(g.fm.Related) > 0 {
+	if len(g.fm().Related) > 0 {
 		w.WriteString(`<h2 id="related">Related terms</h2>` + "\n<ul class=\"related\">\n")
-		for _, slug := range g.fm.Related {
+		for _, slug := range g.fm().Related {
 			if t := b.bySrc["glossary/"+slug+".md"]; t != nil {
 				fmt.Fprintf(&w, `<li><a href="%s">%s</a></li>`+"\n", rel(r.at, t.out), html.EscapeString(t.title))
 			}

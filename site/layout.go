@@ -114,10 +114,10 @@ func (b *build) layout(r *renderer) *layoutData {
 		TitleInDoc:  p.titleInDoc,
 		Content:     template.HTML(b.content(r)),
 	}
-	if p.fm.Description != "" {
-		d.Description = p.fm.Description
+	if p.fm().Description != "" {
+		d.Description = p.fm().Description
 	} else if p.kind == kindGlossary {
-		d.Description = p.fm.Short
+		d.Description = p.fm().Short
 	}
 	d.Sidebar = template.HTML(b.sidebar(r))
 	for _, c := range p.crumbs {
@@ -127,7 +127,7 @@ func (b *build) layout(r *renderer) *layoutData {
 		}
 		d.Crumbs = append(d.Crumbs, l)
 	}
-	if by := p.fm.Byline; p.draft == "" && by.Author != "" {
+	if by := p.fm().Byline; p.draft == "" && by.Author != "" {
 		d.Byline = fmt.Sprintf("Written by %s, reviewed by %s.", by.Author, by.Reviewer)
 	}
 	if b.settings.EditURL != "" && p.kind != kindGenerated {
@@ -271,7 +271,7 @@ func (b *build) printPage(r *renderer) string {
 	if len(b.glossary) > 0 {
 		w.WriteString(`<section class="print-page" id="p-glossary"><h2>Glossary</h2>` + "\n<dl class=\"glossary\">\n")
 		for _, g := range b.glossary {
-			fmt.Fprintf(&w, `<dt id="g-%s">%s</dt><dd>%s</dd>`+"\n", g.slug, html.EscapeString(g.title), html.EscapeString(g.fm.Short))
+			fmt.Fprintf(&w, `<dt id="g-%s">%s</dt><dd>%s</dd>`+"\n", g.slug, html.EscapeString(g.title), html.EscapeString(g.fm().Short))
 		}
 		w.WriteString("</dl></section>\n")
 	}

@@ -1,12 +1,8 @@
 package site
 
 import (
-	"bytes"
 	"errors"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/goccy/go-yaml"
 
 	"github.com/warpbook/warpbook/snippets"
 )
@@ -39,92 +35,20 @@ type Settings struct {
 	SiteURL string `yaml:"site_url"`
 }
 
-// Byline says who wrote and who reviewed a page. A page whose byline lacks
-// a named author, or a different named reviewer, or whose status is
-// "draft" or "review", is a draft.
-type Byline struct {
-	Author   string `yaml:"author"`   // a real, named person
-	Reviewer string `yaml:"reviewer"` // a named person other than the author
-	Status   string `yaml:"status"`   // "draft", "review" or "published"
-}
-
-// FrontMatter is the YAML at the top of a page, between "---" lines. Which
-// keys a page may use depends on its kind: chapters use title, description,
-// tags and byline; glossary entries (glossary/<slug>.md) add term, short,
-// aliases and related; questions (questions/<id>.md) add question,
-// difficulty and section.
-type FrontMatter struct {
-	Title       string   `yaml:"title"`       // the page title; default: the first heading
-	Description string   `yaml:"description"` // one sentence, for the description meta tag
-	Tags        []string `yaml:"tags"`        // lower-case slugs
-	Byline      Byline   `yaml:"byline"`      // who wrote and reviewed it
-
-	// Glossary entries.
-	Term    string   `yaml:"term"`    // the term as it is written in prose
-	Short   string   `yaml:"short"`   // one-line definition
-	Aliases []string `yaml:"aliases"` // other spellings linked on first mention
-	Related []string `yaml:"related"` // slugs of related glossary entries
-
-	// Interview questions.
-	Question   string `yaml:"question"`   // the question, one sentence
-	Difficulty string `yaml:"difficulty"` // easy, medium or hard
-	Section    string `yaml:"section"`    // link to where it is explained, e.g. occupancy.md#cliffs
-}
-
-// decodeYAML decodes data strictly into v. Its diagnostic carries the file
-// and the line, counting line as the file line where data starts.
-func decodeYAML(file string, line int, data []byte, v any) *snippets.Diagnostic {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil
-	}
-	err := yaml.UnmarshalWithOptions(data, v, yaml.Strict())
+// decodeYAML decodes book.yaml's data strictly into v, within the limits
+// on YAML documents (see [snippets.DecodeYAML]), and returns where each
+// key is. Its diagnostic carries the file and the line, counting line as
+// the file line where data starts, and the column in bytes.
+func decodeYAML(file string, line int, data []byte, v any) (map[string]snippets.Pos, *snippets.Diagnostic) {
+	keys, err := snippets.DecodeYAML(file, line, data, v)
 	if err == nil {
-		return nil
+		return keys, nil
 	}
-	d := &snippets.Diagnostic{Pos: snippets.Pos{File: file, Line: line}, Err: err}
-	var ye yaml.Error
-	if errors.As(err, &ye) {
-		d.Msg = ye.GetMessage()
-		if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-			d.Pos.Line = line + tok.Position.Line - 1
-			d.Pos.Col = byteColumn(data, tok.Position.Line, tok.Position.Column)
-		}
-	} else {
-		d.Msg = err.Error()
+	d := &snippets.Diagnostic{Pos: snippets.Pos{File: file, Line: line}, Msg: err.Error(), Err: err}
+	var yd *snippets.Diagnostic
+	if errors.As(err, &yd) {
+		d.Pos, d.Msg = yd.Pos, yd.Msg
 	}
-	d.Msg = "front matter: " + strings.TrimSpace(d.Msg)
-	if file != "" && strings.HasSuffix(file, ".yaml") {
-		d.Msg = strings.TrimPrefix(d.Msg, "front matter: ")
-	}
-	return d
-}
-
-// byteColumn turns goccy/go-yaml's column (in characters) on a line of
-// data into a column in bytes, as go/token counts them.
-func byteColumn(data []byte, line, col int) int {
-	lines := bytes.Split(data, []byte("\n"))
-	if line < 1 || line > len(lines) {
-		return col
-	}
-	l := lines[line-1]
-	off := 0
-	for range col - 1 {
-		if off >= len(l) {
-			return col
-		}
-		_, size := utf8.DecodeRune(l[off:])
-		off += size
-	}
-	return off + 1
-}
-
-// keyLine returns the file line of a top-level key in YAML data that
-// starts at file line first, or first if the key is absent.
-func keyLine(data []byte, first int, key string) int {
-	for i, l := range bytes.Split(data, []byte("\n")) {
-		if bytes.HasPrefix(l, []byte(key+":")) {
-			return first + i
-		}
-	}
-	return first
+	d.Msg = strings.TrimSpace(d.Msg)
+	return nil, d
 }

@@ -42,7 +42,7 @@ func (b *build) questionParts(q *page) (short, deep []ast.Node) {
 
 // questionMeta writes a question's difficulty, tags and section link.
 func (b *build) questionMeta(w *strings.Builder, r *renderer, q *page) {
-	fmt.Fprintf(w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm.Difficulty, q.fm.Difficulty)
+	fmt.Fprintf(w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm().Difficulty, q.fm().Difficulty)
 	for _, t := range q.tags {
 		fmt.Fprintf(w, ` <a class="tag" href="%s" data-tag="%s">%s</a>`, rel(r.at, "questions/tags/"+t+".html"), t, html.EscapeString(t))
 	}
@@ -168,7 +168,7 @@ func (b *build) chapterQuestions(r *renderer) string {
 	fmt.Fprintf(&w, "<p>%s whose answer this chapter explains.</p>\n<ul>\n", plural(len(qs), "question", "questions"))
 	for _, q := range qs {
 		fmt.Fprintf(&w, `<li><a href="%s">%s</a> <span class="difficulty d-%s">%s</span>`,
-			rel(r.at, q.out), html.EscapeString(q.title), q.fm.Difficulty, q.fm.Difficulty)
+			rel(r.at, q.out), html.EscapeString(q.title), q.fm().Difficulty, q.fm().Difficulty)
 		if t := titles[q.sectionFrag]; t != "" && q.sectionFrag != "" {
 			fmt.Fprintf(&w, ` <span class="explained">explained in <a href="#%s">%s</a></span>`, html.EscapeString(q.sectionFrag), html.EscapeString(t))
 		}

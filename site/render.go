@@ -268,7 +268,7 @@ func (r *renderer) text(w util.BufWriter, src []byte, node ast.Node, entering bo
 		if r.print {
 			href = "#g-" + m.entry.slug
 		}
-		fmt.Fprintf(w, `<a class="term" href="%s" title="%s">`, html.EscapeString(href), html.EscapeString(m.entry.fm.Short))
+		fmt.Fprintf(w, `<a class="term" href="%s" title="%s">`, html.EscapeString(href), html.EscapeString(m.entry.fm().Short))
 	}
 	ghtml.DefaultWriter.Write(w, src[at:seg.Stop])
 	if n.HardLineBreak() {

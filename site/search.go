@@ -96,7 +96,7 @@ func (b *build) pageEntries(p *page) []searchEntry {
 	switch p.kind {
 	case kindGlossary:
 		seen := map[string]bool{}
-		ws := words(p.title+" "+strings.Join(p.fm.Aliases, " ")+" "+p.fm.Short+" "+textOf(p.doc(), p.src()), seen)
+		ws := words(p.title+" "+strings.Join(p.fm().Aliases, " ")+" "+p.fm().Short+" "+textOf(p.doc(), p.src()), seen)
 		return []searchEntry{{Title: p.title, Page: "Glossary", URL: p.out, Kind: "term", Words: strings.Join(ws, " ")}}
 	case kindQuestion:
 		seen := map[string]bool{}

@@ -14,7 +14,7 @@
 // "." or "_" are ignored.
 //
 // Each page may open with YAML front matter between "---" lines (see
-// [FrontMatter]). The title comes from the front matter, else from the
+// [snippets.FrontMatter]). The title comes from the front matter, else from the
 // page's first heading. A page without a named author and a different
 // named reviewer in its byline, or whose byline status is "draft" or
 // "review", is a draft: it carries a visible banner, and [Options.Strict] refuses to
@@ -81,6 +81,9 @@ type Options struct {
 	// snippets are shown with their expected output, marked as not verified
 	// (for tests of the site itself).
 	Kernel Kernel
+	// Figures draws the figures (and may keep them between builds). Nil
+	// draws each figure once for this build.
+	Figures *Figures
 	// Warnf receives warnings that do not fail the build. Nil drops them.
 	Warnf func(format string, args ...any)
 	// Live returns the browser kernel, which lets readers run and edit the
@@ -160,6 +163,7 @@ type build struct {
 	mu       sync.Mutex
 	used     map[string]bool   // files pages link to
 	hl       sync.Map          // highlight cache: lang + "\x00" + code → HTML
+	figures  *Figures          // draws the figures, each once
 	sidebars map[string]string // sidebar HTML by output directory
 	links    []linkRef
 	errs     snippets.Diagnostics
@@ -186,6 +190,10 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		out:   map[string][]byte{},
 
 		sidebars: map[string]string{},
+		figures:  opts.Figures,
+	}
+	if b.figures == nil {
+		b.figures = &Figures{}
 	}
 	steps := []func() error{
 		b.load,
@@ -228,6 +236,11 @@ func (b *build) file(p string) string {
 		return p
 	}
 	return path.Join(strings.ReplaceAll(b.opts.Dir, "\\", "/"), p)
+}
+
+// errorAt reports a problem at a position.
+func (b *build) errorAt(pos snippets.Pos, format string, args ...any) {
+	b.addErrs(&snippets.Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
 // errorf reports a problem at a line of a file of the book (0: the file).
@@ -288,12 +301,15 @@ func parallel(pages []*page, f func(*page)) {
 
 // load reads book.yaml and parses every page.
 func (b *build) load() error {
-	if data, err := fs.ReadFile(b.fsys, "book.yaml"); err == nil {
-		if d := decodeYAML(b.file("book.yaml"), 1, data, &b.settings); d != nil {
+	var keys map[string]snippets.Pos
+	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
+	if rerr == nil {
+		var d *snippets.Diagnostic
+		if keys, d = decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); d != nil {
 			b.addErrs(d)
 		}
-	} else if !isNotExist(err) {
-		return fmt.Errorf("read book.yaml: %w", err)
+	} else if !isNotExist(rerr) {
+		b.addErrs(rerr)
 	}
 	if b.settings.Title == "" {
 		b.settings.Title = "Book"
@@ -310,8 +326,7 @@ func (b *build) load() error {
 	if u := b.settings.SiteURL; u != "" {
 		base, err := basePath(u)
 		if err != nil {
-			data, _ := fs.ReadFile(b.fsys, "book.yaml")
-			b.errorf("book.yaml", keyLine(data, 1, "site_url"), "site_url %q: %v", u, err)
+			b.errorAt(keys["site_url"], "site_url %q: %v", u, err)
 		}
 		b.base = base
 	}
@@ -344,16 +359,15 @@ func (b *build) load() error {
 // parse reads and parses one page: the one parse of the page, which every
 // later step reads.
 func (b *build) parse(p *page) {
-	src, err := fs.ReadFile(b.fsys, p.path)
-	if err != nil {
-		b.errorf(p.path, 0, "%v", err)
-		return
+	src, rerr := b.read(p.path, snippets.MaxPageBytes, "a page")
+	if rerr != nil {
+		// The steps after this one still run, on an empty page.
+		b.addErrs(rerr)
+		src = nil
 	}
 	p.snip, _ = snippets.Parse(b.file(p.path), src)
 	b.addErrs(p.snip.Diagnostics...)
 }
-
-var difficulties = []string{"easy", "medium", "hard"}
 
 // meta decodes and checks a page's front matter and finds its title,
 // headings and draft state.
@@ -361,27 +375,16 @@ func (b *build) meta(p *page) {
 	if p.doc() == nil {
 		return
 	}
-	if fm := p.snip.FrontMatter; fm != nil {
-		if d := decodeYAML(p.snip.Path, fm.Line, fm.Raw, &p.fm); d != nil {
-			b.addErrs(d)
-		}
-	}
-	fm := &p.fm
-	line := p.keyLine
+	fm := p.fm()
 	notFor := func(what string, keys map[string]bool) {
 		for k, set := range keys {
 			if set {
-				b.errorf(p.path, line(k), "front matter: %q is only for %s", k, what)
+				b.errorAt(fm.KeyPos(k), "front matter: %q is only for %s", k, what)
 			}
 		}
 	}
 	glossaryKeys := map[string]bool{"term": fm.Term != "", "short": fm.Short != "", "aliases": len(fm.Aliases) > 0, "related": len(fm.Related) > 0}
 	questionKeys := map[string]bool{"question": fm.Question != "", "difficulty": fm.Difficulty != "", "section": fm.Section != ""}
-	for _, t := range fm.Tags {
-		if !validSlug(t) {
-			b.errorf(p.path, line("tags"), "front matter: tag %q: use lower-case letters, digits and hyphens", t)
-		}
-	}
 	p.tags = fm.Tags
 
 	// Headings.
@@ -415,7 +418,7 @@ func (b *build) meta(p *page) {
 		p.title = cmp.Or(fm.Title, firstH1)
 	case kindGlossary:
 		notFor("questions (questions/*.md)", questionKeys)
-		if !validSlug(p.slug) {
+		if !snippets.ValidSlug(p.slug) {
 			b.errorf(p.path, 1, "glossary file name %q: use lower-case letters, digits and hyphens", p.slug+".md")
 		}
 		if fm.Term == "" {
@@ -427,18 +430,18 @@ func (b *build) meta(p *page) {
 		p.title = fm.Term
 		p.titleInDoc = false
 		if fm.Title != "" {
-			b.errorf(p.path, line("title"), "front matter: a glossary entry is titled by its term; drop title")
+			b.errorAt(fm.KeyPos("title"), "front matter: a glossary entry is titled by its term; drop title")
 		}
 	case kindQuestion:
 		notFor("glossary entries (glossary/*.md)", glossaryKeys)
-		if !validSlug(p.slug) {
+		if !snippets.ValidSlug(p.slug) {
 			b.errorf(p.path, 1, "question file name %q: use lower-case letters, digits and hyphens (it is the question's stable id)", p.slug+".md")
 		}
 		if fm.Question == "" {
 			b.errorf(p.path, p.fmLine(), "question needs question: in its front matter")
 		}
-		if !slices.Contains(difficulties, fm.Difficulty) {
-			b.errorf(p.path, line("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
+		if !slices.Contains(snippets.Difficulties, fm.Difficulty) {
+			b.errorAt(fm.KeyPos("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
 		}
 		if fm.Section == "" {
 			b.errorf(p.path, p.fmLine(), "question needs section: the page.md#anchor that explains it")
@@ -453,11 +456,6 @@ func (b *build) meta(p *page) {
 	// Drafts.
 	by := fm.Byline
 	author, reviewer := strings.TrimSpace(by.Author), strings.TrimSpace(by.Reviewer)
-	switch by.Status {
-	case "", "draft", "review", "published":
-	default:
-		b.errorf(p.path, line("byline"), "front matter: byline status must be draft, review or published, not %q", by.Status)
-	}
 	switch {
 	case author == "":
 		p.draft = "it has no named author"
@@ -471,3 +469,23 @@ func (b *build) meta(p *page) {
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// read reads the book's file p, a regular file inside the book of at
+// most max bytes (see [snippets.ReadFile]); what names the kind of file
+// for the limit's message. The diagnostic is at p; it wraps
+// fs.ErrNotExist when p does not exist.
+func (b *build) read(p string, max int64, what string) ([]byte, *snippets.Diagnostic) {
+	data, err := snippets.ReadFile(b.fsys, p, max, what)
+	if err == nil {
+		return data, nil
+	}
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	if errors.Is(err, snippets.ErrOutside) {
+		msg += "; pages and the files they link to must be inside the book"
+	}
+	return nil, &snippets.Diagnostic{Pos: snippets.Pos{File: b.file(p)}, Msg: msg, Err: err}
+}

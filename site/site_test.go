@@ -253,15 +253,15 @@ func TestFrontMatterErrors(t *testing.T) {
 		name, file, src, want string
 	}{
 		{"unknown key", "a.md", "---\ntitle: A\ntitel: typo\n---\n# A\n", `book/a.md:3:1: front matter: unknown field "titel"`},
-		{"bad difficulty", "questions/q.md", "---\nquestion: Why?\ndifficulty: tricky\nsection: a.md\n---\nBecause.\n", `book/questions/q.md:3: front matter: difficulty must be easy, medium or hard, not "tricky"`},
+		{"bad difficulty", "questions/q.md", "---\nquestion: Why?\ndifficulty: tricky\nsection: a.md\n---\nBecause.\n", `book/questions/q.md:3:1: front matter: difficulty must be easy, medium or hard, not "tricky"`},
 		{"question heading", "questions/q.md", "---\nquestion: Why?\ndifficulty: easy\nsection: a.md\n---\nBecause.\n\n## Details\n", `book/questions/q.md:8:4: a question's first heading must be "## Deep dive"`},
-		{"question section", "questions/q.md", "---\nquestion: Why?\ndifficulty: easy\nsection: a.md#nope\n---\nBecause.\n", "book/questions/q.md:4: broken anchor: a.md has no #nope"},
+		{"question section", "questions/q.md", "---\nquestion: Why?\ndifficulty: easy\nsection: a.md#nope\n---\nBecause.\n", "book/questions/q.md:4:1: broken anchor: a.md has no #nope"},
 		{"glossary without short", "glossary/w.md", "---\nterm: Warp\n---\nBody.\n", "book/glossary/w.md:2: glossary entry needs a short definition"},
-		{"related missing", "glossary/w.md", "---\nterm: Warp\nshort: s\nrelated: [lane]\n---\n", `book/glossary/w.md:4: front matter: related term "lane" has no entry glossary/lane.md`},
-		{"chapter with term", "b.md", "---\nterm: X\n---\n# B\n", `book/b.md:2: front matter: "term" is only for glossary entries`},
+		{"related missing", "glossary/w.md", "---\nterm: Warp\nshort: s\nrelated: [lane]\n---\n", `book/glossary/w.md:4:1: front matter: related term "lane" has no entry glossary/lane.md`},
+		{"chapter with term", "b.md", "---\nterm: X\n---\n# B\n", `book/b.md:2:1: front matter: "term" is only for glossary entries`},
 		{"unclosed front matter", "b.md", "---\ntitle: B\n# B\n\ntext\n", "book/b.md:1:1: front matter opened on line 1 is never closed"},
-		{"bad tag", "b.md", "---\ntags: [Big Tag]\n---\n# B\n", `book/b.md:2: front matter: tag "Big Tag"`},
-		{"bad status", "b.md", "---\nbyline:\n  status: done\n---\n# B\n", `book/b.md:2: front matter: byline status must be draft, review or published, not "done"`},
+		{"bad tag", "b.md", "---\ntags: [Big Tag]\n---\n# B\n", `book/b.md:2:1: front matter: tag "Big Tag"`},
+		{"bad status", "b.md", "---\nbyline:\n  status: done\n---\n# B\n", `book/b.md:3:3: front matter: byline status must be draft, review or published, not "done"`},
 		{"bad figure", "b.md", "# B\n\n```figure\nkind: occupancy-vs-registers\ngpu: Z9000\ncaption: c\nalt: a\n```\n", `book/b.md:5:1: figure: gpu: unknown GPU "Z9000"`},
 		{"figure kind", "b.md", "# B\n\n```figure\nkind: pie\n```\n", `book/b.md:4:1: figure: unknown kind "pie"`},
 		{"figure alt", "b.md", "# B\n\n```figure\nkind: occupancy-vs-registers\ngpu: A100\ncaption: c\n```\n", "book/b.md:3:1: figure: alt is missing"},
@@ -466,9 +466,9 @@ func TestNotFoundPage(t *testing.T) {
 	contains(t, "404.html with site_url /", page(t, build(t, book("a.md", "# A\n", "book.yaml", "site_url: /\n"), site.Options{}), "404.html"), `href="/a.html"`)
 
 	for _, tt := range []struct{ url, want string }{
-		{"docs/", `book/book.yaml:2: site_url "docs/": a path must start with /`},
-		{"ftp://example.org/", `book/book.yaml:2: site_url "ftp://example.org/": want an http(s) URL`},
-		{"/docs/?x=1", `book/book.yaml:2: site_url "/docs/?x=1": want a URL or a path without a query or fragment`},
+		{"docs/", `book/book.yaml:2:1: site_url "docs/": a path must start with /`},
+		{"ftp://example.org/", `book/book.yaml:2:1: site_url "ftp://example.org/": want an http(s) URL`},
+		{"/docs/?x=1", `book/book.yaml:2:1: site_url "/docs/?x=1": want a URL or a path without a query or fragment`},
 	} {
 		lines := buildErr(t, book("a.md", "# A\n", "book.yaml", "title: T\nsite_url: "+tt.url+"\n"), site.Options{})
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, tt.want) }) {

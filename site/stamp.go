@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // A stamp lets a build skip all work when nothing changed: it records the
@@ -29,9 +31,12 @@ type fileStat struct {
 	MTime int64  `json:"mtime"`
 }
 
-// InputKey hashes every file of the book that a build reads, together
-// with extra (the tool's own fingerprint and the build options).
-func InputKey(fsys fs.FS, extra string) (string, error) {
+// inputKey hashes every file of the book that a build reads, together
+// with extra (the tool's own fingerprint and the build options). It reads
+// as the build does ([snippets.ReadFile]): a file the build would refuse
+// (not a regular file, too large, a link out of the book) is hashed as
+// the reason, never read, and left to the build to report.
+func inputKey(fsys fs.FS, extra string) (string, error) {
 	h := sha256.New()
 	io.WriteString(h, extra)
 	h.Write([]byte{0})
@@ -48,9 +53,14 @@ func InputKey(fsys fs.FS, extra string) (string, error) {
 		if d.IsDir() {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
+		max := int64(snippets.MaxAssetBytes)
+		if strings.HasSuffix(p, ".md") {
+			max = snippets.MaxPageBytes
+		}
+		data, err := snippets.ReadFile(fsys, p, max, "a file of the book")
 		if err != nil {
-			return err
+			fmt.Fprintf(h, "%s\x00error\x00%s\x00", p, err)
+			return nil
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
 		h.Write(data)
@@ -59,19 +69,14 @@ func InputKey(fsys fs.FS, extra string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), err
 }
 
-// ToolFingerprint identifies the running warpbook binary by its path,
-// size and modification time: a rebuilt tool (a new engine, a new
-// template) never reuses an old site.
-func ToolFingerprint() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "unknown"
-	}
-	fi, err := os.Stat(exe)
-	if err != nil {
-		return exe
-	}
-	return fmt.Sprintf("%s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
+// toolKey identifies the running warpbook by what it is, not where it
+// is: the hash of its executable's contents (as the kernel's verifier
+// reports it), so that a rebuilt tool (a new engine, a new template) never
+// reuses an old site while "go run", which builds into a new directory
+// every time, reuses it.
+func toolKey() string {
+	v := (&snippets.Kernel{}).Verifier()
+	return v.Tool + "\x00" + v.Engine + "\x00" + v.Go
 }
 
 func stampPath(dir string) (string, error) {
@@ -105,9 +110,9 @@ func statTree(dir string) ([]fileStat, error) {
 	return out, err
 }
 
-// UpToDate reports whether the site in dir was built from inputs with
+// upToDate reports whether the site in dir was built from inputs with
 // this key and is unchanged since.
-func UpToDate(dir, key string) bool {
+func upToDate(dir, key string) bool {
 	sp, err := stampPath(dir)
 	if err != nil {
 		return false
@@ -124,9 +129,9 @@ func UpToDate(dir, key string) bool {
 	return err == nil && slices.Equal(now, st.Output)
 }
 
-// SaveStamp records that dir now holds the site built from inputs with
+// saveStamp records that dir now holds the site built from inputs with
 // this key. A failure only costs the next build its shortcut.
-func SaveStamp(dir, key string) error {
+func saveStamp(dir, key string) error {
 	sp, err := stampPath(dir)
 	if err != nil {
 		return err
@@ -149,8 +154,8 @@ func SaveStamp(dir, key string) error {
 	return os.Rename(tmp, sp)
 }
 
-// ForgetStamp removes dir's stamp, so that the next build does the work.
-func ForgetStamp(dir string) {
+// forgetStamp removes dir's stamp, so that the next build does the work.
+func forgetStamp(dir string) {
 	if sp, err := stampPath(dir); err == nil {
 		os.Remove(sp) // a stamp that is not there is forgotten already
 	}
@@ -160,15 +165,15 @@ func ForgetStamp(dir string) {
 // (see [Site.Write]), keeping a stamp so that a build whose inputs — the
 // book's files, the running tool, opts.Strict and out — have not changed
 // since the last one into out, and whose output is untouched, does no work:
-// it then returns a nil Site and upToDate true. force always builds.
+// it then returns a nil Site and fresh true. force always builds.
 // A failed stamp is reported through opts.Warnf; it costs only the next
 // build's shortcut.
-func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, upToDate bool, err error) {
-	key, err := InputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00live=%v", ToolFingerprint(), opts.Strict, out, opts.Live != nil))
+func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, fresh bool, err error) {
+	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00live=%v", toolKey(), opts.Strict, out, opts.Live != nil))
 	if err != nil {
 		return nil, false, err
 	}
-	if !force && UpToDate(out, key) {
+	if !force && upToDate(out, key) {
 		return nil, true, nil
 	}
 	s, err = Build(ctx, fsys, opts)
@@ -177,11 +182,11 @@ func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force b
 	}
 	// Forget first: a crash while writing must not leave a stamp that
 	// vouches for the old site.
-	ForgetStamp(out)
+	forgetStamp(out)
 	if err := s.Write(out); err != nil {
 		return nil, false, err
 	}
-	if err := SaveStamp(out, key); err != nil && opts.Warnf != nil {
+	if err := saveStamp(out, key); err != nil && opts.Warnf != nil {
 		opts.Warnf("%v", err)
 	}
 	return s, false, nil

@@ -2,7 +2,6 @@ package site
 
 import (
 	"cmp"
-	"io/fs"
 	"net/url"
 	"path"
 	"slices"
@@ -38,7 +37,7 @@ func (b *build) structure() error {
 
 	// The sidebar.
 	listed := map[*page]bool{}
-	if src, err := fs.ReadFile(b.fsys, "SUMMARY.md"); err == nil {
+	if src, err := b.read("SUMMARY.md", snippets.MaxPageBytes, "a page"); err == nil {
 		nav, errs := parseSummary(b.file("SUMMARY.md"), src, func(p string, pos snippets.Pos) *page {
 			pg := b.bySrc[p]
 			switch {
@@ -54,7 +53,7 @@ func (b *build) structure() error {
 		b.addErrs(errs...)
 		b.nav = nav
 	} else if !isNotExist(err) {
-		return err
+		b.addErrs(err)
 	} else {
 		for _, p := range b.pages {
 			if p.kind == kindChapter {
@@ -117,9 +116,9 @@ func (b *build) structure() error {
 	chain(b.glossary)
 	for _, p := range b.glossary {
 		p.crumbs = []crumb{{title: b.settings.Title, page: b.pageAt("index.html")}, {title: glossIndex.title, page: glossIndex}}
-		for _, r := range p.fm.Related {
+		for _, r := range p.fm().Related {
 			if b.bySrc["glossary/"+r+".md"] == nil {
-				b.errorf(p.path, p.keyLine("related"), "front matter: related term %q has no entry glossary/%s.md", r, r)
+				b.errorAt(p.fm().KeyPos("related"), "front matter: related term %q has no entry glossary/%s.md", r, r)
 			}
 		}
 	}
@@ -195,23 +194,23 @@ func (b *build) collection(src, title string, body func(*renderer) string) *page
 // questionSection resolves a question's section: a link, relative to the
 // book root, to the page and anchor that explain it.
 func (b *build) questionSection(q *page) {
-	sec := q.fm.Section
+	sec := q.fm().Section
 	if sec == "" {
 		return
 	}
-	line := q.keyLine("section")
+	at := q.fm().KeyPos("section")
 	u, err := url.Parse(sec)
 	if err != nil || u.Scheme != "" || u.Host != "" || !strings.HasSuffix(u.Path, ".md") || path.IsAbs(u.Path) {
-		b.errorf(q.path, line, "front matter: section %q: want page.md#anchor, relative to the book root", sec)
+		b.errorAt(at, "front matter: section %q: want page.md#anchor, relative to the book root", sec)
 		return
 	}
 	t := b.bySrc[path.Clean(u.Path)]
 	if t == nil {
-		b.errorf(q.path, line, "front matter: section %q: no such page", sec)
+		b.errorAt(at, "front matter: section %q: no such page", sec)
 		return
 	}
 	q.sectionPage, q.sectionFrag = t, u.Fragment
-	b.links = append(b.links, linkRef{from: q, pos: snippets.Pos{File: b.file(q.path), Line: line}, target: t, frag: u.Fragment})
+	b.links = append(b.links, linkRef{from: q, pos: at, target: t, frag: u.Fragment})
 }
 
 // pageAt returns the page whose output path is out, or nil.

@@ -120,33 +120,3 @@ func TestWriteRefusesForeignDirectory(t *testing.T) {
 		t.Errorf("Write into an empty directory: %v", err)
 	}
 }
-
-func TestStamp(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	out := filepath.Join(t.TempDir(), "_site")
-	fsys := book("a.md", "# A\n")
-	key, err := site.InputKey(fsys, "tool")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if site.UpToDate(out, key) {
-		t.Fatal("a missing site is up to date")
-	}
-	siteOf(map[string]string{"a.html": "a"}).Write(out)
-	if err := site.SaveStamp(out, key); err != nil {
-		t.Fatal(err)
-	}
-	if !site.UpToDate(out, key) {
-		t.Fatal("not up to date right after a build")
-	}
-	if k2, _ := site.InputKey(book("a.md", "# A changed\n"), "tool"); site.UpToDate(out, k2) {
-		t.Error("up to date after the book changed")
-	}
-	if k3, _ := site.InputKey(fsys, "another tool"); site.UpToDate(out, k3) {
-		t.Error("up to date after the tool changed")
-	}
-	os.Remove(filepath.Join(out, "a.html"))
-	if site.UpToDate(out, key) {
-		t.Error("up to date after a file of the site was deleted")
-	}
-}

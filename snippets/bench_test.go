@@ -65,7 +65,9 @@ func BenchmarkSnippet(b *testing.B) {
 				{U: 0, Chunks: []string{benchImports}},
 				{U: 1, Chunks: []string{";\n" + fmt.Sprintf(benchSnippet, i)}},
 			}
-			got := worker.Run(context.Background(), units, lim, worker.Self, 0)
+			pool := &worker.Pool{}
+			got := worker.Run(context.Background(), units, lim, pool.Start, 0)
+			pool.Close()
 			if o := got[1]; !o.Finished() || o.Error != nil {
 				b.Fatalf("worker: %+v", o)
 			}

@@ -3,12 +3,37 @@
 // yaegi interpreter in sandboxed worker processes, checks what they print
 // against the page, and rewrites the expected outputs on request.
 //
-// # Pages and cells
+// # The dialect and the page model
 //
-// [Parse] (or [Parser.Parse], with the site's goldmark extensions added by
-// [NewParser]) parses a page once with goldmark. The [Page] holds the AST,
-// the front matter, its [Cell]s and its [Check]s; nothing downstream
-// re-reads the Markdown. [Parser.Markdown] renders the same AST.
+// Every command reads a page the same way: [Parse] parses it once, in the
+// one Markdown dialect of warpbook, and everything downstream (the
+// kernel, the site, warpbook test, build, serve and run) works from the
+// [Page] it returns; nothing re-reads the Markdown. The dialect is
+// CommonMark with GitHub Flavored Markdown (tables, strikethrough,
+// autolinks, task lists), footnotes, heading ids (automatic, and {#id}),
+// GitHub alerts (a blockquote opening with [!NOTE], [!TIP], [!IMPORTANT],
+// [!WARNING] or [!CAUTION]), YAML front matter between "---" lines, and
+// warpbook's cells, output blocks and checked values.
+//
+// The Page holds the source, the goldmark AST ([Page.Doc]), the decoded
+// [FrontMatter], the [Cell]s and [Check]s, and the parse's
+// [Page.Diagnostics]. In the AST, the dialect's own nodes stand where they
+// were written: a [FrontMatterNode], an [Alert], a [CellNode] (whose
+// children are the go run block and its output block) and a [CheckNode]
+// (whose children are the link's text). Renderers render the AST as it is
+// and never change it.
+//
+// Every problem, whoever finds it (the parser, the type checker, the
+// interpreter, the site, a figure, a YAML decoder), is a [Diagnostic] at a
+// file:line:col of the page, with the column in bytes as go/token counts
+// them, and [Diagnostics.Write] is the one printer every command uses.
+//
+// Front matter is decoded strictly ([DecodeYAML]: a key with no field is
+// an error, and sizes, nesting and alias expansion are bounded) into
+// [FrontMatter]; a tag that is not a slug, an unknown byline status or
+// difficulty, and front matter that is never closed are parse errors, at
+// the key. Which keys suit which kind of page (chapter, glossary entry,
+// question) the site decides.
 //
 // A fenced block whose info string starts with "go run" is a cell. The
 // fenced block with info string "output" right after it holds what the cell
@@ -109,8 +134,10 @@
 //
 // Limits, the same in both modes: a time limit per cell or checked value
 // (10 s by default, timeout= up to 5 min), counted in the worker's CPU time
-// on Linux, with a wall-clock backstop of 4 times the limit, package
-// initialization included; a memory cap (1 GiB resident by default, read
+// on Linux, package initialization included, with a wall-clock backstop: a
+// snippet that is not computing (asleep, deadlocked) fails at 4 times its
+// limit of wall-clock time, one that computes slowly on a loaded machine
+// goes on until its CPU time runs out, or 20 times its limit; a memory cap (1 GiB resident by default, read
 // from /proc on Linux, and a soft Go memory limit everywhere); an output
 // cap (1 MiB per page, panic messages and values included). A cell that
 // leaves goroutines running when it ends fails. The kernel's own page

@@ -13,15 +13,41 @@ import (
 // RunPage type-checks, runs and verifies one page. A page with parse
 // errors is not run; its result carries them.
 func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
-	r := &PageResult{
+	return k.Run(ctx, []*Page{p})[0]
+}
+
+// pageRun is one page on its way through a run: prepared (type-checked,
+// what must run decided, the cache asked), then run and verified.
+type pageRun struct {
+	r    *PageResult
+	pl   *plan // nil for a page with parse errors
+	need map[*unit]bool
+	// The interpreter: outcomes found in the cache, and the units to run.
+	outcomes map[int]*worker.Outcome
+	jobs     []worker.Unit
+	timeouts map[int]time.Duration
+	keys     map[*unit]string
+	// The native build: outcomes found in the cache, and the sessions to
+	// build and run.
+	native  map[int]*worker.Outcome
+	build   []*session
+	nkeys   map[*unit]string
+	ndiags  Diagnostics
+	nativeX map[*session]string // built executables, by session
+}
+
+// prepare type-checks a page and finds what of it must run.
+func (k *Kernel) prepare(p *Page) *pageRun {
+	pr := &pageRun{r: &PageResult{
 		Page:     p,
 		Cells:    make([]*CellResult, len(p.Cells)),
 		Checks:   make([]*CheckResult, len(p.Checks)),
 		Verifier: k.Verifier(),
-	}
+	}}
+	r := pr.r
 	if len(p.Diagnostics) > 0 {
 		r.Diagnostics = append(r.Diagnostics, p.Diagnostics...)
-		return r
+		return pr
 	}
 	var pl *plan
 	if k.Resident != nil {
@@ -32,6 +58,7 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 		pl = newPlan(p, k.timeout())
 		r.Diagnostics = append(r.Diagnostics, pl.compile()...)
 	}
+	pr.pl = pl
 
 	// What runs: each session up to its last selected unit, but not past
 	// its first unit that does not compile.
@@ -47,11 +74,11 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 			need[s.units[i]] = true
 		}
 	}
+	pr.need = need
 	cache := k.cache()
-	keys := pl.keys(r.Verifier, "interp")
-	outcomes := map[int]*worker.Outcome{}
-	var jobs []worker.Unit
-	timeouts := map[int]time.Duration{}
+	pr.keys = pl.keys(r.Verifier, "interp")
+	pr.outcomes = map[int]*worker.Outcome{}
+	pr.timeouts = map[int]time.Duration{}
 	for _, s := range pl.sessions {
 		var units []*unit
 		hit := true
@@ -60,8 +87,8 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 				continue
 			}
 			units = append(units, u)
-			if o := cache.get(keys[u]); o != nil {
-				outcomes[u.index] = o
+			if o := cache.get(pr.keys[u]); o != nil {
+				pr.outcomes[u.index] = o
 			} else {
 				hit = false
 			}
@@ -70,59 +97,70 @@ func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
 			continue
 		}
 		for _, u := range units {
-			delete(outcomes, u.index)
+			delete(pr.outcomes, u.index)
 			if len(u.diags) > 0 {
 				continue // a checked value that does not compile
 			}
-			jobs = append(jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr})
-			timeouts[u.index] = u.timeout
+			pr.jobs = append(pr.jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr})
+			pr.timeouts[u.index] = u.timeout
 		}
 	}
-	if len(jobs) > 0 {
-		start := worker.Self
-		lim := worker.Limits{Timeout: timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit()}
+	sortJobs(pr.jobs)
+	if k.Native && k.Resident == nil {
+		k.prepareNative(pr)
+	}
+	return pr
+}
+
+// finish runs what a prepared page must run and verifies it.
+func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *PageResult {
+	if pr.pl == nil {
+		return pr.r
+	}
+	if len(pr.jobs) > 0 {
+		start := pool.Start
+		lim := worker.Limits{Timeout: pr.timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit()}
 		var started func(int)
 		if k.Started != nil {
 			started = func(n int) {
-				u := pl.units[n]
+				u := pr.pl.units[n]
 				k.Started(u.id(), u.timeout)
 			}
 		}
 		var res *worker.Resident
 		switch {
 		case k.Resident != nil:
-			res = k.Resident.runner(p.Path)
+			res = k.Resident.runner(pr.r.Page.Path)
 			start, lim.Memory, lim.Once = res.Start(started), 0, true
 		case k.InProcess && started != nil:
 			start, lim.Memory = worker.InProcessTraced(started), 0
 		case k.InProcess:
 			start, lim.Memory = worker.InProcess, 0
 		}
-		sortJobs(jobs)
 		var got map[int]*worker.Outcome
 		if res != nil {
-			replayed, rest := res.Prepare(jobs)
+			replayed, rest := res.Prepare(pr.jobs)
 			got = worker.Run(ctx, rest, lim, start, k.memoryLimit())
 			res.Record(rest, got)
 			maps.Copy(got, replayed)
 		} else {
-			got = worker.Run(ctx, jobs, lim, start, k.memoryLimit())
+			got = worker.Run(ctx, pr.jobs, lim, start, k.memoryLimit())
 		}
+		cache := k.cache()
 		for n, o := range got {
-			outcomes[n] = o
+			pr.outcomes[n] = o
 			if o.Finished() {
-				cache.put(keys[pl.units[n]], o)
+				cache.put(pr.keys[pr.pl.units[n]], o)
 			}
 		}
 	}
 	var native map[int]*worker.Outcome
 	if k.Native && k.Resident == nil {
-		var d Diagnostics
-		native, d = k.runNative(ctx, pl, need, r.Verifier)
-		r.Diagnostics = append(r.Diagnostics, d...)
+		native = k.runNative(ctx, pr)
+		pr.r.Diagnostics = append(pr.r.Diagnostics, pr.ndiags...)
 	}
-	k.verify(pl, r, outcomes, native)
-	return r
+	k.verify(pr.pl, pr.r, pr.outcomes, native)
+	return pr.r
 }
 
 // startupTimeout is how long a worker may take to start (loading the

@@ -2,10 +2,13 @@ package snippets
 
 import (
 	"context"
+	"os"
 	"regexp"
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
 
 // Kernel runs and verifies pages. Its zero value is ready to use: snippets
@@ -85,23 +88,60 @@ func (k *Kernel) outputLimit() int64 {
 // same order.
 func (k *Kernel) Run(ctx context.Context, pages []*Page) []*PageResult {
 	res := make([]*PageResult, len(pages))
+	k.Stream(ctx, pages, func(i int, r *PageResult) { res[i] = r })
+	return res
+}
+
+// Stream runs every page, Jobs at a time, and calls done with each page's
+// result (and its index in pages) as soon as the page is verified, one
+// call at a time. Every page is type-checked first; with Native, one go
+// build then compiles every page's programs.
+func (k *Kernel) Stream(ctx context.Context, pages []*Page, done func(i int, r *PageResult)) {
 	jobs := k.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
+	runs := make([]*pageRun, len(pages))
+	each(jobs, len(pages), func(i int) { runs[i] = k.prepare(pages[i]) })
+	if k.Native {
+		tmp, err := k.buildNative(ctx, runs)
+		if tmp != "" {
+			defer os.RemoveAll(tmp)
+		}
+		if err != nil {
+			for _, pr := range runs {
+				if len(pr.build) > 0 {
+					pr.ndiags = append(pr.ndiags, &Diagnostic{Pos: Pos{File: pr.r.Page.Path}, Msg: "native: " + err.Error()})
+					pr.nativeX = nil
+				}
+			}
+		}
+	}
+	// The pages share worker processes: a page's worker serves the next
+	// page when it ends cleanly, so a run starts about Jobs processes.
+	pool := &worker.Pool{}
+	defer pool.Close()
+	var mu sync.Mutex
+	each(jobs, len(pages), func(i int) {
+		r := k.finish(ctx, runs[i], pool)
+		mu.Lock()
+		defer mu.Unlock()
+		done(i, r)
+	})
+}
+
+// each calls f(0) ... f(n-1), jobs at a time.
+func each(jobs, n int, f func(int)) {
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
-	for i, p := range pages {
-		wg.Add(1)
+	for i := range n {
 		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { <-sem }()
-			res[i] = k.RunPage(ctx, p)
-		}()
+			f(i)
+		})
 	}
 	wg.Wait()
-	return res
 }
 
 // selected reports whether the filter selects id.

@@ -3,13 +3,10 @@ package snippets
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -77,91 +74,147 @@ func (k *Kernel) moduleRoot() (string, error) {
 	return filepath.Dir(gomod), nil
 }
 
-// runNative builds the page's sessions into programs with the Go toolchain
-// (one go build for the page, through an overlay, so nothing is written to
-// the source tree), runs them, and returns an outcome per unit.
-func (k *Kernel) runNative(ctx context.Context, pl *plan, need map[*unit]bool, v Verifier) (map[int]*worker.Outcome, Diagnostics) {
-	pageDiag := func(format string, args ...any) Diagnostics {
-		return Diagnostics{&Diagnostic{Pos: Pos{File: pl.page.Path}, Msg: "native: " + fmt.Sprintf(format, args...)}}
-	}
-	out := map[int]*worker.Outcome{}
+// prepareNative finds the page's sessions whose native outcomes are not in
+// the cache: those the native build compiles.
+func (k *Kernel) prepareNative(pr *pageRun) {
+	pl := pr.pl
 	cache := k.cache()
-	keys := pl.keys(v, "native")
-	var build []*session
+	pr.native = map[int]*worker.Outcome{}
+	pr.nkeys = pl.keys(pr.r.Verifier, "native")
 	for _, s := range pl.sessions {
 		if s.broken || len(s.units) == 0 {
 			continue
 		}
 		hit, any := true, false
 		for _, u := range s.units {
-			if !need[u] {
+			if !pr.need[u] {
 				continue
 			}
 			any = true
-			if o := cache.get(keys[u]); o != nil {
-				out[u.index] = o
+			if o := cache.get(pr.nkeys[u]); o != nil {
+				pr.native[u.index] = o
 			} else {
 				hit = false
 			}
 		}
 		if any && !hit {
-			build = append(build, s)
+			pr.build = append(pr.build, s)
 		}
 	}
-	if len(build) == 0 {
-		return out, nil
+}
+
+// buildNative compiles the sessions of every page that needs them with the
+// Go toolchain, in one go build through an overlay (nothing is written to
+// the source tree): one invocation links them all in parallel, where one
+// per page would pay the go command's start-up for each. If that build
+// fails, each page is built on its own, so that a page that does not build
+// fails alone. It returns the directory to remove when the run is over.
+func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, error) {
+	var todo []*pageRun
+	for _, pr := range runs {
+		if len(pr.build) > 0 {
+			todo = append(todo, pr)
+		}
+	}
+	if len(todo) == 0 {
+		return "", nil
+	}
+	fail := func(pr *pageRun, format string, args ...any) {
+		pr.ndiags = append(pr.ndiags, &Diagnostic{Pos: Pos{File: pr.pl.page.Path}, Msg: "native: " + fmt.Sprintf(format, args...)})
+		pr.nativeX = nil
 	}
 	root, err := k.moduleRoot()
 	if err != nil {
-		return out, pageDiag("%v", err)
+		for _, pr := range todo {
+			fail(pr, "%v", err)
+		}
+		return "", nil
 	}
 	tmp, err := os.MkdirTemp("", "warpbook-native-")
 	if err != nil {
-		return out, pageDiag("%v", err)
+		return "", err
 	}
-	defer os.RemoveAll(tmp)
-	sum := sha256.Sum256([]byte(pl.page.Path))
-	base := path.Join("_wbnative", hex.EncodeToString(sum[:6]))
+	// The sources of each page's sessions, in the overlay. go build -o
+	// DIR/ names an executable after its package's last element: p3s0 is
+	// the first session of the fourth page.
 	overlay := map[string]string{}
-	var pkgs []string
-	for _, s := range build {
-		dir := path.Join(base, fmt.Sprintf("s%d", s.id))
-		files := map[string]string{"main.go": s.mainGo}
-		if !s.program {
-			files["wb.go"] = worker.HelperGo
-		}
-		for name, src := range files {
-			f := filepath.Join(tmp, fmt.Sprintf("s%d_%s", s.id, name))
-			if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
-				return out, pageDiag("%v", err)
+	pkgs := map[*pageRun][]string{}
+	bin := filepath.Join(tmp, "bin")
+	for i, pr := range todo {
+		pr.nativeX = map[*session]string{}
+		for _, s := range pr.build {
+			name := fmt.Sprintf("p%ds%d", i, s.id)
+			files := map[string]string{"main.go": s.mainGo}
+			if !s.program {
+				files["wb.go"] = worker.HelperGo
 			}
-			overlay[filepath.Join(root, filepath.FromSlash(dir), name)] = f
+			for file, src := range files {
+				f := filepath.Join(tmp, name+"_"+file)
+				if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+					return tmp, err
+				}
+				overlay[filepath.Join(root, "_wbnative", name, file)] = f
+			}
+			pkgs[pr] = append(pkgs[pr], modulePath+"/_wbnative/"+name)
+			pr.nativeX[s] = filepath.Join(bin, name)
 		}
-		pkgs = append(pkgs, modulePath+"/"+dir)
 	}
 	ob, _ := json.Marshal(map[string]any{"Replace": overlay})
 	ovl := filepath.Join(tmp, "overlay.json")
 	if err := os.WriteFile(ovl, ob, 0o644); err != nil {
-		return out, pageDiag("%v", err)
+		return tmp, err
 	}
-	bin := filepath.Join(tmp, "bin") + string(filepath.Separator)
-	args := append([]string{"build", "-overlay", ovl, "-o", bin}, pkgs...)
-	cmd := exec.CommandContext(ctx, k.goCommand(), args...)
-	cmd.Dir = root
-	// The toolchain is trusted, the code it builds is not: no cgo (whose
-	// #cgo lines run compilers with the page's flags) and no toolchain
-	// download.
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		msg := strings.ReplaceAll(strings.TrimSpace(string(b)), pageFile, pl.page.Path)
-		return out, pageDiag("go build failed: %v\n%s", err, msg)
+	gobuild := func(pkgs []string) ([]byte, error) {
+		// No symbol table and no DWARF: nothing debugs these programs,
+		// and leaving them out halves the time spent linking them.
+		args := append([]string{"build", "-ldflags=-s -w", "-overlay", ovl, "-o", bin + string(filepath.Separator)}, pkgs...)
+		cmd := exec.CommandContext(ctx, k.goCommand(), args...)
+		cmd.Dir = root
+		// The toolchain is trusted, the code it builds is not: no cgo
+		// (whose #cgo lines run compilers with the page's flags) and no
+		// toolchain download.
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local")
+		return cmd.CombinedOutput()
 	}
-	for _, s := range build {
-		exe := filepath.Join(tmp, "bin", fmt.Sprintf("s%d", s.id))
+	var all []string
+	for _, pr := range todo {
+		all = append(all, pkgs[pr]...)
+	}
+	b, err := gobuild(all)
+	if err == nil {
+		return tmp, nil
+	}
+	if len(todo) == 1 {
+		fail(todo[0], "go build failed: %v\n%s", err, buildMessage(b, todo[0]))
+		return tmp, nil
+	}
+	for _, pr := range todo {
+		if b, err := gobuild(pkgs[pr]); err != nil {
+			fail(pr, "go build failed: %v\n%s", err, buildMessage(b, pr))
+		}
+	}
+	return tmp, nil
+}
+
+// buildMessage is what go build printed, with the page's generated file
+// name replaced by its path.
+func buildMessage(b []byte, pr *pageRun) string {
+	return strings.ReplaceAll(strings.TrimSpace(string(b)), pageFile, pr.pl.page.Path)
+}
+
+// runNative runs the page's sessions built natively and returns an outcome
+// per unit (those from the cache included).
+func (k *Kernel) runNative(ctx context.Context, pr *pageRun) map[int]*worker.Outcome {
+	cache := k.cache()
+	for _, s := range pr.build {
+		exe := pr.nativeX[s]
+		if exe == "" {
+			continue
+		}
 		var units []worker.Unit
 		timeouts := map[int]time.Duration{}
 		for _, u := range s.units {
-			if need[u] {
+			if pr.need[u] {
 				units = append(units, worker.Unit{U: u.index, Session: s.id})
 				timeouts[u.index] = u.timeout
 			}
@@ -169,11 +222,11 @@ func (k *Kernel) runNative(ctx context.Context, pl *plan, need map[*unit]bool, v
 		lim := worker.Limits{Timeout: timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit(),
 			Program: true, Raw: s.program}
 		for n, o := range worker.Run(ctx, units, lim, worker.Program(exe), k.memoryLimit()) {
-			out[n] = o
+			pr.native[n] = o
 			if o.Finished() {
-				cache.put(keys[pl.units[n]], o)
+				cache.put(pr.nkeys[pr.pl.units[n]], o)
 			}
 		}
 	}
-	return out, nil
+	return pr.native
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/goccy/go-yaml"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -25,7 +24,7 @@ type Page struct {
 	// [CellNode], [CheckNode], [Alert]) in place of the Markdown they were
 	// written as.
 	Doc *ast.Document
-	// FrontMatter is the YAML block at the top of the page, nil if none.
+	// FrontMatter is the page's front matter, decoded; nil if it has none.
 	FrontMatter *FrontMatter
 	// Cells are the page's runnable snippets (fenced blocks whose info
 	// string starts with "go run"), in document order.
@@ -37,21 +36,6 @@ type Page struct {
 	Diagnostics Diagnostics
 
 	lines []int // byte offset of the start of each line
-}
-
-// FrontMatter is the raw YAML front matter of a page. The kernel ignores it;
-// the site decodes it.
-type FrontMatter struct {
-	// Raw is the YAML between the two "---" lines.
-	Raw []byte
-	// Line is the line of the page on which Raw starts (2: right after the
-	// opening "---").
-	Line int
-}
-
-// Decode decodes the front matter as YAML into v.
-func (f *FrontMatter) Decode(v any) error {
-	return yaml.Unmarshal(f.Raw, v)
 }
 
 // Cell returns the cell with the given id, or nil.
@@ -144,7 +128,8 @@ func (pg *Page) transform(doc *ast.Document) {
 					Msg: "front matter opened on line 1 is never closed: end it with a line of ---"})
 				return ast.WalkSkipChildren, nil
 			}
-			pg.FrontMatter = &FrontMatter{Raw: n.Lines().Value(pg.Source), Line: 2}
+			pg.FrontMatter = &FrontMatter{Raw: n.Lines().Value(pg.Source), Line: 2, file: pg.Path}
+			*diags = append(*diags, pg.FrontMatter.decode()...)
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock:
 			if c := pg.fencedBlock(n, diags); c != nil {

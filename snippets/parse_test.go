@@ -34,12 +34,8 @@ func TestParsePage(t *testing.T) {
 	if pg.FrontMatter == nil || string(pg.FrontMatter.Raw) != "title: Sample\ntags: [a, b]\n" || pg.FrontMatter.Line != 2 {
 		t.Fatalf("front matter = %+v", pg.FrontMatter)
 	}
-	var fm struct {
-		Title string
-		Tags  []string
-	}
-	if err := pg.FrontMatter.Decode(&fm); err != nil || fm.Title != "Sample" || len(fm.Tags) != 2 {
-		t.Fatalf("decode front matter: %+v %v", fm, err)
+	if fm := pg.FrontMatter; fm.Title != "Sample" || len(fm.Tags) != 2 || fm.KeyPos("tags").String() != "book/sample.md:3:1" {
+		t.Fatalf("decoded front matter: %+v, tags at %s", fm, fm.KeyPos("tags"))
 	}
 	if len(pg.Cells) != 2 {
 		t.Fatalf("got %d cells, want 2", len(pg.Cells))
@@ -149,6 +145,9 @@ func TestParseErrors(t *testing.T) {
 		{"empty check", "see [42](=)\n", "x.md:1:5: checked value [42](=) has no expression"},
 		{"unterminated quote", "```go run panics=\"boom\n```\n", "x.md:1:18: unterminated quoted value"},
 		{"both panics and error", "```go run panics=\"a\" error=\"b\"\n```\n", "x.md:1:1: snippet-1: a snippet cannot both panic"},
+		{"bad byline", "---\nbyline:\n  status: finished\n---\n# A\n", `x.md:3:3: front matter: byline status must be draft, review or published, not "finished"`},
+		{"bad tag", "---\ntitle: t\ntags: [Occupancy]\n---\n# A\n", `x.md:3:1: front matter: tag "Occupancy": use lower-case letters`},
+		{"unknown key", "---\ntitel: t\n---\n# A\n", `x.md:2:1: front matter: unknown field "titel"`},
 		{"unclosed front matter", "---\ntitle: x\n\n# Page\n\n```go run\nx\n```\n", "x.md:1:1: front matter opened on line 1 is never closed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

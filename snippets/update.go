@@ -140,7 +140,7 @@ func UpdateFile(r *PageResult) ([]string, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("update %s: not a regular file", r.Page.Path)
 	}
-	now, err := os.ReadFile(path)
+	now, err := ReadFile(nil, path, MaxPageBytes, "a page")
 	if err != nil {
 		return nil, fmt.Errorf("update %s: %w", r.Page.Path, err)
 	}

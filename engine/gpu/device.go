@@ -103,31 +103,23 @@ func (d Device) String() string {
 	return fmt.Sprintf("%s (%s, %d SMs)", d.Name, d.CC.SM(), d.SMs)
 }
 
+// positiveFields names the fields Validate holds to be positive, in its
+// order.
+var positiveFields = [...]string{"SMs", "WarpSize", "MaxThreadsPerBlock", "MaxThreadsPerSM", "MaxBlocksPerSM",
+	"RegistersPerSM", "RegistersPerBlock", "MaxRegistersPerThread", "RegisterAllocUnit", "SubPartitions",
+	"SharedMemPerSM", "SharedMemPerBlock", "SharedMemPerBlockOptIn", "SharedMemAllocUnit"}
+
 // Validate reports the first field that makes d unusable for the occupancy
 // calculator, or nil.
-func (d Device) Validate() error {
-	checks := []struct {
-		name  string
-		value int
-	}{
-		{"SMs", d.SMs},
-		{"WarpSize", d.WarpSize},
-		{"MaxThreadsPerBlock", d.MaxThreadsPerBlock},
-		{"MaxThreadsPerSM", d.MaxThreadsPerSM},
-		{"MaxBlocksPerSM", d.MaxBlocksPerSM},
-		{"RegistersPerSM", d.RegistersPerSM},
-		{"RegistersPerBlock", d.RegistersPerBlock},
-		{"MaxRegistersPerThread", d.MaxRegistersPerThread},
-		{"RegisterAllocUnit", d.RegisterAllocUnit},
-		{"SubPartitions", d.SubPartitions},
-		{"SharedMemPerSM", d.SharedMemPerSM},
-		{"SharedMemPerBlock", d.SharedMemPerBlock},
-		{"SharedMemPerBlockOptIn", d.SharedMemPerBlockOptIn},
-		{"SharedMemAllocUnit", d.SharedMemAllocUnit},
-	}
-	for _, c := range checks {
-		if c.value <= 0 {
-			return fmt.Errorf("gpu: device %q: %s must be positive, got %d", d.Name, c.name, c.value)
+func (d *Device) Validate() error {
+	// The values first, their names only for the message: Validate runs
+	// on every occupancy.Compute.
+	values := [...]int{d.SMs, d.WarpSize, d.MaxThreadsPerBlock, d.MaxThreadsPerSM, d.MaxBlocksPerSM,
+		d.RegistersPerSM, d.RegistersPerBlock, d.MaxRegistersPerThread, d.RegisterAllocUnit, d.SubPartitions,
+		d.SharedMemPerSM, d.SharedMemPerBlock, d.SharedMemPerBlockOptIn, d.SharedMemAllocUnit}
+	for i, v := range values {
+		if v <= 0 {
+			return fmt.Errorf("gpu: device %q: %s must be positive, got %d", d.Name, positiveFields[i], v)
 		}
 	}
 	if d.MaxThreadsPerSM < d.WarpSize {

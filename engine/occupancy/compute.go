@@ -2,6 +2,7 @@ package occupancy
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/warpbook/warpbook/engine/gpu"
 )
@@ -23,7 +24,7 @@ func Compute(d gpu.Device, k Kernel) (Result, error) {
 	}
 	var r Result
 	r.WarpsPerBlock = ceilDiv(k.BlockSize, d.WarpSize)
-	r.MaxWarps = d.MaxWarpsPerSM()
+	r.MaxWarps = div(d.MaxThreadsPerSM, d.WarpSize)
 
 	// Partitioned global caching only exists where the device honours it.
 	gc := k.PartitionedGC
@@ -32,7 +33,7 @@ func Compute(d gpu.Device, k Kernel) (Result, error) {
 	}
 
 	// Registers. This may turn partitioned global caching off.
-	regs := registerLimit(d, k, r.WarpsPerBlock, d.SubPartitions, gc)
+	regs := registerLimit(&d, &k, r.WarpsPerBlock, d.SubPartitions, gc)
 	r.RegistersPerWarp = regs.perWarp
 	r.RegistersPerBlock = regs.perBlock
 	r.Limits.Registers = regs.limit
@@ -42,7 +43,7 @@ func Compute(d gpu.Device, k Kernel) (Result, error) {
 	// kernel that fits a GP100 SM but no GP10x SM is refused on GP100 too,
 	// so that a Pascal binary runs on every Pascal part or on none.
 	if d.CC == (gpu.CC{Major: 6, Minor: 0}) && regs.limit != Blocks(0) {
-		if check := registerLimit(d, k, r.WarpsPerBlock, 4, gc); check.limit == Blocks(0) {
+		if check := registerLimit(&d, &k, r.WarpsPerBlock, 4, gc); check.limit == Blocks(0) {
 			r.Limits.Registers = Blocks(0)
 			r.Obstacles |= GP10xCrossCheck
 		}
@@ -56,16 +57,16 @@ func Compute(d gpu.Device, k Kernel) (Result, error) {
 		r.Obstacles |= BlockTooLarge
 	case gc != PartitionedGCOff:
 		// A block is confined to half the SM and its warp slots.
-		r.Limits.Warps = Blocks(r.MaxWarps / 2 / r.WarpsPerBlock * 2)
+		r.Limits.Warps = Blocks(div(r.MaxWarps/2, r.WarpsPerBlock) * 2)
 	default:
-		r.Limits.Warps = Blocks(r.MaxWarps / r.WarpsPerBlock)
+		r.Limits.Warps = Blocks(div(r.MaxWarps, r.WarpsPerBlock))
 	}
 
 	// Resident blocks.
 	r.Limits.Blocks = Blocks(d.MaxBlocksPerSM)
 
 	// Shared memory.
-	smem, err := sharedMemLimit(d, k)
+	smem, err := sharedMemLimit(&d, &k)
 	if err != nil {
 		return Result{}, err
 	}
@@ -130,7 +131,7 @@ type registerOutcome struct {
 
 // registerLimit applies the register rules with subParts sub-partitions
 // per SM.
-func registerLimit(d gpu.Device, k Kernel, warps, subParts int, gc PartitionedGC) registerOutcome {
+func registerLimit(d *gpu.Device, k *Kernel, warps, subParts int, gc PartitionedGC) registerOutcome {
 	var o registerOutcome
 	o.gc = gc
 	o.perWarp = roundUp(k.Registers*d.WarpSize, d.RegisterAllocUnit)
@@ -156,18 +157,18 @@ func registerLimit(d gpu.Device, k Kernel, warps, subParts int, gc PartitionedGC
 		return o
 	}
 	// A warp's registers live in one sub-partition's share of the file.
-	warpsPerSubPart := d.RegistersPerSM / subParts / o.perWarp
+	warpsPerSubPart := div(div(d.RegistersPerSM, subParts), o.perWarp)
 	blocks := 0
 	if gc != PartitionedGCOff {
 		// A block is confined to half the SM's sub-partitions.
-		blocks = warpsPerSubPart * (subParts / 2) / warps * 2
+		blocks = div(warpsPerSubPart*(subParts/2), warps) * 2
 		if blocks == 0 && gc == PartitionedGCOnStrict {
 			o.obstacles |= PartitionedGCHalfSM
 		}
 	}
 	if blocks == 0 && gc != PartitionedGCOnStrict {
 		o.gc = PartitionedGCOff
-		blocks = warpsPerSubPart * subParts / warps
+		blocks = div(warpsPerSubPart*subParts, warps)
 	}
 	o.limit = Blocks(blocks)
 	return o
@@ -180,7 +181,7 @@ type sharedMemOutcome struct {
 }
 
 // sharedMemLimit applies the shared-memory rules.
-func sharedMemLimit(d gpu.Device, k Kernel) (sharedMemOutcome, error) {
+func sharedMemLimit(d *gpu.Device, k *Kernel) (sharedMemOutcome, error) {
 	var o sharedMemOutcome
 	pref, err := preference(d, k)
 	if err != nil {
@@ -225,7 +226,7 @@ func sharedMemLimit(d gpu.Device, k Kernel) (sharedMemOutcome, error) {
 		o.limit = Unlimited()
 		return o, nil
 	}
-	o.limit = Blocks(o.config / o.perBlock)
+	o.limit = Blocks(div(o.config, o.perBlock))
 	return o, nil
 }
 
@@ -234,7 +235,7 @@ func sharedMemLimit(d gpu.Device, k Kernel) (sharedMemOutcome, error) {
 // OptInLimit mode, once the kernel could need more than the default one
 // (static + reserve + the maximum dynamic attribute); the default limit
 // otherwise. optIn reports which.
-func sharedMemBlockLimit(d gpu.Device, k Kernel) (limit int, optIn bool) {
+func sharedMemBlockLimit(d *gpu.Device, k *Kernel) (limit int, optIn bool) {
 	if k.SharedMemLimit == OptInLimit && k.StaticSharedMem+d.ReservedSharedMemPerBlock+k.maxDynamic() > d.SharedMemPerBlock {
 		return d.SharedMemPerBlockOptIn, true
 	}
@@ -243,7 +244,7 @@ func sharedMemBlockLimit(d gpu.Device, k Kernel) (limit int, optIn bool) {
 
 // preference returns the SM shared-memory size the kernel's carveout or
 // cache preference asks for, rounded up to a size the SM supports.
-func preference(d gpu.Device, k Kernel) (int, error) {
+func preference(d *gpu.Device, k *Kernel) (int, error) {
 	if d.SharedMemCapacities == nil {
 		// Shared memory is a fixed array: nothing to configure.
 		return d.SharedMemPerSM, nil
@@ -265,7 +266,7 @@ func preference(d gpu.Device, k Kernel) (int, error) {
 
 // capacityFor returns the smallest shared-memory capacity of d that holds
 // size bytes.
-func capacityFor(d gpu.Device, size int) (int, bool) {
+func capacityFor(d *gpu.Device, size int) (int, bool) {
 	for _, c := range d.SharedMemCapacities {
 		if size <= c {
 			return c, true
@@ -274,6 +275,17 @@ func capacityFor(d gpu.Device, size int) (int, bool) {
 	return 0, false
 }
 
-func ceilDiv(x, y int) int { return (x + y - 1) / y }
+func ceilDiv(x, y int) int { return div(x+y-1, y) }
+
+// div is x / y for x >= 0 and y > 0. Most divisors here are powers of two
+// (the warp size, allocation units, sub-partitions, warps per block), and
+// a shift costs a cycle where a division costs tens: Compute divides about
+// ten times, and this is most of what it costs.
+func div(x, y int) int {
+	if y&(y-1) == 0 {
+		return x >> bits.TrailingZeros(uint(y))
+	}
+	return x / y
+}
 
 func roundUp(x, y int) int { return ceilDiv(x, y) * y }

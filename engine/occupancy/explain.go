@@ -146,7 +146,7 @@ func explainSharedMem(d gpu.Device, k Kernel, r Result) string {
 			num(k.DynamicSharedMem), num(k.maxDynamic()))
 		return b.String()
 	case r.Obstacles.Has(SharedMemPerBlockExceeded):
-		limit, optIn := sharedMemBlockLimit(d, k)
+		limit, optIn := sharedMemBlockLimit(&d, &k)
 		which := "default"
 		if optIn {
 			which = "opt-in"

@@ -234,28 +234,23 @@ func (c Carveout) MarshalJSON() ([]byte, error) {
 // calculator works in 32-bit ints; so do its inputs.
 const maxInput = math.MaxInt32
 
+// kernelFields names the fields validate bounds, in its order.
+var kernelFields = [...]string{"block size", "registers per thread", "static shared memory", "dynamic shared memory", "barriers", "kernel max threads per block"}
+
 // validate reports the first unusable field of k, or nil.
-func (k Kernel) validate() error {
+func (k *Kernel) validate() error {
 	if k.BlockSize <= 0 {
 		return fmt.Errorf("occupancy: block size must be positive, got %d", k.BlockSize)
 	}
-	checks := []struct {
-		what  string
-		value int
-	}{
-		{"block size", k.BlockSize},
-		{"registers per thread", k.Registers},
-		{"static shared memory", k.StaticSharedMem},
-		{"dynamic shared memory", k.DynamicSharedMem},
-		{"barriers", k.Barriers},
-		{"kernel max threads per block", k.MaxThreadsPerBlock},
-	}
-	for _, c := range checks {
-		if c.value < 0 {
-			return fmt.Errorf("occupancy: %s must not be negative, got %d", c.what, c.value)
+	// The values first, their names only for the message: validate runs
+	// on every Compute.
+	values := [...]int{k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock}
+	for i, v := range values {
+		if v < 0 {
+			return fmt.Errorf("occupancy: %s must not be negative, got %d", kernelFields[i], v)
 		}
-		if c.value > maxInput {
-			return fmt.Errorf("occupancy: %s %d is too large (at most %d)", c.what, c.value, maxInput)
+		if v > maxInput {
+			return fmt.Errorf("occupancy: %s %d is too large (at most %d)", kernelFields[i], v, maxInput)
 		}
 	}
 	if k.MaxDynamicSharedMem < NoDynamicSharedMem {
@@ -279,7 +274,7 @@ func (k Kernel) validate() error {
 // carveout returns the carveout k asks for, in percent: its Carveout, or
 // else the one its legacy cache preference stands for (PreferL1 0,
 // PreferEqual 50, PreferShared 100); false when it asks for neither.
-func (k Kernel) carveout() (int, bool) {
+func (k *Kernel) carveout() (int, bool) {
 	if p, ok := k.Carveout.Percent(); ok {
 		return p, true
 	}
@@ -295,7 +290,7 @@ func (k Kernel) carveout() (int, bool) {
 }
 
 // maxDynamic returns the maximum dynamic shared memory attribute in bytes.
-func (k Kernel) maxDynamic() int {
+func (k *Kernel) maxDynamic() int {
 	switch {
 	case k.MaxDynamicSharedMem == NoDynamicSharedMem:
 		return 0

@@ -32,8 +32,20 @@ type inst struct {
 	joinPC int32 // BRA: index of the endIf marker
 	lanes  uint32
 	warps  uint32
+	stride int32 // memory instructions: elements between consecutive threads' addresses
+	bar    int16 // UBLKCP, SYNCS: the mbarrier's index in the block
+	group  uint8 // actCommit, actWaitGroup: groupCopy or groupMMA
+	need   need
+	shape  string // HMMA, HGMMA: the shape as written ("" for the default)
 	op     string
 	pos    srcPos
+
+	// Set by bind for the machine being simulated.
+	alt   bool  // FFMA, FADD, FMUL: may use Machine.FMA2
+	lat   int32 // math: result latency (0: the pipe's)
+	ivl   int32 // math: cycles the pipe is held (0: the pipe's interval)
+	waves int32 // LDS/STS: wavefronts (bank conflicts included); global: 32-byte sectors
+	extra int32 // memory: cycles beyond the level's latency (width, async copy)
 }
 
 // Error is a problem in a workload or program, with the place it was found.
@@ -75,8 +87,12 @@ type compiler struct {
 	code  []inst
 	regs  map[string]int16
 	names []string
+	bars  []string // mbarrier names, by index
 	file  string
 }
+
+// maxBars is the most distinct mbarriers a program may name.
+const maxBars = 16
 
 // compiled is a program ready to run.
 type compiled struct {
@@ -84,6 +100,8 @@ type compiled struct {
 	pcs   []int32 // per code index: the instruction's PC (see Issue.PC), -1 for a marker
 	nregs int
 	regs  []string
+	bars  []string
+	async bool // uses cp.async or HGMMA groups (set by bind)
 }
 
 func compile(p *Program, file string) (*compiled, error) {
@@ -108,7 +126,7 @@ func compile(p *Program, file string) (*compiled, error) {
 			pc++
 		}
 	}
-	return &compiled{code: c.code, pcs: pcs, nregs: len(c.names), regs: c.names}, nil
+	return &compiled{code: c.code, pcs: pcs, nregs: len(c.names), regs: c.names, bars: c.bars}, nil
 }
 
 func (c *compiler) errorf(s *stmt, path, format string, args ...any) error {
@@ -236,7 +254,7 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 		return c.errorf(s, path, "%s has %d source registers, want at most 4", name, len(in.Src))
 	}
 	if in.Level != "" && !info.global {
-		return c.errorf(s, path, "level is only for LDG, STG, LDL and STL, not %s", name)
+		return c.errorf(s, path, "level is only for LDG, STG, LDL, STL, LDGSTS and UBLKCP, not %s", name)
 	}
 	level := info.level
 	if in.Level != "" {
@@ -250,11 +268,67 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	if width == 0 {
 		width = 4
 	}
-	if info.act != actShared && info.act != actGlobal && in.Width != 0 {
+	memInst := info.act == actShared || info.act == actGlobal || info.act == actAsyncCopy
+	if !memInst && in.Width != 0 {
 		return c.errorf(s, path, "width is only for memory instructions, not %s", name)
 	}
 	if width != 1 && width != 2 && width != 4 && width != 8 && width != 16 {
 		return c.errorf(s, path, "width %d, want 1, 2, 4, 8 or 16 bytes per thread", in.Width)
+	}
+	if info.act == actAsyncCopy && width < 4 {
+		return c.errorf(s, path, "LDGSTS width %d, want 4, 8 or 16 bytes per thread (cp.async copies 4, 8 or 16)", width)
+	}
+	stride := in.Stride
+	switch {
+	case (in.Stride != 0 || in.Broadcast) && !memInst:
+		return c.errorf(s, path, "stride and broadcast are only for memory instructions, not %s", name)
+	case in.Broadcast && in.Stride != 0:
+		return c.errorf(s, path, "broadcast and stride %d: a broadcast has every thread at one address; give one of them", in.Stride)
+	case in.Broadcast:
+		stride = 0
+	case stride == 0:
+		stride = 1
+	case stride < 0 || stride > 1024:
+		return c.errorf(s, path, "stride %d, want 1 to 1024 elements between consecutive threads", in.Stride)
+	}
+	if in.Shape != "" && info.pipe != pipeTensor {
+		return c.errorf(s, path, "shape is only for HMMA and HGMMA, not %s", name)
+	}
+	if in.Shape != "" {
+		sh, err := parseShape(in.Shape)
+		if err != nil {
+			return c.errorf(s, path, "shape: %v", err)
+		}
+		if (info.act == actGMMA) != (sh.m == 64) {
+			return c.errorf(s, path, "shape %q: HGMMA takes m64nNk16 shapes (a warpgroup's), HMMA m16n8k8, m16n8k16 or m8n8k4", in.Shape)
+		}
+	}
+	if in.Groups != 0 && info.act != actWaitGroup {
+		return c.errorf(s, path, "groups is only for DEPBAR and WARPGROUP.DEPBAR, not %s", name)
+	}
+	if in.Groups < 0 || in.Groups > 7 {
+		return c.errorf(s, path, "groups %d, want 0 to 7 groups left in flight", in.Groups)
+	}
+	if in.Bytes != 0 && info.act != actBulkCopy {
+		return c.errorf(s, path, "bytes is only for UBLKCP, not %s", name)
+	}
+	if info.act == actBulkCopy && (in.Bytes < 16 || in.Bytes > 1<<20 || in.Bytes%16 != 0) {
+		return c.errorf(s, path, "UBLKCP bytes %d, want a multiple of 16 from 16 to %d", in.Bytes, 1<<20)
+	}
+	needsBar := info.act == actBulkCopy || info.act == actMbarWait
+	if in.Bar != "" && !needsBar {
+		return c.errorf(s, path, "bar is only for UBLKCP and SYNCS, not %s", name)
+	}
+	bar := int16(-1)
+	if needsBar {
+		if in.Bar == "" {
+			return c.errorf(s, path, "%s needs an mbarrier (bar: a name such as full0)", name)
+		}
+		b, err := c.bar(in.Bar)
+		if err != nil {
+			return c.errorf(s, path, "bar: %v", err)
+		}
+		bar = b
 	}
 	if in.Cycles != 0 && info.act != actSleep {
 		return c.errorf(s, path, "cycles is only for NANOSLEEP, not %s", name)
@@ -277,7 +351,14 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	}
 	for k := 0; k < n; k++ {
 		ci := inst{act: info.act, pipe: info.pipe, sb: info.sb, store: info.store, level: level,
-			width: int32(width), arg: int32(in.Cycles), dst: -1, op: name, pos: s.pos}
+			width: int32(width), arg: int32(in.Cycles), dst: -1, op: name, pos: s.pos,
+			stride: int32(stride), bar: bar, group: info.group, need: info.need, shape: in.Shape}
+		switch info.act {
+		case actWaitGroup:
+			ci.arg = int32(in.Groups)
+		case actBulkCopy:
+			ci.arg = int32(in.Bytes)
+		}
 		rename := func(r string) string {
 			if k > 0 && r == in.Dst {
 				return r + "~" + strconv.Itoa(k)
@@ -304,6 +385,24 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 		c.code = append(c.code, ci)
 	}
 	return nil
+}
+
+// bar returns the index of mbarrier name.
+func (c *compiler) bar(name string) (int16, error) {
+	name = strings.TrimSpace(name)
+	for i, b := range c.bars {
+		if b == name {
+			return int16(i), nil
+		}
+	}
+	if !validReg(name) {
+		return 0, fmt.Errorf("bad mbarrier name %q (want a name such as full0)", name)
+	}
+	if len(c.bars) >= maxBars {
+		return 0, fmt.Errorf("more than %d distinct mbarriers", maxBars)
+	}
+	c.bars = append(c.bars, name)
+	return int16(len(c.bars) - 1), nil
 }
 
 // reg returns the index of register name, -1 for the zero register RZ.

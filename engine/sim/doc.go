@@ -12,20 +12,34 @@
 //	r, err := sim.Run(w)
 //	// r.IssueActive == 100 (four warps hide the 4-cycle FFMA latency)
 //
-// A workload can also be read from a file with [ParseWorkload]; the command
-// "warpbook sim FILE.yaml" runs one.
+// A workload can also be read from a file with [ParseWorkload], and a
+// program alone (the list that follows program: in such a file) with
+// [ParseProgram]; the command "warpbook sim FILE.yaml" runs one. Errors in
+// either are [*Error] values positioned as file:line:col, the column in
+// bytes. Both read hostile input safely: a source over [MaxSourceBytes],
+// lists and mappings nested deeper than [MaxNesting] (checked on the tokens,
+// before goccy/go-yaml's parser, whose cost grows with the square of the
+// depth) and aliases that would expand past [MaxExpandedNodes] (counted on
+// the parsed tree; workload files take no aliases anyway) are errors at the
+// place the limit is passed, naming the limit.
 //
 // # The model
 //
 // The SM has Schedulers sub-partitions. Each has its own warp scheduler, its
 // own pool of resident warps and its own execution pipes: FMA (FFMA, FADD,
 // FMUL, IMAD), ALU (IADD3, LOP3, ISETP, SHF, MOV, SEL), FP64 (DFMA, DADD,
-// DMUL), XU (MUFU), Tensor (HMMA) and Branch (BRA, BAR, NANOSLEEP, EXIT).
-// Each pipe has a latency (cycles until a dependent instruction may issue)
-// and an initiation interval (cycles between two warp instructions entering
-// it: 32 threads over the pipe's lanes). Shared memory (LDS, STS) and
-// global/local memory (LDG, STG, LDL, STL) are SM-wide and have a latency
-// per level: shared, L1, L2, DRAM.
+// DMUL), XU (MUFU), Tensor (HMMA, HGMMA) and Branch (BRA, BAR, NANOSLEEP,
+// EXIT). Each pipe has a latency (cycles until a dependent instruction may
+// issue) and an initiation interval (cycles between two warp instructions
+// entering it: 32 threads over the pipe's lanes). A machine may refine
+// them: IMAD with its own latency and interval on the FMA pipe, DADD and
+// DMUL with their own latency, an FP64 unit the whole SM shares (Turing),
+// a second FP32 pipe that dual issue reaches (Kepler), and an HMMA interval
+// from its shape (m·n·k multiply-adds over the tensor cores' rate). Shared
+// memory (LDS, STS) and global/local memory (LDG, STG, LDL, STL, and the
+// asynchronous LDGSTS and UBLKCP) are SM-wide and have a latency per level:
+// shared, L1, L2, DRAM; a wider load takes longer to reach the registers
+// (Machine.LoadWriteback).
 //
 // Warps are the 32-thread slices of a block. A block's warps take the
 // lowest free warp slots; slot s belongs to scheduler s mod Schedulers, for
@@ -34,7 +48,10 @@
 // Every cycle, each scheduler classifies each of its resident warps into
 // exactly one state, picks one eligible warp by its policy and issues that
 // warp's next instruction: at most one instruction per scheduler per cycle,
-// in order within a warp, no dual issue. An instruction issued in cycle t
+// in order within a warp (a DualIssue machine may issue a second, ready
+// instruction of the same warp in the same cycle). A new block's warps
+// first issue FetchLatency cycles after launch, sub-partition s
+// s×LaunchStagger cycles later still. An instruction issued in cycle t
 // with latency L lets a dependent instruction issue in cycle t+L, so one
 // warp running a chain of FFMAs with latency 4 issues in cycles 0, 4, 8, ...
 // and uses 25 % of the issue slots.
@@ -56,21 +73,27 @@
 //  7. A source operand (or, for a scoreboarded result, the destination) is
 //     not ready. Of the operands the one ready last decides:
 //     long_scoreboard when an L1TEX access (LDG, LDL) produces it,
-//     short_scoreboard when an MIO operation (LDS, MUFU) does, and wait for
-//     a fixed-latency math result. On equal times long beats short beats
-//     wait.
-//  8. A resource is busy: lg_throttle when the LG queue is full (queue model
-//     only), mio_throttle when the MIO queue is full (queue model only),
-//     math_pipe_throttle when the instruction's pipe is inside its
-//     initiation interval.
+//     short_scoreboard when an MIO operation (LDS, MUFU) does, gmma when
+//     an HGMMA's accumulator does, and wait for a fixed-latency math
+//     result. On equal times gmma beats long beats short beats wait. A warp
+//     that issued a wait for asynchronous work is in the state of that
+//     work until it completes: long_scoreboard after DEPBAR (cp.async
+//     groups, L1TEX operations), short_scoreboard after SYNCS (an mbarrier
+//     wait, an MIO operation), gmma after WARPGROUP.DEPBAR (Nsight
+//     Compute's Hopper-only stall for warpgroup MMA).
+//  8. A resource is busy: lg_throttle when the sub-partition's memory queue
+//     is full for a global or local access, or the SM's in-flight bound
+//     (LGQueue) is reached; mio_throttle when the memory queue is full for
+//     a shared-memory access (queue model only); math_pipe_throttle when
+//     the instruction's pipe is inside its initiation interval.
 //  9. Otherwise the warp is eligible. Under two_level:N an eligible warp
 //     outside the active set counts as no_instruction (it is not in the
 //     fetch group); every other eligible warp the scheduler did not pick is
 //     not_selected.
 //
-// Nothing models the instruction cache, dispatch stalls, texture or tensor
-// memory queues, so dispatch_stall, imc_miss, tex_throttle, misc and the
-// like never occur.
+// Nothing models the instruction cache, dispatch stalls, texture queues,
+// register-file bank conflicts or the compiler's Yield bits, so
+// dispatch_stall, imc_miss, tex_throttle, misc and the like never occur.
 //
 // # Metrics and identities
 //
@@ -128,23 +151,68 @@
 //
 // # Memory
 //
-// Off (the default, [Machine].QueueModel false), every memory access takes
-// its level's latency, however many are in flight. With the queue model on
-// (memory: {model: queue} in a workload file), the SM has
+// Without the queue model (memory: {model: latency} in a workload file,
+// [Machine].QueueModel false, and the toy preset's default) every memory
+// access takes its level's latency however many are in flight: a teaching
+// model with no bandwidth limit at all. Every real preset has the queue
+// model on, and an access goes through these stages, each first come
+// first served, the schedulers taking turns (round robin) where they share
+// one:
 //
-//   - an LG queue of LGQueue entries: each global or local access holds one
-//     from issue until its data returns; a warp whose next instruction needs
-//     one more waits in lg_throttle;
-//   - an L1TEX unit that accepts LSUInterval cycles' worth of work per 128
-//     bytes, and a shared-memory pipe that takes MIOInterval cycles per 128
-//     bytes, with up to MIOQueue instructions waiting for it (mio_throttle
-//     beyond that);
-//   - a DRAM channel of DRAMBytesPerCycle bytes per cycle, first come first
-//     served: a DRAM access starts when the channel is free and its data
-//     arrives DRAMLatency cycles later.
+//  1. Its sub-partition's memory queue of MemQueue instructions (a warp
+//     whose memory instruction finds it full is in lg_throttle or
+//     mio_throttle), after MemPipeDelay cycles its sub-partition's address
+//     unit (AddrInterval cycles per instruction), and the SM's shared stage
+//     (one instruction every MemIssueInterval cycles from all
+//     sub-partitions), which hands instructions to the data path in order
+//     and so takes the next only once the banks or the L1TEX data path are
+//     free of the previous one (a bank conflict backs up into the queue);
+//     the queue entry frees the cycle after the shared stage takes the
+//     instruction. Huerta et al. (MICRO 2025) measured 5, 4
+//     and 2 on Ampere. MemQueue 0 leaves this stage out (the pre-Volta
+//     presets: nothing is published about it).
+//  2. Its level's data path. A shared-memory access takes MIOInterval
+//     cycles per wavefront: one pass over the 32 four-byte banks per 128
+//     bytes, one more per bank conflict (Inst.Stride; a broadcast takes
+//     one). A global access moves the 32-byte sectors its threads touch
+//     (Inst.Stride and Width: a stride of 2 moves twice the bytes it uses)
+//     through the L1TEX data path (LSUInterval per four sectors), the L2
+//     (L2BytesPerCycle) and DRAM (DRAMBytesPerCycle: the SM's share of the
+//     part's bandwidth, the measured sustained one on gf100, gk110, gm204
+//     and volta, the theoretical one on turing, ampere, hopper and h800).
+//     LGQueue, when set, bounds the global accesses in flight.
 //
-// So latency grows with load and throughput follows Little's law, in-flight
-// requests = throughput × latency, until a queue or the channel saturates.
+// An access is ready its level's latency after issue, plus whatever it
+// waited in the stages: the latency is what it takes with nothing else in
+// flight. A shared-memory access with bank conflicts also waits for its own
+// extra passes, MIOInterval each beyond the wavefronts a contiguous access
+// of its width takes (Mei and Chu measured more, see the fidelity table).
+// So latency grows with load and throughput follows Little's law, bytes in
+// flight = bandwidth × latency, until a stage saturates. The latency itself
+// does not grow with the DRAM's load, as a real memory system's does near
+// its peak (see the fidelity table in README).
+//
+// # Asynchronous copies and warpgroup MMA
+//
+// LDGSTS (cp.async, Machine.AsyncCopy) is a global load whose data goes to
+// shared memory instead of a register: it joins the warp's open cp.async
+// group, LDGDEPBAR commits the group, and DEPBAR with groups: N makes the
+// warp wait (long_scoreboard) until at most N committed groups are still in
+// flight, oldest first. UBLKCP (Machine.TMA, a TMA bulk copy) moves bytes
+// from global to shared memory and completes the next phase of a block's
+// mbarrier (bar); SYNCS on the same mbarrier waits for the next phase this
+// warp has not waited for yet (short_scoreboard), also when another warp of
+// the block (a producer) starts it later; a SYNCS for a phase no UBLKCP
+// ever starts is a deadlock. HGMMA (Machine.AsyncMMA, warpgroup MMA) holds
+// the warp's tensor pipe for its quarter of an m64nNk16 tile and runs on
+// without waiting; its accumulator is ready when the pipe is done with the
+// tile, and no sooner than the tensor latency after issue (an HMMA's
+// latency is the pipe's, plus the cycles a shape longer than the
+// machine's TensorShape holds it). WARPGROUP.DEPBAR with groups: N commits
+// the open HGMMA group and waits (gmma) until at most N are in flight. Each
+// of a warpgroup's four warps issues its own HGMMA, as the hardware splits
+// the tile between the four sub-partitions. Running any of these on a
+// machine without the feature is an error at the instruction.
 //
 // # Control flow
 //
@@ -165,14 +233,20 @@
 //
 // # Policies
 //
+// A workload that names no policy gets its machine's (Machine.Policy): gty
+// on turing, ampere, hopper and h800, whose scheduler Huerta et al. found to
+// be greedy then youngest, and gto on the others.
+//
 //   - lrr, loose round robin: the first eligible warp after the one that
 //     issued last, in slot order.
-//   - gto, greedy then oldest (the default): the warp that issued last if it
-//     is eligible, else the oldest eligible warp (launch order).
+//   - gto, greedy then oldest: the warp that issued last if it is
+//     eligible, else the oldest eligible warp (launch order).
+//   - gty, greedy then youngest: the warp that issued last if it is
+//     eligible, else the youngest eligible warp.
 //   - oldest: always the oldest eligible warp.
 //   - two_level:N: each scheduler keeps an active set of at most N warps and
 //     picks round robin among them; a warp that starts a long wait
-//     (long_scoreboard, barrier, membar, sleeping, drain) leaves the set for
+//     (long_scoreboard, barrier, membar, sleeping, drain, gmma) leaves the set for
 //     a pending queue, and pending warps that are not in a long wait refill
 //     it, first demoted first.
 //
@@ -207,42 +281,35 @@
 //
 // # Presets and their sources
 //
-// Each preset's Sources field says where its numbers come from and which
-// are estimates. In short:
+// Each preset's Sources field says where every number comes from, which
+// figures were read in which copy of a paper, and which are estimates. In
+// short:
 //
 //   - toy: not a real GPU. One scheduler, every math pipe latency 4 and
-//     interval 1 (the CUDA Best Practices Guide's ~4-cycle arithmetic
-//     latency for compute capability 7.x), round memory latencies.
-//   - gt200 (GTX 280): Volkov, "Better Performance at Lower Occupancy", GTC
-//     2010: ~24 cycles of arithmetic latency, 8 lanes per SM, so 192 threads
-//     saturate it.
-//   - gf100 (GTX 480): the same talk: ~18 cycles, 32 lanes in two groups of
-//     16, so 576 threads.
-//   - volta (V100): Jia et al., "Dissecting the NVIDIA Volta GPU
-//     Architecture via Microbenchmarking" (2018), Tables 3.1 and 4.1:
-//     FFMA 4, DFMA 8, MUFU 14; shared 19, L1 28, L2 193. The paper gives
-//     no DRAM latency; 460 is an independent V100 measurement.
-//   - turing (T4): Jia et al., "Dissecting the NVidia Turing T4 GPU via
-//     Microbenchmarking" (2019), Tables 3.1 and 4.1 and Figure 3.5: FFMA 4,
-//     DFMA 54, MUFU 15; shared 19, L1 32, L2 188, DRAM 296 (an L2 miss
-//     with a TLB hit).
-//   - ampere (A100): Abdelkhalik et al., "Demystifying the Nvidia Ampere
-//     Architecture through Microbenchmarking and Instruction-level
-//     Analysis" (2022), Tables II and IV: FFMA 4, DADD 5 (used for the
-//     FP64 pipe); shared 23, L1 33, L2 200, DRAM 290.
-//   - hopper (H100): Luo et al., "Benchmarking and Dissecting the Nvidia
-//     Hopper GPU Architecture" (2024), Table IV, measured on an H800 PCIe:
-//     shared 29, L1 41, L2 263, DRAM 479. FFMA 4 is assumed, not taken
-//     from the paper.
+//     interval 1, round memory latencies, no bandwidth limit unless asked.
+//   - gt200 (GTX 280) and gf100 (GTX 480): Volkov, "Better Performance at
+//     Lower Occupancy" (GTC 2010): ~24 cycles and 8 lanes, ~18 cycles and
+//     32 lanes; GF100's sustained copy bandwidth (85 % of 177.4 GB/s),
+//     memory latency and shared-memory banks from the same talk and
+//     NVIDIA's documents.
+//   - gk110 (GTX 780) and gm204 (GTX 980): lanes from the CUDA Programming
+//     Guide's throughput table (Kepler's 192 reached by dual issue), DRAM
+//     from Mei and Chu's measured maximum throughput; their memory
+//     latencies are estimates.
+//   - volta (V100), turing (T4), ampere (A100): Jia et al. (2018, 2019) and
+//     Abdelkhalik et al. (2022) latency tables, Huerta et al. (MICRO 2025)
+//     memory pipeline, load widths and scheduling policy, tensor rates from
+//     NVIDIA's datasheets, the A100's tensor latency from Luo et al.
+//     (2024).
+//   - hopper (H100 SXM5) and h800 (H800 PCIe): the GH100 SM's latencies,
+//     tensor and warpgroup-MMA latencies included, from Luo et al.'s H800
+//     PCIe measurements (and the H800's cut-down FP64 rate); the H100
+//     SXM5's L2 and DRAM latencies from a GH200 measurement, its bandwidth
+//     the theoretical one.
 //
-// The tables were read in a text extraction of each paper's arXiv PDF (the
-// Sources field says where), not in the PDFs themselves.
-//
-// Initiation intervals follow the lanes per sub-partition in NVIDIA's
-// architecture whitepapers (Volta, Turing and A100: 16 FP32 lanes, so FFMA
-// every 2 cycles; H100: 32, so every cycle). Tensor and branch latencies,
-// MUFU on ampere and hopper, FP64 on hopper, FetchLatency, MembarLatency
-// and all queue sizes are estimates.
+// [Presets] lists them; the fidelity table in README holds them to
+// published measurements that no preset number was taken from, and says
+// where they disagree.
 //
 // # Determinism and cost
 //

@@ -101,3 +101,28 @@ func ExampleConfig_steady() {
 	// cycles [0, 3998) of 8002: issue active 100.0%, not_selected 1.00 per issued instruction
 	// cycles [1000, 2000) of 8002: issue active 100.0%, not_selected 1.00 per issued instruction
 }
+
+// ParseProgram reads a program on its own, as a figure or a tool that
+// builds the rest of the workload in Go does; errors are positioned in the
+// program's own source.
+func ExampleParseProgram() {
+	p, err := sim.ParseProgram("chain.yaml", []byte(`- loop: 1000
+  body:
+    - {op: FFMA, dst: r0, src: [r0, r1]}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, err := sim.Run(sim.Workload{GPU: "toy", Launch: sim.Launch{Block: 64, Blocks: 1}, Program: p})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("issue active %.0f%%\n", r.IssueActive)
+	_, err = sim.ParseProgram("chain.yaml", []byte("- {op: FFMA, dst: r0, src: [r0, r1], lat: 4}\n"))
+	fmt.Println(err)
+	// Output:
+	// issue active 50%
+	// chain.yaml:1:38: unknown key "lat" in a program item (want op, dst, src, level, width, stride, broadcast, ilp, cycles, shape, groups, bytes, bar, lanes, warps, then, else, loop, body)
+}

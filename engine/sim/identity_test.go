@@ -9,13 +9,19 @@ import (
 	"testing"
 )
 
-// genProgram makes a random program from r: math and memory instructions,
-// loops, divergent and warp-uniform branches, barriers, sleeps, fences.
-func genProgram(r *rand.Rand, depth int, top bool) *Program {
+// genProgram makes a random program from r: math and memory instructions
+// (widths and strides included), loops, divergent and warp-uniform
+// branches, barriers, sleeps, fences, and the asynchronous instructions m
+// supports: cp.async groups, bulk copies on mbarriers, warpgroup MMA.
+func genProgram(r *rand.Rand, m Machine, depth int, top bool) *Program {
 	p := NewProgram()
 	n := 1 + r.IntN(5)
 	reg := func() string { return fmt.Sprintf("r%d", r.IntN(8)) }
 	for i := 0; i < n; i++ {
+		if r.IntN(6) == 0 {
+			genAsync(r, m, p, reg)
+			continue
+		}
 		switch k := r.IntN(20); {
 		case k < 5:
 			op := []string{"FFMA", "IADD3", "DFMA", "MUFU", "HMMA", "IMAD", "NOP"}[r.IntN(7)]
@@ -25,13 +31,16 @@ func genProgram(r *rand.Rand, depth int, top bool) *Program {
 			}
 			p.Add(Inst{Op: op, Dst: reg(), Src: []string{reg(), reg()}, ILP: r.IntN(3)})
 		case k < 7:
-			p.LDS(reg(), reg())
+			p.Add(Inst{Op: "LDS", Dst: reg(), Src: []string{reg()}, Width: []int{4, 8, 16}[r.IntN(3)], Stride: []int{0, 1, 2, 32}[r.IntN(4)]})
 		case k == 7:
 			p.Add(Inst{Op: "STS", Src: []string{reg(), reg()}, Width: []int{4, 8, 16}[r.IntN(3)]})
 		case k < 10:
-			p.LDG(reg(), reg(), []string{"l1", "l2", "dram"}[r.IntN(3)])
+			p.Add(Inst{Op: "LDG", Dst: reg(), Src: []string{reg()}, Level: []string{"l1", "l2", "dram"}[r.IntN(3)],
+				Width: []int{4, 8, 16}[r.IntN(3)], Stride: []int{0, 1, 3, 8}[r.IntN(4)]})
 		case k == 10:
 			p.Add(Inst{Op: "STG", Src: []string{reg(), reg()}})
+		case k == 11 && r.IntN(3) == 0:
+			p.Add(Inst{Op: "STL", Src: []string{reg(), reg()}})
 		case k == 11:
 			p.Add(Inst{Op: "LDL", Dst: reg(), Src: []string{reg()}})
 		case k == 12:
@@ -41,14 +50,18 @@ func genProgram(r *rand.Rand, depth int, top bool) *Program {
 		case k == 14:
 			p.NANOSLEEP(r.IntN(40))
 		case k < 17 && depth > 0:
-			p.Loop(r.IntN(4), genProgram(r, depth-1, false))
+			body, trips := genProgram(r, m, depth-1, false), r.IntN(4)
+			if !issues(body) {
+				trips = 0 // a loop that runs must issue something
+			}
+			p.Loop(trips, body)
 		case k < 19 && depth > 0:
 			var then, els *Program
 			if r.IntN(4) > 0 {
-				then = genProgram(r, depth-1, false)
+				then = genProgram(r, m, depth-1, false)
 			}
 			if r.IntN(3) > 0 {
-				els = genProgram(r, depth-1, false)
+				els = genProgram(r, m, depth-1, false)
 			}
 			lo := r.IntN(32)
 			hi := lo + r.IntN(32-lo)
@@ -67,6 +80,63 @@ func genProgram(r *rand.Rand, depth int, top bool) *Program {
 		p.EXIT()
 	}
 	return p
+}
+
+// genAsync appends an asynchronous instruction m supports, or an HMMA.
+// Every SYNCS waits on an mbarrier phase the same warp starts first, so a
+// generated program cannot wait forever.
+func genAsync(r *rand.Rand, m Machine, p *Program, reg func() string) {
+	var opts []func()
+	opts = append(opts, func() {
+		p.Add(Inst{Op: "HMMA", Dst: reg(), Src: []string{reg(), reg()}, Shape: []string{"", "m16n8k8", "m16n8k16"}[r.IntN(3)]})
+	})
+	if m.AsyncCopy {
+		opts = append(opts, func() {
+			p.Add(Inst{Op: "LDGSTS", Src: []string{reg()}, Width: []int{4, 8, 16}[r.IntN(3)], Level: []string{"l1", "l2", "dram"}[r.IntN(3)]})
+			if r.IntN(2) == 0 {
+				p.Add(Inst{Op: "LDGDEPBAR"})
+			}
+			if r.IntN(2) == 0 {
+				p.Add(Inst{Op: "DEPBAR", Groups: r.IntN(3)})
+			}
+		})
+	}
+	if m.TMA {
+		opts = append(opts, func() {
+			bar := []string{"b0", "b1"}[r.IntN(2)]
+			p.Add(Inst{Op: "UBLKCP", Src: []string{reg()}, Bytes: 16 << r.IntN(10), Bar: bar, Level: []string{"l2", "dram"}[r.IntN(2)]})
+			p.Add(Inst{Op: "SYNCS", Bar: bar})
+		})
+	}
+	if m.AsyncMMA {
+		opts = append(opts, func() {
+			acc := reg()
+			p.Add(Inst{Op: "HGMMA", Dst: acc, Src: []string{acc, reg()}, Shape: []string{"", "m64n64k16", "m64n256k16"}[r.IntN(3)]})
+			if r.IntN(2) == 0 {
+				p.Add(Inst{Op: "WARPGROUP.DEPBAR", Groups: r.IntN(2)})
+			}
+		})
+	}
+	opts[r.IntN(len(opts))]()
+}
+
+// countOps adds the opcodes p uses to seen.
+func countOps(p *Program, seen map[string]int) {
+	if p == nil {
+		return
+	}
+	for _, s := range p.stmts {
+		switch s.kind {
+		case stmtInst:
+			seen[s.inst.Op]++
+		case stmtLoop:
+			countOps(s.body, seen)
+		case stmtBranch:
+			seen["BRA"]++
+			countOps(s.then, seen)
+			countOps(s.els, seen)
+		}
+	}
 }
 
 // expected counts the warp instructions and thread instructions one warp
@@ -149,25 +219,31 @@ func checkIdentities(t *testing.T, name string, r *Result) {
 	if !near(r.IssueActive+r.NoEligible, 100) {
 		t.Errorf("%s: issue active %v%% + no eligible %v%% ≠ 100%%", name, r.IssueActive, r.NoEligible)
 	}
-	if !near(r.Stall(Selected), 1) {
-		t.Errorf("%s: selected per issued instruction = %v, want 1", name, r.Stall(Selected))
+	// One warp is selected in each cycle a scheduler issues; with dual
+	// issue that cycle may issue two instructions.
+	perIssue := 1
+	if r.Machine.DualIssue {
+		perIssue = 2
 	}
-	if r.WarpsEligible+1e-12 < r.IssuedPerCycle {
-		t.Errorf("%s: eligible warps %v below issued per cycle %v", name, r.WarpsEligible, r.IssuedPerCycle)
+	if !near(r.Stall(Selected), float64(r.IssueCycles)/float64(r.Instructions)) || (!r.Machine.DualIssue && !near(r.Stall(Selected), 1)) {
+		t.Errorf("%s: selected per issued instruction = %v, issue cycles %d, instructions %d", name, r.Stall(Selected), r.IssueCycles, r.Instructions)
+	}
+	if r.WarpsEligible+1e-12 < float64(r.IssueCycles)/float64(r.ActiveCycles) {
+		t.Errorf("%s: eligible warps %v below issue cycles per active cycle %v", name, r.WarpsEligible, float64(r.IssueCycles)/float64(r.ActiveCycles))
 	}
 	for _, sc := range r.Schedulers {
 		total := 0
 		for _, st := range States() {
 			total += sc.StateCycles(st)
 		}
-		if sc.StateCycles(Selected) != sc.Instructions {
-			t.Errorf("%s: scheduler %d: %d selected cycles, %d instructions", name, sc.Scheduler, sc.StateCycles(Selected), sc.Instructions)
+		if sc.StateCycles(Selected) != sc.IssueCycles {
+			t.Errorf("%s: scheduler %d: %d selected cycles, %d issue cycles", name, sc.Scheduler, sc.StateCycles(Selected), sc.IssueCycles)
 		}
 		if total > sc.ActiveCycles*r.Machine.MaxWarps {
 			t.Errorf("%s: scheduler %d: %d warp-cycles in %d active cycles", name, sc.Scheduler, total, sc.ActiveCycles)
 		}
-		if sc.Instructions > sc.ActiveCycles {
-			t.Errorf("%s: scheduler %d issued %d instructions in %d active cycles", name, sc.Scheduler, sc.Instructions, sc.ActiveCycles)
+		if sc.IssueCycles > sc.ActiveCycles || sc.Instructions < sc.IssueCycles || sc.Instructions > perIssue*sc.IssueCycles {
+			t.Errorf("%s: scheduler %d issued %d instructions in %d issue cycles of %d active cycles", name, sc.Scheduler, sc.Instructions, sc.IssueCycles, sc.ActiveCycles)
 		}
 	}
 	for _, m := range r.Metrics() {
@@ -192,6 +268,15 @@ func checkIdentities(t *testing.T, name string, r *Result) {
 func TestIdentities(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 2026))
 	presets := Presets()
+	ran := map[string]int{}
+	defer func() {
+		// The generated workloads cover every instruction.
+		for _, op := range Ops() {
+			if op != "NANOSLEEP" && ran[op] == 0 && (op == "BRA" || ops[op].act != actMath || op == "HMMA" || op == "FFMA") {
+				t.Errorf("no generated workload ran %s", op)
+			}
+		}
+	}()
 	runs := 300
 	if testing.Short() {
 		runs = 60
@@ -199,18 +284,22 @@ func TestIdentities(t *testing.T) {
 	for i := 0; i < runs; i++ {
 		m := presets[r.IntN(len(presets))]
 		m.SMs = 1
-		m.QueueModel = r.IntN(2) == 0
-		pol := []string{"gto", "lrr", "oldest", "two_level:2", "two_level:5"}[r.IntN(5)]
+		m.QueueModel = r.IntN(3) > 0
+		if m.QueueModel && r.IntN(3) == 0 {
+			m.LGQueue = 1 + r.IntN(16)
+		}
+		pol := []string{"", "gto", "gty", "lrr", "oldest", "two_level:2", "two_level:5"}[r.IntN(7)]
 		block := 1 + r.IntN(min(m.MaxThreadsPerBlock, 320))
 		w := Workload{
 			Name:    fmt.Sprintf("gen%d", i),
 			Policy:  pol,
 			Launch:  Launch{Block: block, Blocks: 1 + r.IntN(4), Regs: 16 * r.IntN(4), Resident: r.IntN(3)},
-			Program: genProgram(r, 2, true),
+			Program: genProgram(r, m, 2, true),
 		}
 		if !issues(w.Program) {
 			continue
 		}
+		countOps(w.Program, ran)
 		cfg := Config{Machine: &m, Trace: Window{From: 0, To: 20000}}
 		if m.MaxWarps*20000 > MaxTraceCells {
 			cfg.Trace = Window{}

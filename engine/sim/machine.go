@@ -17,20 +17,24 @@ type Pipe struct {
 }
 
 // Machine describes one streaming multiprocessor for the simulator: its
-// schedulers, their pipes, the memory latencies and the optional queue
-// model. Presets come from [Preset]; a Machine is a plain value that a
-// caller may copy and change.
+// schedulers, their pipes, the memory latencies and the memory pipeline.
+// Presets come from [Preset]; a Machine is a plain value that a caller may
+// copy and change. Fields left at zero switch the feature they describe
+// off, as each field's comment says.
 type Machine struct {
 	// Name is the preset name ("volta").
 	Name string
-	// Part is the engine/gpu part used for occupancy ("V100"). When it is
-	// "" (toy) or a part engine/gpu has no preset for (gt200's "GTX 280",
-	// gf100's "GTX 480"), only MaxWarps and MaxBlocks limit the resident
-	// blocks.
+	// Part is the engine/gpu part used for occupancy ("Tesla V100 SXM2").
+	// When it is "" (toy) or a part engine/gpu has no preset for (gt200's
+	// "GTX 280", gf100's "GTX 480", gk110's "GTX 780"), only MaxWarps and
+	// MaxBlocks limit the resident blocks.
 	Part string
 	// SMs is the number of SMs on the part; the grid's blocks are dealt to
 	// them round-robin and the simulator runs the first one.
 	SMs int
+	// ClockMHz is the SM clock the cycle counts are in, used only to turn
+	// bytes per cycle into bytes per second (0: unknown).
+	ClockMHz int
 	// Schedulers is the number of warp schedulers (sub-partitions) per SM.
 	Schedulers int
 	// MaxWarps is the number of resident warps per SM (warp slots).
@@ -39,53 +43,121 @@ type Machine struct {
 	MaxBlocks int
 	// MaxThreadsPerBlock is the largest block the machine accepts.
 	MaxThreadsPerBlock int
+	// Policy is the warp-scheduling policy a workload gets when it names
+	// none ("gto" or "gty"; "" means gto).
+	Policy string
+	// DualIssue lets a scheduler issue a second instruction of the warp it
+	// picked in the same cycle when that instruction is ready and its pipe
+	// free (Kepler's two dispatch units per scheduler).
+	DualIssue bool
+	// LaunchStagger is the number of cycles between the first issue of one
+	// sub-partition's new warps and the next's: sub-partition s waits
+	// FetchLatency + s×LaunchStagger cycles after a block launches.
+	LaunchStagger int
 
 	// Per-scheduler pipes.
-	FMA    Pipe // FFMA, FADD, FMUL, IMAD
+	FMA    Pipe // FFMA, FADD, FMUL (and IMAD, see IMAD)
 	ALU    Pipe // IADD3, LOP3, ISETP, SHF, MOV, SEL
-	FP64   Pipe // DFMA, DADD, DMUL
+	FP64   Pipe // DFMA, DADD, DMUL (see FP64Shared, DADDLatency)
 	XU     Pipe // MUFU (special functions); results through the short scoreboard
-	Tensor Pipe // HMMA
+	Tensor Pipe // HMMA of the machine's TensorShape (see TensorFMA)
 	Branch Pipe // BRA, BAR, NANOSLEEP, EXIT; Latency is the branch_resolving time of BRA
+	// FMA2 is a second FP32 pipe per scheduler that FFMA, FADD and FMUL
+	// use when FMA is busy (Kepler's extra 16 lanes per scheduler, reached
+	// by dual issue); Interval 0: none.
+	FMA2 Pipe
+	// IMAD is the integer multiply-add: it issues to the FMA pipe and holds
+	// it for IMAD.Interval cycles, its result ready after IMAD.Latency. Zero
+	// fields take FMA's.
+	IMAD Pipe
+	// DADDLatency is the latency of DADD and DMUL when it differs from
+	// DFMA's (FP64.Latency); 0: the same.
+	DADDLatency int
+	// FP64Shared makes the FP64 pipe one unit shared by the SM's
+	// schedulers (an SM with a few FP64 units outside the sub-partitions):
+	// FP64.Interval counts SM-wide.
+	FP64Shared bool
+	// TensorFMA is the dense FP16 multiply-adds the tensor cores of one
+	// scheduler complete per cycle; an HMMA of shape m×n×k (or HGMMA's
+	// per-warp quarter) then holds the tensor pipe m·n·k/TensorFMA cycles.
+	// 0: every HMMA takes Tensor as it is.
+	TensorFMA int
+	// TensorShape is the HMMA shape an instruction without one gets, e.g.
+	// "m16n8k16"; its interval is Tensor.Interval.
+	TensorShape string
+	// AsyncCopy allows LDGSTS (cp.async, compute capability 8.0 on);
+	// AsyncCopyExtra is the cycles its data takes beyond an LDG's to land in
+	// shared memory.
+	AsyncCopy      bool
+	AsyncCopyExtra int
+	// TMA allows UBLKCP (bulk copies that complete on an mbarrier) and
+	// SYNCS; AsyncMMA allows HGMMA and WARPGROUP.DEPBAR (compute capability
+	// 9.0).
+	TMA      bool
+	AsyncMMA bool
 
-	// Memory latencies in cycles, from issue to the result being usable.
+	// Memory latencies in cycles, from issue to the result being usable,
+	// with nothing else in flight.
 	SharedLatency int // LDS
 	L1Latency     int // LDG/LDL that hit L1
 	L2Latency     int // LDG that hits L2
 	DRAMLatency   int // LDG that goes to device memory
 	MembarLatency int // minimum time a MEMBAR holds the warp
+	// BarrierLatency is the cycles from the last warp's arrival at a BAR
+	// to the waiting warps' next issue (at least 1).
+	BarrierLatency int
 	// FetchLatency is the number of cycles a newly launched warp spends in
 	// no_instruction before its first instruction can issue.
 	FetchLatency int
+	// LoadWriteback and SharedWriteback are the bytes per cycle a global
+	// and a shared-memory load moves into registers: a load of B bytes per
+	// warp is ready max(0, ⌈B/bytes⌉−2) cycles later than one of 4 bytes
+	// per thread. 0: width adds nothing.
+	LoadWriteback   int
+	SharedWriteback int
 
-	// QueueModel turns on the bandwidth/queue model. Off, memory
-	// operations see their fixed latency and never throttle.
+	// QueueModel turns on the memory pipeline and bandwidth model below.
+	// Off, memory operations see their fixed latency and never throttle.
 	QueueModel bool
-	// LGQueue is the number of local/global requests the SM keeps in
-	// flight (issue to data return). A warp whose next instruction needs
-	// one more is in lg_throttle.
+	// MemQueue is the memory instructions one sub-partition buffers (its
+	// queue plus the latch in front of it). A warp whose next memory
+	// instruction finds its sub-partition's queue full is in lg_throttle
+	// (global, local) or mio_throttle (shared). 0: no per-sub-partition
+	// pipeline; accesses go straight to the data paths below.
+	MemQueue int
+	// MemPipeDelay is the cycles from issue to a sub-partition's address
+	// unit, AddrInterval the cycles that unit spends on each memory
+	// instruction, and MemIssueInterval the cycles between two
+	// instructions the SM's shared memory stage accepts from all
+	// sub-partitions (in arrival order; ties round-robin). An
+	// instruction's queue entry frees the cycle after the shared stage
+	// accepts it.
+	MemPipeDelay     int
+	AddrInterval     int
+	MemIssueInterval int
+	// LGQueue bounds the global/local accesses the SM keeps in flight from
+	// the shared stage to data return; a warp whose access needs one more
+	// is in lg_throttle. 0: no bound.
 	LGQueue int
-	// MIOQueue is the number of shared-memory instructions that may wait
-	// for the MIO pipe. A warp whose LDS/STS finds it full is in
-	// mio_throttle.
-	MIOQueue int
-	// LSUInterval is the cycles the L1TEX unit spends per 128 bytes of a
-	// global/local access (shared by all schedulers).
+	// LSUInterval is the cycles the L1TEX data path spends per 128 bytes
+	// (four 32-byte sectors) of a global/local access, and MIOInterval the
+	// cycles the shared-memory banks spend per wavefront (one pass over the
+	// 32 banks; a bank conflict adds wavefronts).
 	LSUInterval int
-	// MIOInterval is the cycles the shared-memory pipe spends per 128 bytes
-	// of an LDS/STS (shared by all schedulers).
 	MIOInterval int
-	// DRAMBytesPerCycle is this SM's share of device-memory bandwidth, in
-	// bytes per SM cycle; 0 means unlimited.
+	// L2BytesPerCycle and DRAMBytesPerCycle are this SM's share of the L2
+	// and device-memory bandwidth, in bytes per SM cycle, served first
+	// come first served; 0 means unlimited.
+	L2BytesPerCycle   float64
 	DRAMBytesPerCycle float64
 
-	// Sources says where the numbers come from and which are approximate.
+	// Sources says where every number comes from and which are estimates.
 	Sources string
 }
 
-// Preset returns the named machine preset: toy, gt200, gf100, volta,
-// turing, ampere or hopper (case-insensitive; "v100", "t4", "a100",
-// "h100" are accepted too).
+// Preset returns the named machine preset (see [Presets]; case-
+// insensitive; part names such as "v100", "t4", "a100", "h100", "h800",
+// "gtx780" and "gtx980" are accepted too).
 func Preset(name string) (Machine, error) {
 	key := strings.ToLower(strings.TrimSpace(name))
 	for _, m := range Presets() {
@@ -100,14 +172,20 @@ func Preset(name string) (Machine, error) {
 		return Turing(), nil
 	case "a100", "sm_80", "8.0":
 		return Ampere(), nil
-	case "h100", "sm_90", "9.0":
+	case "h100", "h100 sxm", "sm_90", "9.0":
 		return Hopper(), nil
+	case "h800 pcie":
+		return H800(), nil
 	case "g80", "gtx280", "sm_13", "1.3":
 		return GT200(), nil
 	case "gtx480", "sm_20", "2.0", "fermi":
 		return GF100(), nil
+	case "gtx780", "kepler", "sm_35", "3.5":
+		return GK110(), nil
+	case "gtx980", "maxwell", "sm_52", "5.2":
+		return GM204(), nil
 	}
-	names := make([]string, 0, 7)
+	names := make([]string, 0, 10)
 	for _, m := range Presets() {
 		names = append(names, m.Name)
 	}
@@ -117,23 +195,38 @@ func Preset(name string) (Machine, error) {
 
 // Presets returns every preset, oldest architecture first, toy first of all.
 func Presets() []Machine {
-	return []Machine{Toy(), GT200(), GF100(), Volta(), Turing(), Ampere(), Hopper()}
+	return []Machine{Toy(), GT200(), GF100(), GK110(), GM204(), Volta(), Turing(), Ampere(), Hopper(), H800()}
 }
 
 // Toy is a teaching machine, not a real GPU: one scheduler, every math pipe
 // with latency 4 and initiation interval 1, round memory latencies
-// (shared 20, L1 30, L2 200, DRAM 400 cycles).
+// (shared 20, L1 30, L2 200, DRAM 400 cycles) and, unless a workload asks
+// for the queue model, no bandwidth limit at all.
 func Toy() Machine {
 	return Machine{
-		Name: "toy", SMs: 1, Schedulers: 1, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
+		Name: "toy", SMs: 1, Schedulers: 1, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024, Policy: "gto",
 		FMA: Pipe{4, 1}, ALU: Pipe{4, 1}, FP64: Pipe{8, 1}, XU: Pipe{16, 1}, Tensor: Pipe{16, 1}, Branch: Pipe{1, 1},
-		SharedLatency: 20, L1Latency: 30, L2Latency: 200, DRAMLatency: 400, MembarLatency: 10,
-		LGQueue: 8, MIOQueue: 4, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 64,
+		TensorShape:   "m16n8k16",
+		SharedLatency: 20, L1Latency: 30, L2Latency: 200, DRAMLatency: 400, MembarLatency: 10, BarrierLatency: 1,
+		LGQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 64,
 		Sources: "A teaching machine, not a real GPU. The FFMA latency of 4 cycles is the " +
 			"CUDA C++ Best Practices Guide's figure for compute capability 7.x; memory latencies " +
-			"are round textbook values; the queue sizes are chosen to make saturation visible.",
+			"are round textbook values; the queue model is off unless a workload turns it on, and " +
+			"its sizes (8 requests in flight, 64 bytes per cycle) are chosen to make saturation visible.",
 	}
 }
+
+// volkovSlides is where the Volkov figures were read.
+const volkovSlides = "V. Volkov, \"Better Performance at Lower Occupancy\", GTC 2010 " +
+	"(https://www.nvidia.com/content/gtc-2010/pdfs/2238_gtc2010.pdf), read in a third-party summary of " +
+	"its 75 slides stored as docs/mobile-gpu-perf/sources/occupancy-ilp/volkov-gtc2010-better-performance-" +
+	"lower-occupancy.md in a public repository, not in the PDF itself"
+
+// huertaMICRO25 is where the Huerta et al. figures were read.
+const huertaMICRO25 = "Huerta, Abaie Shoushtary, Cruz, González, \"Dissecting and Modeling the " +
+	"Architecture of Modern GPU Cores\", MICRO 2025 (arXiv 2503.20481), read in the Markdown conversion " +
+	"github.com/imsight-knowhow/npu-design-tutorial paper-source/modern-gpu-cores/modern-gpu-cores.md " +
+	"(commit 9cb093ec)"
 
 // GT200 models a GT200-class SM (GTX 280, compute capability 1.3), the
 // machine of Volkov's GTC 2010 talk: one scheduler feeding 8 lanes, so a
@@ -141,19 +234,32 @@ func Toy() Machine {
 // arithmetic latency. Little's law: 24 × 8 = 192 threads saturate it.
 func GT200() Machine {
 	return Machine{
-		Name: "gt200", Part: "GTX 280", SMs: 30, Schedulers: 1, MaxWarps: 32, MaxBlocks: 8, MaxThreadsPerBlock: 512,
-		FMA: Pipe{24, 4}, ALU: Pipe{24, 4}, FP64: Pipe{48, 32}, XU: Pipe{48, 16}, Tensor: Pipe{24, 4}, Branch: Pipe{4, 4},
-		SharedLatency: 38, L1Latency: 440, L2Latency: 440, DRAMLatency: 440, MembarLatency: 20, FetchLatency: 0,
-		LGQueue: 16, MIOQueue: 4, LSUInterval: 4, MIOInterval: 2, DRAMBytesPerCycle: 4,
-		Sources: "Arithmetic: Volkov, \"Better Performance at Lower Occupancy\", GTC 2010: ~24 cycles " +
-			"latency, 8 lanes per SM (Little's law: 192 threads). GT200 has no L1 for global loads, so " +
-			"L1 and L2 loads take the device-memory latency. Memory latencies (shared 38, global ~440 " +
-			"cycles) are from Wong et al., \"Demystifying GPU Microarchitecture through " +
-			"Microbenchmarking\" (ISPASS 2010) as recalled, not re-checked here: approximate. " +
-			"FP64, MUFU, branch and queue figures are estimates from the unit counts (1 FP64 and 2 SFU " +
-			"lanes per SM), not measurements.",
+		Name: "gt200", Part: "GTX 280", SMs: 30, ClockMHz: 1296, Schedulers: 1, MaxWarps: 32, MaxBlocks: 8, MaxThreadsPerBlock: 512,
+		Policy: "gto",
+		FMA:    Pipe{24, 4}, ALU: Pipe{24, 4}, FP64: Pipe{48, 32}, XU: Pipe{28, 16}, Tensor: Pipe{24, 4}, Branch: Pipe{4, 4},
+		SharedLatency: 38, L1Latency: 440, L2Latency: 440, DRAMLatency: 440, MembarLatency: 20, BarrierLatency: 20, FetchLatency: 0,
+		QueueModel: true, LSUInterval: 4, MIOInterval: 4, DRAMBytesPerCycle: 3.64,
+		Sources: "Arithmetic: " + volkovSlides + ": ~24 cycles latency, 8 lanes per SM (Little's law: 192 " +
+			"threads); NVIDIA, \"Optimizing CUDA – Part II\" webinar (2009): results readable ~24 cycles later, " +
+			"at least 192 threads (6 warps) per multiprocessor. Wong et al., \"Demystifying GPU " +
+			"Microarchitecture through Microbenchmarking\" (ISPASS 2010), as quoted by warpbook issue 16 and " +
+			"the earlier Sources (the paper's tables were not re-read here): shared memory 38, global ~440, " +
+			"MUFU 28 cycles, __syncthreads 20 cycles (BarrierLatency). GT200 has no L1 for global loads, so L1 " +
+			"and L2 loads take the device-memory latency. Shared memory: the CUDA Programming Guide's 1.x " +
+			"model, 16 banks of 32 bits per two cycles, so 128 bytes take 4 cycles (MIOInterval). DRAM: the " +
+			"GTX 280's theoretical 141.7 GB/s / 30 SMs / 1.296 GHz = 3.64 bytes per cycle; no sustained " +
+			"measurement was read, so this is the theoretical figure. Estimates, not measurements: FP64 " +
+			"latency 48 and interval 32 (one FP64 unit per SM), MUFU interval 16 (2 SFUs per SM), branch, " +
+			"LSUInterval 4, the scheduling policy (no publication describes GT200's; gto is GPGPU-Sim's " +
+			"default) and the absence of an issue-pipeline model (MemQueue 0).",
 	}
 }
+
+// meiChuShared is Mei and Chu's shared-memory latency measurement.
+const meiChuShared = "Mei and Chu, \"Dissecting GPU Memory Hierarchy through Microbenchmarking\" (IEEE " +
+	"TPDS 2017, arXiv 1509.02308), §6: a single-thread pointer chase without bank conflicts takes 50 " +
+	"(Fermi, a GTX 560 Ti), 47 (Kepler, GTX 780) and 28 (Maxwell, GTX 980) cycles, read in " +
+	"github.com/AbsurdMirror/translated-papers papers/0x03-1/document.html (commit 1b0d2ea1)"
 
 // GF100 models a GF100-class SM (GTX 480, compute capability 2.0): two
 // schedulers, each feeding 16 lanes (a warp instruction every 2 cycles),
@@ -161,14 +267,77 @@ func GT200() Machine {
 // threads saturate it.
 func GF100() Machine {
 	return Machine{
-		Name: "gf100", Part: "GTX 480", SMs: 15, Schedulers: 2, MaxWarps: 48, MaxBlocks: 8, MaxThreadsPerBlock: 1024,
-		FMA: Pipe{18, 2}, ALU: Pipe{18, 2}, FP64: Pipe{36, 8}, XU: Pipe{36, 8}, Tensor: Pipe{18, 2}, Branch: Pipe{4, 2},
-		SharedLatency: 50, L1Latency: 90, L2Latency: 300, DRAMLatency: 600, MembarLatency: 20, FetchLatency: 0,
-		LGQueue: 16, MIOQueue: 4, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 12,
-		Sources: "Arithmetic: Volkov, \"Better Performance at Lower Occupancy\", GTC 2010: ~18 cycles " +
-			"latency, 32 lanes per SM in two groups of 16 (Little's law: 576 threads). " +
-			"Memory latencies (shared 50, L1 90, L2 300, DRAM 600) are estimates: no measured GF100 " +
-			"table was found for this preset. FP64, MUFU and queue figures are estimates from unit counts.",
+		Name: "gf100", Part: "GTX 480", SMs: 15, ClockMHz: 1401, Schedulers: 2, MaxWarps: 48, MaxBlocks: 8, MaxThreadsPerBlock: 1024,
+		Policy: "gto",
+		FMA:    Pipe{18, 2}, ALU: Pipe{18, 2}, FP64: Pipe{36, 16}, XU: Pipe{36, 16}, Tensor: Pipe{18, 2}, Branch: Pipe{4, 2},
+		SharedLatency: 50, L1Latency: 90, L2Latency: 300, DRAMLatency: 800, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 0,
+		QueueModel: true, LSUInterval: 2, MIOInterval: 2, DRAMBytesPerCycle: 7.17,
+		Sources: "Arithmetic: " + volkovSlides + ": ~18 cycles latency, 32 lanes per SM in two groups of 16 " +
+			"(Little's law: 576 threads). Memory, from the same talk: peak 177.4 GB/s, a copy kernel sustains " +
+			"about 85 % of it (84-87 % in its best configurations), so DRAMBytesPerCycle = 0.85 × 177.4 GB/s / " +
+			"15 SMs / 1.401 GHz shader clock = 7.17; latency \"< 800 cycles\" with ~100 KB in flight, so " +
+			"DRAMLatency 800 (the talk's own Little's-law figure). Shared memory: 32 banks of 32 bits per core " +
+			"clock (Fermi whitepaper; the core clock is half the shader clock the cycles count), so a 128-byte " +
+			"wavefront takes 2 cycles (MIOInterval), which makes 15 × 64 B × 1.401 GHz = 1.35 TB/s against the " +
+			"talk's measured ~1.3 TB/s; the L1 shares those banks (LSUInterval 2). FP64: the CUDA C " +
+			"Programming Guide 4.2 table gives 2.0 16 results per clock per SM, 4 on GeForce parts, so a warp " +
+			"instruction every 8 cycles per SM (16 per scheduler). Shared-memory latency 50: " + meiChuShared +
+			" (the same Fermi shared memory). Estimates, not measurements: " +
+			"L1 (90) and L2 (300) latencies, FP64 and MUFU latencies, MUFU interval, branch, the policy (gto) " +
+			"and the absence of an issue-pipeline model (MemQueue 0).",
+	}
+}
+
+// GK110 models a Kepler GK110 SMX (GTX 780, compute capability 3.5): four
+// schedulers with two dispatch units each, 192 FP32 lanes (32 per
+// scheduler plus 64 that only dual issue reaches), about 11 cycles of
+// arithmetic latency.
+func GK110() Machine {
+	return Machine{
+		Name: "gk110", Part: "GTX 780", SMs: 12, ClockMHz: 900, Schedulers: 4, MaxWarps: 64, MaxBlocks: 16, MaxThreadsPerBlock: 1024,
+		Policy: "gto", DualIssue: true,
+		FMA: Pipe{11, 1}, FMA2: Pipe{11, 2}, ALU: Pipe{11, 1}, FP64: Pipe{22, 16}, XU: Pipe{22, 4}, Tensor: Pipe{11, 1}, Branch: Pipe{4, 1},
+		SharedLatency: 47, L1Latency: 60, L2Latency: 220, DRAMLatency: 400, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
+		QueueModel: true, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 20.0,
+		Sources: "Arithmetic: the CUDA C Programming Guide (4.2-era text, read in a translation): register " +
+			"dependencies take \"about 11 clock cycles for devices of compute capability 3.x\", and a 3.x " +
+			"multiprocessor issues a pair of instructions per warp for four warps per clock (8L instructions " +
+			"hide L cycles; 44 warps with enough ILP). Lanes: the guide's throughput table gives 3.5 192 " +
+			"FP32 results per clock per SM (NVIDIA developer-forum quote of the table), which this preset " +
+			"splits as 32 lanes per scheduler (FMA, interval 1) plus 16 more per scheduler reached only by " +
+			"dual issue (FMA2, interval 2): 4 × (32 + 16) = 192. FP64 8 results per clock per SM on GeForce " +
+			"parts (the same table's footnote), so 16 cycles per warp per scheduler; SFU 32 per clock per SM, " +
+			"so 4. DRAM: Mei and Chu, \"Dissecting GPU Memory Hierarchy through Microbenchmarking\" (IEEE " +
+			"TPDS 2017, arXiv 1509.02308), Table 6: GTX 780 maximum throughput 215.92 GB/s of 288.38 " +
+			"(74.87 %), read in github.com/AbsurdMirror/translated-papers papers/0x03-1/document.html " +
+			"(commit 1b0d2ea1); / 12 SMX / 0.9 GHz boost = 20.0 bytes per cycle. Shared-memory latency 47: " +
+			meiChuShared + ". Estimates, not measurements (the paper's other latency figures are charts " +
+			"that could not be read in the text extraction): the L1, L2 and DRAM latencies, FP64/MUFU " +
+			"latencies, branch, LSU/MIO intervals (128 bytes per cycle; Kepler's 64-bit bank mode is not " +
+			"modelled), the policy (gto) and MemQueue 0.",
+	}
+}
+
+// GM204 models a Maxwell GM204 SM (GTX 980, compute capability 5.2): four
+// schedulers of 32 FP32 lanes each (FFMA every cycle), about 6 cycles of
+// arithmetic latency.
+func GM204() Machine {
+	return Machine{
+		Name: "gm204", Part: "GeForce GTX 980", SMs: 16, ClockMHz: 1216, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
+		Policy: "gto",
+		FMA:    Pipe{6, 1}, ALU: Pipe{6, 1}, FP64: Pipe{48, 32}, XU: Pipe{13, 4}, Tensor: Pipe{6, 1}, Branch: Pipe{4, 1},
+		SharedLatency: 28, L1Latency: 82, L2Latency: 210, DRAMLatency: 350, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
+		QueueModel: true, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 8.03,
+		Sources: "Lanes: the CUDA C++ Programming Guide's throughput table gives 5.x 128 FP32 and 4 FP64 " +
+			"results per clock per SM (NVIDIA developer-forum quote of the table): 32 FP32 lanes per " +
+			"scheduler (FMA interval 1), a warp FP64 instruction every 8 cycles per SM (32 per scheduler); " +
+			"32 banks of 32 bits per clock for shared memory (MIOInterval 1). DRAM: Mei and Chu (IEEE TPDS " +
+			"2017, arXiv 1509.02308), Table 6: GTX 980 maximum throughput 156.25 GB/s of 224.38 (69.64 %), " +
+			"read in github.com/AbsurdMirror/translated-papers papers/0x03-1/document.html (commit 1b0d2ea1); " +
+			"/ 16 SMs / 1.216 GHz boost = 8.03 bytes per cycle. Shared-memory latency 28: " + meiChuShared +
+			". Estimates, not measurements: the FFMA latency of 6 (commonly reported for Maxwell; no table " +
+			"was read for it here), the L1, L2 and DRAM latencies, MUFU and FP64 latencies, branch, the " +
+			"policy (gto) and MemQueue 0.",
 	}
 }
 
@@ -176,89 +345,177 @@ func GF100() Machine {
 // with 16 FP32 and 16 INT32 lanes (FFMA and IADD3 each issue every 2
 // cycles), latency 4.
 func Volta() Machine {
-	return Machine{
-		Name: "volta", Part: "V100", SMs: 80, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
-		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{8, 4}, XU: Pipe{14, 8}, Tensor: Pipe{16, 4}, Branch: Pipe{4, 1},
-		SharedLatency: 19, L1Latency: 28, L2Latency: 193, DRAMLatency: 460, MembarLatency: 20, FetchLatency: 4,
-		LGQueue: 32, MIOQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 7.4,
+	m := Machine{
+		Name: "volta", Part: "V100", SMs: 80, ClockMHz: 1530, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
+		Policy: "gto",
+		FMA:    Pipe{4, 2}, IMAD: Pipe{5, 2}, ALU: Pipe{4, 2}, FP64: Pipe{8, 4}, XU: Pipe{14, 8}, Tensor: Pipe{16, 8}, Branch: Pipe{4, 1},
+		TensorFMA: 128, TensorShape: "m8n8k4",
+		SharedLatency: 19, L1Latency: 28, L2Latency: 193, DRAMLatency: 460, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
+		DRAMBytesPerCycle: 6.13,
 		Sources: "Jia, Maggioni, Staiger, Scarpazza, \"Dissecting the NVIDIA Volta GPU Architecture via " +
 			"Microbenchmarking\" (2018, arXiv 1804.06826), from the paper: Table 3.1 (V100 column): L1 hit 28, " +
 			"L2 hit ~193, shared memory without conflicts 19 cycles; Table 4.1: FFMA, FADD, FMUL, IADD3, LOP3 " +
-			"and the like 4, IMAD 5 (modelled as 4: IMAD shares the FMA pipe), DFMA/DADD/DMUL 8, MUFU ~14 " +
-			"cycles. Read in the text extraction of the arXiv PDF in github.com/AbsurdMirror/translated-papers, " +
-			"papers/0x01-2/document.html (source side, commit 3818e3bd), not in the PDF itself. The paper " +
-			"gives no DRAM latency figure: DRAM 460 cycles is an independent V100 pointer-chase measurement " +
-			"(markdewing/AI_kernels, latency/README.md), not Jia et al. Pipe intervals follow the unit " +
-			"counts of the V100 whitepaper (16 FP32, 16 INT32, 8 FP64, 4 SFU lanes per sub-partition). " +
-			"Tensor (16) and branch (4) latencies and the queue sizes are estimates. " +
-			"DRAM bytes/cycle: 900 GB/s / 80 SMs / 1.53 GHz.",
+			"and the like 4, IMAD 5 (IMAD), DFMA/DADD/DMUL 8, MUFU ~14 cycles. Read in the text extraction of " +
+			"the arXiv PDF in github.com/AbsurdMirror/translated-papers, papers/0x01-2/document.html (source " +
+			"side, commit 3818e3bd), not in the PDF itself. The paper gives no DRAM latency figure: DRAM 460 " +
+			"cycles is an independent V100 pointer-chase measurement (markdewing/AI_kernels, " +
+			"latency/README.md). DRAM bandwidth: the paper's measured 750 GB/s (of 900), as quoted by warpbook " +
+			"issue 16 and by third-party models built on the paper, / 80 SMs / 1.53 GHz = 6.13 bytes per cycle. " +
+			"Pipe intervals follow the unit counts of the V100 whitepaper (16 FP32, 16 INT32, 8 FP64, 4 SFU " +
+			"lanes per sub-partition); shared memory 32 banks of 32 bits per clock (CUDA C++ Programming " +
+			"Guide, compute capability 7.x), one wavefront per cycle. Tensor: V100's 125 TFLOPS of FP16 " +
+			"(NVIDIA V100 datasheet) = 80 SMs × 4 sub-partitions × 128 FMA × 2 × 1.53 GHz, so TensorFMA 128; " +
+			"an mma.m8n8k4 (four 8×8×4 products per warp, 1024 FMA) takes 8 cycles. " + huertaMemPipe +
+			" Estimates, not measurements: the tensor latency (16), branch latency (4), FetchLatency, the " +
+			"policy (gto: Huerta et al. studied Turing and later) and the L1 data path (128 bytes per cycle).",
 	}
+	withHuertaPipe(&m)
+	return m
 }
 
-// Turing models a T4 / TU104 SM (compute capability 7.5): like Volta but
-// with 32 resident warps per SM and a token FP64 pipe.
+// huertaMemPipe says where the sub-partition memory pipeline numbers come
+// from; withHuertaPipe sets them.
+const huertaMemPipe = "Memory pipeline: " + huertaMICRO25 + ", Table 1 (measured on an RTX A6000, " +
+	"Ampere): each sub-partition buffers five memory instructions (MemQueue 5), its address unit takes " +
+	"one every 4 cycles (AddrInterval), and the SM's shared memory structures accept one every 2 cycles " +
+	"from all sub-partitions (MemIssueInterval); a 6-cycle delay from issue to the address unit " +
+	"(MemPipeDelay) makes the table's first stalled issue fall in cycle 13. Those are Ampere measurements; " +
+	"other presets that use them assume the same pipeline."
+
+func withHuertaPipe(m *Machine) {
+	m.QueueModel = true
+	m.MemQueue, m.MemPipeDelay, m.AddrInterval, m.MemIssueInterval = 5, 6, 4, 2
+	m.LSUInterval, m.MIOInterval = 1, 1
+}
+
+// Turing models a T4 SM (compute capability 7.5): like Volta, with 32
+// resident warps per SM, an FP64 unit shared by the whole SM and
+// greedy-then-youngest scheduling.
 func Turing() Machine {
-	return Machine{
-		Name: "turing", Part: "T4", SMs: 40, Schedulers: 4, MaxWarps: 32, MaxBlocks: 16, MaxThreadsPerBlock: 1024,
-		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{54, 64}, XU: Pipe{15, 8}, Tensor: Pipe{16, 4}, Branch: Pipe{4, 1},
-		SharedLatency: 19, L1Latency: 32, L2Latency: 188, DRAMLatency: 296, MembarLatency: 20, FetchLatency: 4,
-		LGQueue: 32, MIOQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 5.0,
+	m := Machine{
+		Name: "turing", Part: "T4", SMs: 40, ClockMHz: 1590, Schedulers: 4, MaxWarps: 32, MaxBlocks: 16, MaxThreadsPerBlock: 1024,
+		Policy: "gty", LaunchStagger: 2,
+		FMA: Pipe{4, 2}, IMAD: Pipe{5, 2}, ALU: Pipe{4, 2}, FP64: Pipe{54, 16}, DADDLatency: 48, FP64Shared: true,
+		XU: Pipe{15, 8}, Tensor: Pipe{16, 8}, Branch: Pipe{4, 1},
+		TensorFMA: 128, TensorShape: "m16n8k8",
+		SharedLatency: 19, L1Latency: 32, L2Latency: 188, DRAMLatency: 296, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
+		DRAMBytesPerCycle: 5.03,
 		Sources: "Jia, Maggioni, Smith, Scarpazza, \"Dissecting the NVidia Turing T4 GPU via " +
 			"Microbenchmarking\" (2019, arXiv 1903.07486), from the paper: Table 3.1 (T4 column): L1 hit 32, " +
 			"L2 hit ~188, shared memory without conflicts 19 cycles; Figure 3.5's caption: 296 cycles for a " +
-			"load that misses L2 with a TLB hit (616 with a TLB miss too), used as the DRAM latency; " +
-			"Table 4.1 (Turing rows): FFMA, IADD3 and the like 4, IMAD 5 (modelled as 4), MUFU ~15, " +
-			"DFMA ~54 (DADD and DMUL ~48; the FP64 pipe has one latency, DFMA's). Read in the text " +
-			"extraction of the arXiv PDF in github.com/AbsurdMirror/translated-papers, " +
-			"papers/0x01-3/document.html (source side, commit 13784602), not in the PDF itself. Pipe " +
-			"intervals from the Turing unit counts (16 FP32, 16 INT32, 4 SFU lanes per sub-partition, " +
-			"2 FP64 units per SM). Tensor and branch latencies and the queue sizes are estimates. " +
-			"DRAM bytes/cycle: 320 GB/s / 40 SMs / 1.59 GHz.",
+			"load that misses L2 with a TLB hit, used as the DRAM latency; Table 4.1 (Turing rows): FFMA, " +
+			"IADD3 and the like 4, IMAD 5, MUFU ~15, DFMA ~54, DADD and DMUL ~48 (DADDLatency). Read in the " +
+			"text extraction of the arXiv PDF in github.com/AbsurdMirror/translated-papers, " +
+			"papers/0x01-3/document.html (commit 13784602). FP64: the CUDA C++ Programming Guide's table gives " +
+			"7.5 2 results per clock per SM, so one warp instruction every 16 cycles on a unit the SM's " +
+			"schedulers share (FP64Shared; " + huertaMICRO25 + " model FP64 this way for parts without FP64 " +
+			"units in each sub-core): a dependent chain then runs at DFMA's 54-cycle latency. Scheduling: " +
+			"Huerta et al. §5.1.2, greedy then youngest (gty) on Turing, Ampere and Blackwell; the 2-cycle " +
+			"LaunchStagger is the T4 issue-order measurement of this book's source notes " +
+			"(book/data/measured/t4/issue-order.csv), where warps 4-7 reach the same instruction 2 cycles " +
+			"apart across sub-partitions. Tensor: the T4's 65 TFLOPS of FP16 (NVIDIA T4 datasheet) = 40 SMs × 4 × " +
+			"128 FMA × 2 × 1.59 GHz, so TensorFMA 128; HMMA.1688 takes 8 cycles. DRAM: the theoretical 320 " +
+			"GB/s / 40 / 1.59 GHz = 5.03 bytes per cycle (no sustained T4 measurement was read). " + huertaMemPipe +
+			" Estimates, not measurements: tensor (16) and branch (4) latencies, FetchLatency, the L1 data path.",
 	}
+	withHuertaPipe(&m)
+	return m
 }
 
 // Ampere models an A100 SM (compute capability 8.0): four schedulers, 16
-// FP32 lanes each (FFMA every 2 cycles), latency 4.
+// FP32 lanes each (FFMA every 2 cycles), latency 4, asynchronous copies.
 func Ampere() Machine {
-	return Machine{
-		Name: "ampere", Part: "A100", SMs: 108, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
-		FMA: Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{5, 4}, XU: Pipe{18, 8}, Tensor: Pipe{16, 2}, Branch: Pipe{4, 1},
-		SharedLatency: 23, L1Latency: 33, L2Latency: 200, DRAMLatency: 290, MembarLatency: 20, FetchLatency: 4,
-		LGQueue: 32, MIOQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 10.2,
+	m := Machine{
+		Name: "ampere", Part: "A100", SMs: 108, ClockMHz: 1410, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
+		Policy: "gty",
+		FMA:    Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{5, 4}, XU: Pipe{18, 8}, Tensor: Pipe{25, 8}, Branch: Pipe{4, 1},
+		TensorFMA: 256, TensorShape: "m16n8k16", AsyncCopy: true, AsyncCopyExtra: 7,
+		SharedLatency: 23, L1Latency: 33, L2Latency: 200, DRAMLatency: 290, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
+		LoadWriteback: 64, SharedWriteback: 128, DRAMBytesPerCycle: 10.2,
 		Sources: "Abdelkhalik, Arafa, Santhi, Badawy, \"Demystifying the Nvidia Ampere Architecture " +
 			"through Microbenchmarking and Instruction-level Analysis\" (2022, arXiv 2208.11174), from the " +
-			"paper: Table IV: global memory 290, L2 200, L1 33, shared memory 23 (load; 19 store) cycles; " +
-			"Table II (CPI of a dependent sequence): mad.rn.f32 (FFMA) 4, add.u32 4, add.f64 (DADD) 5, used " +
-			"for the FP64 pipe (no dependent DFMA figure is given). Read in the text extraction of the arXiv " +
-			"PDF in github.com/AbsurdMirror/translated-papers, papers/0x01-4/document.html (source side, " +
-			"commit dafee4c6), not in the PDF itself; the memory figures are also quoted in " +
-			"YKTian-x2b/AmpereArchViaMicroBenchMark. The paper's Table V counts independent instructions, " +
-			"so it gives no dependent MUFU latency. Pipe intervals from the A100 unit counts (16 FP32, " +
-			"16 INT32, 8 FP64, 4 SFU lanes per sub-partition). MUFU, tensor, branch latencies and the " +
-			"queue sizes are estimates. DRAM bytes/cycle: 1555 GB/s / 108 SMs / 1.41 GHz.",
+			"paper: Table IV: global memory 290, L2 200, L1 33, shared memory 23 cycles; Table II (dependent " +
+			"sequences): mad.rn.f32 (FFMA) 4, add.u32 4, add.f64 (DADD) 5, used for the FP64 pipe. Read in the " +
+			"text extraction of the arXiv PDF in github.com/AbsurdMirror/translated-papers, " +
+			"papers/0x01-4/document.html (commit dafee4c6). " + huertaMICRO25 + ", Table 2 (RTX A6000): loads " +
+			"of 64 and 128 bits per thread take 2 and 6 more cycles than 32-bit ones (512 bits per cycle into " +
+			"the registers: LoadWriteback 64) and shared loads 0 and 2 more (SharedWriteback 128); LDGSTS " +
+			"completes in 39 cycles against an LDG's 32, so AsyncCopyExtra 7; scheduling greedy then youngest " +
+			"(§5.1.2). " + huertaMemPipe + " Tensor: the A100's 312 TFLOPS of dense FP16 (NVIDIA A100 " +
+			"datasheet) = 108 × 4 × 256 FMA × 2 × 1.41 GHz, so TensorFMA 256 and HMMA.16816 takes 8 cycles; " +
+			"its latency, 25, is " + luoHopper + ", Table VII, A100 column: mma m16n8k16 with FP16 " +
+			"accumulators 24.6 cycles (24.5 sparse, 26.0 with FP32 accumulators). " +
+			"Pipe intervals from the A100 unit counts (16 FP32, 16 INT32, 8 FP64, 4 SFU lanes per " +
+			"sub-partition). DRAM: the theoretical 1555 GB/s / 108 / 1.41 GHz = 10.2 bytes per cycle (no " +
+			"sustained A100 measurement was used: Luo et al.'s 1407.2 GB/s, 90 %, is a fidelity figure). " +
+			"Estimates, not measurements: MUFU (18) and branch latencies, FetchLatency, the L1 data path.",
 	}
+	withHuertaPipe(&m)
+	return m
 }
 
-// Hopper models an H100 SM (compute capability 9.0): four schedulers, 32
-// FP32 lanes each (FFMA every cycle), 16 INT32 lanes.
+// hopperCore sets what the hopper and h800 presets share: the GH100 SM.
+func hopperCore(m *Machine) {
+	m.Schedulers, m.MaxWarps, m.MaxBlocks, m.MaxThreadsPerBlock = 4, 64, 32, 1024
+	m.Policy = "gty"
+	m.FMA, m.IMAD, m.ALU, m.FP64 = Pipe{4, 1}, Pipe{4, 2}, Pipe{4, 2}, Pipe{8, 2}
+	m.XU, m.Tensor, m.Branch = Pipe{18, 8}, Pipe{24, 4}, Pipe{4, 1}
+	m.TensorFMA, m.TensorShape = 512, "m16n8k16"
+	m.AsyncCopy, m.TMA, m.AsyncMMA = true, true, true
+	m.SharedLatency, m.L1Latency = 29, 41
+	m.MembarLatency, m.BarrierLatency, m.FetchLatency = 20, 1, 4
+	withHuertaPipe(m)
+}
+
+// luoHopper is where the Luo et al. figures were read.
+const luoHopper = "Luo et al., \"Benchmarking and Dissecting the Nvidia Hopper GPU Architecture\" " +
+	"(2024, arXiv 2402.13499v1), read in the text extraction of the arXiv PDF in " +
+	"github.com/AbsurdMirror/translated-papers, papers/0x01-6/document.html (commit 288c2d89)"
+
+const hopperSources = luoHopper + ": Table IV, H800 PCIe column: L1 40.7, shared memory 29.0, L2 263.0, " +
+	"global memory 478.8 cycles; Table VII, H800 column: mma m16n8k16 with FP16 accumulators 24.1 cycles " +
+	"(24.0 sparse), the tensor latency 24; Table VIII: wgmma m64n256k16 128.0 cycles, its tile's time " +
+	"on the tensor pipe at the peak rate, so an HGMMA is ready when the pipe is done with it (at least " +
+	"the tensor latency after issue). Pipe " +
+	"intervals from the H100 unit counts (32 FP32, 16 INT32, 16 FP64, 4 SFU lanes per sub-partition); " +
+	"IMAD at half the FP32 rate (the CUDA C++ Programming Guide's throughput table gives 9.0 128 FP32 " +
+	"and 64 32-bit integer multiply-add results per clock per SM). Tensor: fourth-generation tensor cores " +
+	"with 512 FP16 multiply-adds per cycle per sub-partition (twice Ampere's 256), so HMMA.16816 takes 4 " +
+	"cycles and an HGMMA m64nNk16 holds each warp's tensor pipe N/2 cycles. Scheduling greedy then " +
+	"youngest, as " + huertaMICRO25 + " found on Turing, Ampere and Blackwell (Hopper lies between them; " +
+	"not measured). " + huertaMemPipe + " Estimates, not measurements: FFMA latency 4 (assumed unchanged " +
+	"from Ampere), FP64, MUFU and branch latencies, FetchLatency, the L1 data path."
+
+// Hopper models an H100 SXM5 SM (compute capability 9.0): four schedulers,
+// 32 FP32 lanes each (FFMA every cycle), 16 INT32 lanes, warpgroup MMA,
+// TMA and asynchronous copies.
 func Hopper() Machine {
-	return Machine{
-		Name: "hopper", Part: "H100", SMs: 132, Schedulers: 4, MaxWarps: 64, MaxBlocks: 32, MaxThreadsPerBlock: 1024,
-		FMA: Pipe{4, 1}, ALU: Pipe{4, 2}, FP64: Pipe{8, 2}, XU: Pipe{18, 8}, Tensor: Pipe{16, 1}, Branch: Pipe{4, 1},
-		SharedLatency: 29, L1Latency: 41, L2Latency: 263, DRAMLatency: 479, MembarLatency: 20, FetchLatency: 4,
-		LGQueue: 32, MIOQueue: 8, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 12.8,
-		Sources: "Luo et al., \"Benchmarking and Dissecting the Nvidia Hopper GPU " +
-			"Architecture\" (2024, arXiv 2402.13499v1), from the paper: Table IV, H800 PCIe column (a " +
-			"Hopper GH100 part, compute capability 9.0, measured with the H100's SM): L1 40.7, shared " +
-			"memory 29.0, L2 263.0, global memory 478.8 cycles, rounded to 41, 29, 263, 479. Read in the " +
-			"text extraction of the arXiv PDF in github.com/AbsurdMirror/translated-papers, " +
-			"papers/0x01-6/document.html (source side, commit 288c2d89), not in the PDF itself. Only the " +
-			"paper's setup and memory sections were read; FFMA latency 4 is assumed unchanged from Ampere, " +
-			"not taken from it. " +
-			"Pipe intervals from the H100 unit counts (32 FP32, 16 INT32, 16 FP64, 4 SFU lanes per " +
-			"sub-partition). FP64, MUFU, tensor, branch latencies and the queue sizes are estimates. " +
-			"DRAM bytes/cycle: 3.35 TB/s / 132 SMs / 1.98 GHz.",
-	}
+	m := Machine{Name: "hopper", Part: "H100 SXM5", SMs: 132, ClockMHz: 1980,
+		L2Latency: 281, DRAMLatency: 690, DRAMBytesPerCycle: 12.8}
+	hopperCore(&m)
+	m.Sources = "The H100 SXM5 part: L1 and shared-memory latencies are the SM's own and come from " +
+		"the H800 PCIe measurement below (the same GH100 SM); L2 281 and DRAM 690 cycles are a GH200 " +
+		"pointer-chase measurement (markdewing/AI_kernels, latency/README.md: the same 132-SM GH100 with " +
+		"HBM3), not an H100 SXM5 one. DRAM bandwidth: the theoretical 3.35 TB/s / 132 SMs / 1.98 GHz = " +
+		"12.8 bytes per cycle (no sustained measurement was read). " + hopperSources
+	return m
+}
+
+// H800 models an H800 PCIe SM: the same GH100 SM as Hopper on a part with
+// 114 SMs and HBM2e, the card Luo et al. measured.
+func H800() Machine {
+	m := Machine{Name: "h800", Part: "H100 PCIe", SMs: 114, ClockMHz: 1755,
+		L2Latency: 263, DRAMLatency: 479, DRAMBytesPerCycle: 10.0}
+	hopperCore(&m)
+	m.FP64, m.FP64Shared = Pipe{8, 16}, true
+	m.Sources = "The H800 PCIe part (occupancy from engine/gpu's H100 PCIe: the same compute " +
+		"capability 9.0 limits and 114 SMs). Every latency is Luo et al.'s H800 PCIe measurement below. " +
+		"FP64: the H800's is cut down; Luo et al. (§IV-B) measured its FP64 add throughput at 16 bytes per " +
+		"clock per SM, 2 results, so one warp instruction every 16 cycles on a unit the SM's schedulers " +
+		"share (FP64Shared, as on Turing); its latency (8) is the estimate the hopper preset uses. " +
+		"DRAM bandwidth: the theoretical 2.0 TB/s / 114 SMs / 1.755 GHz = 10.0 bytes per cycle (no " +
+		"sustained measurement was read; the clock is the H100 PCIe's boost clock). " + hopperSources
+	return m
 }
 
 // validate reports the first field of m that cannot be simulated.
@@ -275,6 +532,9 @@ func (m Machine) validate() error {
 	if m.SMs < 1 {
 		return fmt.Errorf("machine %q: SMs = %d, want at least 1", m.Name, m.SMs)
 	}
+	if _, _, err := parsePolicy(m.Policy); err != nil {
+		return fmt.Errorf("machine %q: %w", m.Name, err)
+	}
 	pipes := []struct {
 		name string
 		p    Pipe
@@ -283,6 +543,18 @@ func (m Machine) validate() error {
 		if p.p.Latency < 1 || p.p.Interval < 1 {
 			return fmt.Errorf("machine %q: %s pipe {Latency: %d, Interval: %d}, want both at least 1",
 				m.Name, p.name, p.p.Latency, p.p.Interval)
+		}
+	}
+	if m.FMA2.Interval < 0 || m.FMA2.Latency < 0 || m.IMAD.Latency < 0 || m.IMAD.Interval < 0 ||
+		(m.FMA2.Interval > 0 && m.FMA2.Latency < 1) {
+		return fmt.Errorf("machine %q: FMA2 and IMAD pipes must not be negative, and FMA2 with an interval needs a latency", m.Name)
+	}
+	if m.DADDLatency < 0 || m.TensorFMA < 0 || m.AsyncCopyExtra < 0 || m.LaunchStagger < 0 || m.ClockMHz < 0 {
+		return fmt.Errorf("machine %q: DADDLatency, TensorFMA, AsyncCopyExtra, LaunchStagger and ClockMHz must not be negative", m.Name)
+	}
+	if m.TensorShape != "" {
+		if _, err := parseShape(m.TensorShape); err != nil {
+			return fmt.Errorf("machine %q: TensorShape: %w", m.Name, err)
 		}
 	}
 	lat := []struct {
@@ -294,18 +566,21 @@ func (m Machine) validate() error {
 			return fmt.Errorf("machine %q: %s = %d, want at least 1", m.Name, l.name, l.v)
 		}
 	}
-	if m.MembarLatency < 0 || m.FetchLatency < 0 {
-		return fmt.Errorf("machine %q: MembarLatency and FetchLatency must not be negative", m.Name)
+	if m.MembarLatency < 0 || m.FetchLatency < 0 || m.BarrierLatency < 0 || m.LoadWriteback < 0 || m.SharedWriteback < 0 {
+		return fmt.Errorf("machine %q: MembarLatency, BarrierLatency, FetchLatency and the writeback rates must not be negative", m.Name)
 	}
 	if m.QueueModel {
-		if m.LGQueue < 1 || m.MIOQueue < 1 || m.LSUInterval < 1 || m.MIOInterval < 1 {
-			return fmt.Errorf("machine %q: the queue model needs LGQueue, MIOQueue, LSUInterval and MIOInterval of at least 1", m.Name)
+		if m.LSUInterval < 1 || m.MIOInterval < 1 {
+			return fmt.Errorf("machine %q: the queue model needs LSUInterval and MIOInterval of at least 1", m.Name)
 		}
-		if m.LGQueue > 4096 {
-			return fmt.Errorf("machine %q: LGQueue = %d, want at most 4096", m.Name, m.LGQueue)
+		if m.MemQueue < 0 || m.MemQueue > 64 || m.LGQueue < 0 || m.LGQueue > 4096 {
+			return fmt.Errorf("machine %q: MemQueue = %d (want 0..64), LGQueue = %d (want 0..4096)", m.Name, m.MemQueue, m.LGQueue)
 		}
-		if m.DRAMBytesPerCycle < 0 {
-			return fmt.Errorf("machine %q: DRAMBytesPerCycle = %g, want 0 (unlimited) or more", m.Name, m.DRAMBytesPerCycle)
+		if m.MemQueue > 0 && (m.AddrInterval < 1 || m.MemIssueInterval < 1 || m.MemPipeDelay < 0) {
+			return fmt.Errorf("machine %q: a MemQueue needs AddrInterval and MemIssueInterval of at least 1 and MemPipeDelay of at least 0", m.Name)
+		}
+		if m.DRAMBytesPerCycle < 0 || m.L2BytesPerCycle < 0 {
+			return fmt.Errorf("machine %q: DRAMBytesPerCycle = %g, L2BytesPerCycle = %g, want 0 (unlimited) or more", m.Name, m.DRAMBytesPerCycle, m.L2BytesPerCycle)
 		}
 	}
 	return nil

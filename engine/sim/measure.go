@@ -13,6 +13,7 @@ type counts struct {
 // counts in one.
 type schedCounts struct {
 	active  int64
+	issued  int64 // cycles in which it issued (one or, with dual issue, two instructions)
 	inst    int64
 	threads int64
 	cycles  [numStates]int64
@@ -29,6 +30,7 @@ func (c counts) sub(base counts) counts {
 	for i := range c.scheds {
 		a, b, o := &c.scheds[i], &base.scheds[i], &out.scheds[i]
 		o.active = a.active - b.active
+		o.issued = a.issued - b.issued
 		o.inst = a.inst - b.inst
 		o.threads = a.threads - b.threads
 		for st := range o.cycles {

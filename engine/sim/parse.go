@@ -1,23 +1,26 @@
 package sim
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 )
 
 // ParseWorkload reads a workload file (YAML). name is used in error
-// messages ("name:line:col: ...") and as the workload's Name. The format:
+// messages ("name:line:col: ...", columns in bytes) and as the workload's
+// Name. The format:
 //
 //	gpu: toy              # preset name
-//	policy: gto           # lrr | gto | oldest | two_level:4
+//	policy: gty           # lrr | gto | gty | oldest | two_level:4 (default: the preset's)
 //	launch:
 //	  block: 128          # threads per block
 //	  blocks: 1           # blocks in the grid
@@ -25,22 +28,27 @@ import (
 //	  smem: 0             # shared memory per block, bytes
 //	  resident: 0         # optional cap on resident blocks per SM
 //	memory:               # optional
-//	  model: queue        # latency | queue
+//	  model: queue        # latency | queue (default: the preset's)
 //	  lg_queue: 32
-//	  mio_queue: 8
+//	  mem_queue: 5
 //	  dram_bytes_per_cycle: 8
 //	program:
 //	  - loop: 100
 //	    body:
 //	      - {op: FFMA, dst: r0, src: [r0, r1], ilp: 2}
-//	      - {op: LDG, dst: r2, src: [r3], level: dram}
+//	      - {op: LDG, dst: r2, src: [r3], level: dram, width: 16, stride: 2}
+//	      - {op: LDGSTS, src: [r3]}    # cp.async; then {op: LDGDEPBAR}, {op: DEPBAR, groups: 1}
+//	      - {op: UBLKCP, src: [r3], bytes: 16384, bar: full0}
+//	      - {op: SYNCS, bar: full0}
+//	      - {op: HGMMA, dst: acc, src: [acc], shape: m64n128k16}
+//	      - {op: WARPGROUP.DEPBAR, groups: 0}
 //	      - {op: BRA, lanes: "0-15", then: [...], else: [...]}
 //	      - {op: BRA, warps: "0", then: [...]}
 //	      - {op: NANOSLEEP, cycles: 100}
 //	      - {op: BAR}
 //	  - {op: EXIT}
 func ParseWorkload(name string, data []byte) (Workload, error) {
-	p := &wparser{file: name}
+	p := newWParser(name, data)
 	w, err := p.workload(data)
 	if err != nil {
 		return Workload{}, err
@@ -56,9 +64,65 @@ func ParseWorkload(name string, data []byte) (Workload, error) {
 	return w, nil
 }
 
+// ParseProgram reads a program alone: the YAML list of instructions, loops
+// and branches that follows program: in a workload file (see
+// [ParseWorkload]), written at the left margin:
+//
+//   - loop: 100
+//     body:
+//   - {op: FFMA, dst: r0, src: [r0, r1]}
+//   - {op: EXIT}
+//
+// file names src in error messages. Errors are [*Error] values whose Line
+// and Col (a byte column) are positions in src, so a caller that took src
+// out of a larger file can move them onto that file. The program is
+// checked as [Run] would check it; one that issues no instruction is an
+// error.
+func ParseProgram(file string, src []byte) (*Program, error) {
+	p := newWParser(file, src)
+	root, err := p.document(src, "empty program; want a list of instructions, loops and branches")
+	if err != nil {
+		return nil, err
+	}
+	prog, err := p.program(root, "program")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := compile(prog, file); err != nil {
+		return nil, err
+	}
+	if !issues(prog) {
+		return nil, p.errAt(root, "program issues no instruction; want at least one instruction")
+	}
+	return prog, nil
+}
+
 type wparser struct {
 	file       string
+	lines      [][]byte // src split after each newline, for byte columns
 	programKey ast.Node // the program: key, for errors about the whole program
+}
+
+func newWParser(file string, src []byte) *wparser {
+	return &wparser{file: file, lines: bytes.SplitAfter(src, []byte("\n"))}
+}
+
+// pos returns the line and byte column of a token. goccy/go-yaml counts
+// columns in characters (runes); errors count bytes, as go/token does.
+func (p *wparser) pos(tk *token.Token) (line, col int) {
+	if tk == nil || tk.Position == nil {
+		return 0, 0
+	}
+	line, col = tk.Position.Line, tk.Position.Column
+	if line < 1 || line > len(p.lines) || col < 1 {
+		return line, col
+	}
+	text, b := p.lines[line-1], 0
+	for r := 1; r < col && b < len(text); r++ {
+		_, size := utf8.DecodeRune(text[b:])
+		b += size
+	}
+	return line, b + 1
 }
 
 func (p *wparser) errAt(n ast.Node, format string, args ...any) error {
@@ -73,25 +137,27 @@ func (p *wparser) errAt(n ast.Node, format string, args ...any) error {
 	}
 	e := &Error{File: p.file, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
-		if tk := n.GetToken(); tk != nil && tk.Position != nil {
-			e.Line, e.Col = tk.Position.Line, tk.Position.Column
-		}
+		e.Line, e.Col = p.pos(n.GetToken())
 	}
 	return e
 }
 
-func (p *wparser) workload(data []byte) (Workload, error) {
-	f, err := parser.ParseBytes(data, 0)
+// document parses src as one YAML document and returns its body; empty
+// is the message for a document with none.
+func (p *wparser) document(src []byte, empty string) (ast.Node, error) {
+	f, err := p.parseYAML(src)
 	if err != nil {
 		var se *yaml.SyntaxError
+		var le *Error
+		if errors.As(err, &le) {
+			return nil, le
+		}
 		if errors.As(err, &se) {
 			e := &Error{File: p.file, Msg: "YAML syntax: " + se.Message}
-			if se.Token != nil && se.Token.Position != nil {
-				e.Line, e.Col = se.Token.Position.Line, se.Token.Position.Column
-			}
-			return Workload{}, e
+			e.Line, e.Col = p.pos(se.Token)
+			return nil, e
 		}
-		return Workload{}, &Error{File: p.file, Msg: "YAML: " + err.Error()}
+		return nil, &Error{File: p.file, Msg: "YAML: " + err.Error()}
 	}
 	var docs []ast.Node
 	for _, d := range f.Docs {
@@ -100,12 +166,19 @@ func (p *wparser) workload(data []byte) (Workload, error) {
 		}
 	}
 	if len(docs) == 0 {
-		return Workload{}, &Error{File: p.file, Msg: "empty workload; want a mapping with gpu, policy, launch and program"}
+		return nil, &Error{File: p.file, Msg: empty}
 	}
 	if len(docs) > 1 {
-		return Workload{}, p.errAt(docs[1], "more than one YAML document; want one workload per file")
+		return nil, p.errAt(docs[1], "more than one YAML document; want one per file")
 	}
-	root := docs[0]
+	return docs[0], nil
+}
+
+func (p *wparser) workload(data []byte) (Workload, error) {
+	root, err := p.document(data, "empty workload; want a mapping with gpu, policy, launch and program")
+	if err != nil {
+		return Workload{}, err
+	}
 	kvs, err := p.mapping(root, "the workload", []string{"name", "gpu", "policy", "launch", "memory", "program"})
 	if err != nil {
 		return Workload{}, err
@@ -127,7 +200,7 @@ func (p *wparser) workload(data []byte) (Workload, error) {
 				return w, p.errAt(kv.val, "%v", perr)
 			}
 		case "policy":
-			if w.Policy, err = p.str(kv.val, "policy (lrr, gto, oldest or two_level:N)"); err != nil {
+			if w.Policy, err = p.str(kv.val, "policy (lrr, gto, gty, oldest or two_level:N)"); err != nil {
 				return w, err
 			}
 			if _, _, perr := parsePolicy(w.Policy); perr != nil {
@@ -319,7 +392,7 @@ func (p *wparser) launch(n ast.Node) (Launch, error) {
 
 func (p *wparser) memory(n ast.Node) (Memory, error) {
 	var m Memory
-	kvs, err := p.mapping(n, "memory", []string{"model", "lg_queue", "mio_queue", "dram_bytes_per_cycle"})
+	kvs, err := p.mapping(n, "memory", []string{"model", "lg_queue", "mem_queue", "dram_bytes_per_cycle"})
 	if err != nil {
 		return m, err
 	}
@@ -332,8 +405,8 @@ func (p *wparser) memory(n ast.Node) (Memory, error) {
 			}
 		case "lg_queue":
 			m.LGQueue, err = p.integer(kv.val, "memory.lg_queue (in-flight global/local requests per SM)", 1)
-		case "mio_queue":
-			m.MIOQueue, err = p.integer(kv.val, "memory.mio_queue (queued shared-memory instructions per SM)", 1)
+		case "mem_queue":
+			m.MemQueue, err = p.integer(kv.val, "memory.mem_queue (memory instructions each sub-partition buffers)", 1)
 		case "dram_bytes_per_cycle":
 			m.DRAMBytesPerCycle, err = p.number(kv.val, "memory.dram_bytes_per_cycle")
 		}
@@ -366,14 +439,12 @@ func (p *wparser) program(n ast.Node, what string) (*Program, error) {
 	return prog, nil
 }
 
-func posOf(n ast.Node) srcPos {
-	if tk := n.GetToken(); tk != nil && tk.Position != nil {
-		return srcPos{line: int32(tk.Position.Line), col: int32(tk.Position.Column)}
-	}
-	return srcPos{}
+func (p *wparser) posOf(n ast.Node) srcPos {
+	line, col := p.pos(n.GetToken())
+	return srcPos{line: int32(line), col: int32(col)}
 }
 
-var instKeys = []string{"op", "dst", "src", "level", "width", "ilp", "cycles", "lanes", "warps", "then", "else", "loop", "body"}
+var instKeys = []string{"op", "dst", "src", "level", "width", "stride", "broadcast", "ilp", "cycles", "shape", "groups", "bytes", "bar", "lanes", "warps", "then", "else", "loop", "body"}
 
 func (p *wparser) statement(n ast.Node) (stmt, error) {
 	kvs, err := p.mapping(n, "a program item", instKeys)
@@ -384,9 +455,9 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 		return stmt{}, err
 	}
 	// The position of an item is that of its first key.
-	pos := posOf(n)
+	pos := p.posOf(n)
 	if len(kvs) > 0 {
-		pos = posOf(kvs[0].keyN)
+		pos = p.posOf(kvs[0].keyN)
 	}
 	has := map[string]keyVal{}
 	for _, kv := range kvs {
@@ -477,7 +548,7 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 		}
 		return st, nil
 	}
-	if err := only("an instruction", "op", "dst", "src", "level", "width", "ilp", "cycles"); err != nil {
+	if err := only("an instruction", "op", "dst", "src", "level", "width", "stride", "broadcast", "ilp", "cycles", "shape", "groups", "bytes", "bar"); err != nil {
 		return stmt{}, err
 	}
 	in := Inst{Op: op}
@@ -524,6 +595,38 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 	}
 	if kv, ok := has["cycles"]; ok {
 		if in.Cycles, err = p.integer(kv.val, "cycles (NANOSLEEP duration)", 0); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["stride"]; ok {
+		if in.Stride, err = p.integer(kv.val, "stride (elements between consecutive threads)", 1); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["broadcast"]; ok {
+		b, ok := unwrap(kv.val).(*ast.BoolNode)
+		if !ok {
+			return stmt{}, p.errAt(kv.val, "broadcast: want true or false, got %s", describe(kv.val))
+		}
+		in.Broadcast = b.Value
+	}
+	if kv, ok := has["groups"]; ok {
+		if in.Groups, err = p.integer(kv.val, "groups (committed groups left in flight)", 0); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["bytes"]; ok {
+		if in.Bytes, err = p.integer(kv.val, "bytes (size of the bulk copy)", 1); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["shape"]; ok {
+		if in.Shape, err = p.str(kv.val, "shape (e.g. m16n8k16)"); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["bar"]; ok {
+		if in.Bar, err = p.str(kv.val, "bar (an mbarrier name such as full0)"); err != nil {
 			return stmt{}, err
 		}
 	}

@@ -11,24 +11,48 @@ import (
 type Inst struct {
 	// Op is the opcode: FFMA, FADD, FMUL, IMAD, IADD3, LOP3, ISETP, SHF,
 	// MOV, SEL, DFMA, DADD, DMUL, MUFU, HMMA, LDS, STS, LDG, STG, LDL, STL,
-	// BAR, MEMBAR, NANOSLEEP, NOP or EXIT. (Branches are [Program.Branch].)
+	// BAR, MEMBAR, NANOSLEEP, NOP or EXIT; the asynchronous LDGSTS,
+	// LDGDEPBAR and DEPBAR (cp.async and its commit and wait groups),
+	// UBLKCP and SYNCS (a bulk copy that completes on an mbarrier, and the
+	// wait for it), HGMMA and WARPGROUP.DEPBAR (warpgroup MMA and its wait).
+	// (Branches are [Program.Branch].)
 	Op string
 	// Dst is the destination register ("r0"), "" for none.
 	Dst string
 	// Src are the source registers; "RZ" (the zero register) never waits.
 	Src []string
 	// Level is where a global/local access is served: "l1", "l2" or
-	// "dram". Default: "dram" for LDG/STG, "l1" for LDL/STL.
+	// "dram". Default: "dram" for LDG/STG/LDGSTS/UBLKCP, "l1" for LDL/STL.
 	Level string
 	// Width is the bytes each thread moves in a memory instruction
-	// (4, 8 or 16; default 4).
+	// (1, 2, 4, 8 or 16; default 4).
 	Width int
+	// Stride is the distance, in elements of Width bytes, between the
+	// addresses of consecutive threads of a memory instruction (default 1,
+	// contiguous). A global access moves every 32-byte sector its threads
+	// touch; a shared one takes one wavefront per bank conflict.
+	Stride int
+	// Broadcast makes every thread of a memory instruction access the same
+	// address: one sector, one wavefront (Stride must be 0).
+	Broadcast bool
 	// ILP, when above 1, makes ILP independent copies of the instruction:
 	// copy i renames Dst (and any source equal to Dst) to Dst~i, so
 	// {FFMA r0 ← r0, r1} with ILP 4 is four independent chains.
 	ILP int
 	// Cycles is the sleep time of NANOSLEEP, in cycles.
 	Cycles int
+	// Shape is an HMMA's or HGMMA's matrix shape, e.g. "m16n8k16" or (for
+	// HGMMA) "m64n128k16"; "" is the machine's TensorShape (HMMA) or
+	// m64n128k16 (HGMMA).
+	Shape string
+	// Groups is how many committed groups DEPBAR (cp.async) or
+	// WARPGROUP.DEPBAR (HGMMA) lets stay in flight.
+	Groups int
+	// Bytes is the size of an UBLKCP bulk copy.
+	Bytes int
+	// Bar names the mbarrier an UBLKCP completes on and a SYNCS waits on
+	// (one name space per block, e.g. "full0").
+	Bar string
 }
 
 type stmtKind uint8
@@ -178,6 +202,24 @@ func (p *Program) format(b *strings.Builder, indent string) {
 			if in.Cycles != 0 {
 				fmt.Fprintf(b, ", cycles: %d", in.Cycles)
 			}
+			if in.Stride != 0 {
+				fmt.Fprintf(b, ", stride: %d", in.Stride)
+			}
+			if in.Broadcast {
+				b.WriteString(", broadcast: true")
+			}
+			if in.Shape != "" {
+				fmt.Fprintf(b, ", shape: %s", in.Shape)
+			}
+			if in.Groups != 0 {
+				fmt.Fprintf(b, ", groups: %d", in.Groups)
+			}
+			if in.Bytes != 0 {
+				fmt.Fprintf(b, ", bytes: %d", in.Bytes)
+			}
+			if in.Bar != "" {
+				fmt.Fprintf(b, ", bar: %s", in.Bar)
+			}
 			b.WriteString("}\n")
 		case stmtLoop:
 			fmt.Fprintf(b, "%s- loop: %d\n%s  body:\n", indent, s.count, indent)
@@ -223,6 +265,7 @@ const (
 	sbFixed sbClass = iota // compiler-known latency: wait
 	sbShort                // MIO scoreboard: short_scoreboard
 	sbLong                 // L1TEX scoreboard: long_scoreboard
+	sbGMMA                 // an asynchronous warpgroup MMA's accumulator: gmma
 )
 
 // action is what issuing an instruction does beyond its pipe.
@@ -238,6 +281,12 @@ const (
 	actSleep
 	actExit
 	actNop
+	actAsyncCopy // LDGSTS: a global load into shared memory, in the open cp.async group
+	actCommit    // LDGDEPBAR: closes the open cp.async group
+	actWaitGroup // DEPBAR, WARPGROUP.DEPBAR: wait until at most arg groups are in flight
+	actBulkCopy  // UBLKCP: a bulk copy that completes a phase of an mbarrier
+	actMbarWait  // SYNCS: wait for the next phase of an mbarrier
+	actGMMA      // HGMMA: an asynchronous warpgroup MMA, in the open HGMMA group
 	// markers: never issued, resolved when a warp's pc reaches them
 	actLoopStart
 	actLoopEnd
@@ -253,7 +302,26 @@ type opInfo struct {
 	store  bool
 	level  uint8 // default level for memory ops
 	global bool  // may take level
+	group  uint8 // actCommit, actWaitGroup: groupCopy or groupMMA
+	need   need  // what the machine must support
 }
+
+// Kinds of asynchronous group.
+const (
+	groupCopy uint8 = iota // cp.async (LDGSTS)
+	groupMMA               // warpgroup MMA (HGMMA)
+	numGroups
+)
+
+// need is a machine feature an instruction requires.
+type need uint8
+
+const (
+	needNone need = iota
+	needAsyncCopy
+	needTMA
+	needAsyncMMA
+)
 
 const (
 	levelShared uint8 = iota
@@ -270,19 +338,26 @@ var ops = map[string]opInfo{
 	"IADD3": {pipe: pipeALU, dst: 1}, "LOP3": {pipe: pipeALU, dst: 1}, "ISETP": {pipe: pipeALU, dst: 1},
 	"SHF": {pipe: pipeALU, dst: 1}, "MOV": {pipe: pipeALU, dst: 1}, "SEL": {pipe: pipeALU, dst: 1},
 	"DFMA": {pipe: pipeFP64, dst: 1}, "DADD": {pipe: pipeFP64, dst: 1}, "DMUL": {pipe: pipeFP64, dst: 1},
-	"MUFU":      {pipe: pipeXU, sb: sbShort, dst: 1},
-	"HMMA":      {pipe: pipeTensor, dst: 1},
-	"LDS":       {pipe: pipeMIO, sb: sbShort, act: actShared, dst: 1, level: levelShared},
-	"STS":       {pipe: pipeMIO, sb: sbShort, act: actShared, dst: 0, store: true, level: levelShared},
-	"LDG":       {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 1, level: levelDRAM, global: true},
-	"STG":       {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 0, store: true, level: levelDRAM, global: true},
-	"LDL":       {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 1, level: levelL1, global: true},
-	"STL":       {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 0, store: true, level: levelL1, global: true},
-	"BAR":       {pipe: pipeBranch, act: actBar, dst: 0},
-	"MEMBAR":    {pipe: pipeNone, act: actMembar, dst: 0},
-	"NANOSLEEP": {pipe: pipeBranch, act: actSleep, dst: 0},
-	"NOP":       {pipe: pipeNone, act: actNop, dst: 0},
-	"EXIT":      {pipe: pipeBranch, act: actExit, dst: 0},
+	"MUFU":             {pipe: pipeXU, sb: sbShort, dst: 1},
+	"HMMA":             {pipe: pipeTensor, dst: 1},
+	"LDS":              {pipe: pipeMIO, sb: sbShort, act: actShared, dst: 1, level: levelShared},
+	"STS":              {pipe: pipeMIO, sb: sbShort, act: actShared, dst: 0, store: true, level: levelShared},
+	"LDG":              {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 1, level: levelDRAM, global: true},
+	"STG":              {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 0, store: true, level: levelDRAM, global: true},
+	"LDL":              {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 1, level: levelL1, global: true},
+	"STL":              {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 0, store: true, level: levelL1, global: true},
+	"BAR":              {pipe: pipeBranch, act: actBar, dst: 0},
+	"MEMBAR":           {pipe: pipeNone, act: actMembar, dst: 0},
+	"NANOSLEEP":        {pipe: pipeBranch, act: actSleep, dst: 0},
+	"NOP":              {pipe: pipeNone, act: actNop, dst: 0},
+	"EXIT":             {pipe: pipeBranch, act: actExit, dst: 0},
+	"LDGSTS":           {pipe: pipeLSU, sb: sbLong, act: actAsyncCopy, dst: 0, level: levelDRAM, global: true, need: needAsyncCopy},
+	"LDGDEPBAR":        {pipe: pipeNone, act: actCommit, dst: 0, group: groupCopy, need: needAsyncCopy},
+	"DEPBAR":           {pipe: pipeNone, act: actWaitGroup, dst: 0, group: groupCopy, need: needAsyncCopy},
+	"UBLKCP":           {pipe: pipeLSU, sb: sbLong, act: actBulkCopy, dst: 0, level: levelDRAM, global: true, need: needTMA},
+	"SYNCS":            {pipe: pipeNone, act: actMbarWait, dst: 0, need: needTMA},
+	"HGMMA":            {pipe: pipeTensor, act: actGMMA, dst: 1, group: groupMMA, need: needAsyncMMA},
+	"WARPGROUP.DEPBAR": {pipe: pipeNone, act: actWaitGroup, dst: 0, group: groupMMA, need: needAsyncMMA},
 }
 
 // Ops returns the opcodes a program may use, sorted, plus BRA.
@@ -333,13 +408,27 @@ func (p *Program) Listing() ([]string, error) {
 			notes = append(notes, "warps "+formatSet(in.warps))
 		case in.act == actBranch:
 			notes = append(notes, "lanes "+formatSet(in.lanes))
-		case in.act == actGlobal:
+		case in.act == actGlobal || in.act == actAsyncCopy:
 			notes = append(notes, levelNamesByID[in.level])
+		case in.act == actBulkCopy:
+			notes = append(notes, levelNamesByID[in.level], fmt.Sprintf("%d bytes", in.arg), "bar "+prog.bars[in.bar])
+		case in.act == actMbarWait:
+			notes = append(notes, "bar "+prog.bars[in.bar])
 		case in.act == actSleep:
 			notes = append(notes, fmt.Sprintf("%d cycles", in.arg))
+		case in.act == actWaitGroup:
+			notes = append(notes, fmt.Sprintf("%d groups", in.arg))
+		case in.pipe == pipeTensor && in.shape != "":
+			notes = append(notes, in.shape)
 		}
-		if (in.act == actGlobal || in.act == actShared) && in.width != 4 {
+		if (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy) && in.width != 4 {
 			notes = append(notes, fmt.Sprintf("%d B", in.width))
+		}
+		switch {
+		case in.stride == 0 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy):
+			notes = append(notes, "broadcast")
+		case in.stride != 1 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy):
+			notes = append(notes, fmt.Sprintf("stride %d", in.stride))
 		}
 		if len(notes) > 0 {
 			b.WriteString(" (" + strings.Join(notes, ", ") + ")")

@@ -30,6 +30,7 @@ type Result struct {
 
 	Cycles             int // sm__cycles_elapsed.avg: cycles measured (Measured.To - Measured.From)
 	ActiveCycles       int // scheduler-cycles with a resident warp, summed over schedulers
+	IssueCycles        int // scheduler-cycles in which an instruction issued (Instructions, less dual-issued seconds)
 	Instructions       int // smsp__inst_executed.sum: warp instructions issued
 	ThreadInstructions int // smsp__thread_inst_executed.sum: thread instructions
 	WarpCycles         int // resident warp-cycles, summed over schedulers
@@ -58,6 +59,7 @@ type Result struct {
 type SchedulerStats struct {
 	Scheduler          int // index of the scheduler (sub-partition), 0 first
 	ActiveCycles       int // cycles with at least one resident warp
+	IssueCycles        int // cycles in which it issued
 	Instructions       int // warp instructions issued
 	ThreadInstructions int // thread instructions: active lanes summed over issues
 	stateCycles        [numStates]int
@@ -170,21 +172,22 @@ func (s *sm) result(w Workload, end int64, occ occupancyInfo) (*Result, error) {
 	}
 	for i := range c.scheds {
 		sc := &c.scheds[i]
-		ss := SchedulerStats{Scheduler: i, ActiveCycles: int(sc.active), Instructions: int(sc.inst), ThreadInstructions: int(sc.threads)}
+		ss := SchedulerStats{Scheduler: i, ActiveCycles: int(sc.active), IssueCycles: int(sc.issued), Instructions: int(sc.inst), ThreadInstructions: int(sc.threads)}
 		for st := Selected; st < numStates; st++ {
 			ss.stateCycles[st] = int(sc.cycles[st])
 			r.stateCycles[st] += int(sc.cycles[st])
 			r.WarpCycles += int(sc.cycles[st])
 		}
 		r.ActiveCycles += ss.ActiveCycles
+		r.IssueCycles += ss.IssueCycles
 		r.Instructions += ss.Instructions
 		r.ThreadInstructions += ss.ThreadInstructions
 		r.Schedulers = append(r.Schedulers, ss)
 	}
 	if r.ActiveCycles > 0 {
 		a := float64(r.ActiveCycles)
-		r.IssueActive = 100 * float64(r.Instructions) / a
-		r.NoEligible = 100 * float64(r.ActiveCycles-r.Instructions) / a
+		r.IssueActive = 100 * float64(r.IssueCycles) / a
+		r.NoEligible = 100 * float64(r.ActiveCycles-r.IssueCycles) / a
 		r.IssuedPerCycle = float64(r.Instructions) / a
 		r.WarpsActive = float64(r.WarpCycles) / a
 		r.WarpsEligible = float64(r.stateCycles[Selected]+r.stateCycles[NotSelected]) / a

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -9,6 +10,11 @@ import (
 
 // DefaultMaxCycles is the cycle limit of a run when [Config].MaxCycles is 0.
 const DefaultMaxCycles = 20_000_000
+
+// ErrMaxCycles is wrapped by the error of a run that did not finish within
+// its cycle limit ([Config].MaxCycles), so that a caller with its own name
+// for that limit (a command-line flag) can say so.
+var ErrMaxCycles = errors.New("raise Config.MaxCycles")
 
 // MaxTraceCells bounds a trace: cycles in the window × warp slots.
 const MaxTraceCells = 1 << 24
@@ -67,6 +73,7 @@ type warp struct {
 	opsPC      int32 // pc opsReady was computed for; -1 after an issue
 	opsKind    sbClass
 	opsPipe    pipe  // pipe of instruction opsPC
+	opsAlt     bool  // instruction opsPC may use Machine.FMA2
 	memDone    int64 // all its memory operations complete
 	storeDone  int64 // all its stores complete
 	state      State
@@ -92,9 +99,41 @@ type scheduler struct {
 	activeSet   []int32 // two_level
 	pending     []int32 // two_level, FIFO
 	pipeFree    [numSchedPipes]int64
-	schedCounts // its running counts: what a Result reports
+	fma2Free    int64 // Machine.FMA2
+	schedCounts       // its running counts: what a Result reports
 	lastSlot    int32
 	lastAge     int64
+	index       int32
+	memq        []int64 // queue model: when each memory-queue entry frees
+	memqMin     int64
+	memqMinAt   int
+	auFree      int64 // the address unit takes its next instruction
+}
+
+// asyncGroups is one warp's groups of one kind of asynchronous operation
+// (cp.async or warpgroup MMA): the open group and the committed ones, each
+// as the cycle its last operation completes.
+type asyncGroups struct {
+	open    int64 // completion of the open group; 0 when it is empty
+	hasOpen bool
+	n       int32
+	done    [maxGroups]int64 // committed groups, oldest first
+}
+
+// maxGroups is how many committed groups a warp keeps apart; beyond it the
+// two oldest merge (a wait then waits for both, never less).
+const maxGroups = 8
+
+// mbarRing is how many phases of an mbarrier are remembered; a wait for
+// an older phase has long completed.
+const mbarRing = 64
+
+// mbarrier is one mbarrier of a block: each UBLKCP on it completes the
+// next phase.
+type mbarrier struct {
+	issued  int32           // phases started by an UBLKCP
+	done    [mbarRing]int64 // per phase (mod mbarRing): when it completes
+	waiting []int32         // slots of warps waiting for a phase not started yet
 }
 
 type blockRec struct {
@@ -103,6 +142,7 @@ type blockRec struct {
 	resident int32 // warps not yet retired
 	arrived  int32
 	waiting  []int32
+	bars     []mbarrier // the program's mbarriers
 }
 
 type sm struct {
@@ -129,13 +169,21 @@ type sm struct {
 	ages          int64
 	resident      int // resident warps
 
-	pipes    [numSchedPipes]Pipe
-	mioFree  int64
-	lsuFree  int64
-	dramFree float64
-	lg       []int64 // in-flight LG completions (queue model)
-	lgMin    int64
-	lgMinAt  int
+	pipes     [numSchedPipes]Pipe
+	mioFree   int64
+	lsuFree   int64
+	stageFree int64 // the shared memory stage takes its next instruction
+	fp64Free  int64 // Machine.FP64Shared
+	l2Free    float64
+	dramFree  float64
+	lg        []int64 // in-flight LG completions (queue model)
+	lgMin     int64
+	lgMinAt   int
+	groups    []asyncGroups // per slot, numGroups kinds
+	mbarSeen  []int32       // per slot and mbarrier: the phases the warp waited for
+	nbars     int
+	rr        int32 // the scheduler that goes first this cycle
+	memIssuer int32 // the last scheduler that issued a memory instruction this cycle, -1 none
 
 	nextRetire int64
 	smActive   int64
@@ -174,8 +222,8 @@ func (c Config) Run(w Workload) (*Result, error) {
 	if w.Memory.LGQueue > 0 {
 		m.LGQueue = w.Memory.LGQueue
 	}
-	if w.Memory.MIOQueue > 0 {
-		m.MIOQueue = w.Memory.MIOQueue
+	if w.Memory.MemQueue > 0 {
+		m.MemQueue = w.Memory.MemQueue
 	}
 	if w.Memory.DRAMBytesPerCycle > 0 {
 		m.DRAMBytesPerCycle = w.Memory.DRAMBytesPerCycle
@@ -183,12 +231,19 @@ func (c Config) Run(w Workload) (*Result, error) {
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	pol, twoN, err := parsePolicy(w.Policy)
+	policy := w.Policy
+	if policy == "" {
+		policy = m.Policy
+	}
+	pol, twoN, err := parsePolicy(policy)
 	if err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
+		return nil, &Error{File: w.Name, Path: "policy", Msg: err.Error()}
 	}
 	prog, err := compile(w.Program, w.Name)
 	if err != nil {
+		return nil, err
+	}
+	if err := prog.bind(m, w.Name); err != nil {
 		return nil, err
 	}
 	if !issues(w.Program) {
@@ -272,19 +327,36 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	}
 	for i := range s.scheds {
 		sc := &s.scheds[i]
+		sc.index = int32(i)
 		sc.warps = make([]int32, 0, m.MaxWarps)
 		sc.elig = make([]int32, 0, m.MaxWarps)
 		sc.activeSet = make([]int32, 0, m.MaxWarps)
 		sc.pending = make([]int32, 0, m.MaxWarps)
 		sc.lastSlot = -1
 		sc.lastAge = -1
+		if m.QueueModel && m.MemQueue > 0 {
+			sc.memq = make([]int64, m.MemQueue)
+		}
 	}
+	s.nbars = len(prog.bars)
 	s.blocks = make([]blockRec, occ.resident)
 	for i := range s.blocks {
 		s.blocks[i].waiting = make([]int32, 0, s.warpsPerBlock)
 		s.blocks[i].id = -1
+		if s.nbars > 0 {
+			s.blocks[i].bars = make([]mbarrier, s.nbars)
+			for b := range s.blocks[i].bars {
+				s.blocks[i].bars[b].waiting = make([]int32, 0, s.warpsPerBlock)
+			}
+		}
 	}
-	if m.QueueModel {
+	if prog.async {
+		s.groups = make([]asyncGroups, m.MaxWarps*int(numGroups))
+	}
+	if s.nbars > 0 {
+		s.mbarSeen = make([]int32, m.MaxWarps*s.nbars)
+	}
+	if m.QueueModel && m.LGQueue > 0 {
 		s.lg = make([]int64, m.LGQueue)
 	}
 	return s
@@ -306,13 +378,20 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 			break
 		}
 		if now >= maxCycles {
-			return 0, fmt.Errorf("sim: run did not finish within %d cycles (raise Config.MaxCycles)", maxCycles)
+			return 0, fmt.Errorf("sim: run did not finish within %d cycles (%w)", maxCycles, ErrMaxCycles)
 		}
 		issued := false
-		for i := range s.scheds {
-			if s.cycle(int32(i), now) {
+		n := int32(len(s.scheds))
+		s.memIssuer = -1
+		for k := int32(0); k < n; k++ {
+			if s.cycle((s.rr+k)%n, now) {
 				issued = true
 			}
+		}
+		// Shared memory structures serve the schedulers round robin: the
+		// one after the last to issue a memory instruction goes first.
+		if s.memIssuer >= 0 {
+			s.rr = (s.memIssuer + 1) % n
 		}
 		next := now + 1
 		if !issued {
@@ -356,24 +435,37 @@ func (s *sm) nextEvent() int64 {
 }
 
 func (s *sm) deadlock(now int64) error {
-	n := 0
-	var pos srcPos
+	n, nm := 0, 0
+	var pos, mpos srcPos
 	for i := range s.scheds {
 		for _, slot := range s.scheds[i].warps {
 			w := &s.ws[slot]
-			if w.blockState == Barrier && w.blockUntil >= never {
+			if w.blockUntil < never {
+				continue
+			}
+			if w.blockState == Barrier {
 				n++
 				if pos.line == 0 {
 					pos = s.code[w.barPC].pos
 				}
+			} else {
+				nm++
+				if mpos.line == 0 {
+					mpos = s.code[w.barPC].pos
+				}
 			}
 		}
 	}
-	where := ""
-	if pos.line > 0 && s.name != "" {
-		where = fmt.Sprintf(" (the BAR at %s:%d:%d)", s.name, pos.line, pos.col)
+	at := func(what string, p srcPos) string {
+		if p.line > 0 && s.name != "" {
+			return fmt.Sprintf(" (the %s at %s:%d:%d)", what, s.name, p.line, p.col)
+		}
+		return ""
 	}
-	return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a BAR%s that the rest of their block never reaches", now, n, where)
+	if n == 0 {
+		return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a SYNCS%s for an mbarrier phase that no UBLKCP of their block starts", now, nm, at("SYNCS", mpos))
+	}
+	return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a BAR%s that the rest of their block never reaches", now, n, at("BAR", pos))
 }
 
 // setState closes the warp's current state at now and starts st.
@@ -411,25 +503,34 @@ func (s *sm) eval(sc *scheduler, w *warp, now int64) (State, int64) {
 			return LongScoreboard, latest
 		case sbShort:
 			return ShortScoreboard, latest
+		case sbGMMA:
+			return GMMA, latest
 		}
 		return Wait, latest
 	}
 	// Resources.
 	switch p := w.opsPipe; {
 	case p < numSchedPipes:
-		if t := sc.pipeFree[p]; t > now {
+		t := sc.pipeFree[p]
+		if p == pipeFP64 && s.m.FP64Shared {
+			t = s.fp64Free
+		}
+		if t > now && !(p == pipeFMA && w.opsAlt && sc.fma2Free <= now) {
+			if p == pipeFMA && w.opsAlt {
+				t = min(t, sc.fma2Free)
+			}
 			return MathPipeThrottle, t
 		}
 	case p == pipeLSU:
+		if sc.memq != nil && sc.memqMin > now {
+			return LGThrottle, sc.memqMin
+		}
 		if s.lg != nil && s.lgMin > now {
 			return LGThrottle, s.lgMin
 		}
 	case p == pipeMIO:
-		if s.m.QueueModel {
-			limit := int64(s.m.MIOQueue * s.m.MIOInterval)
-			if s.mioFree-now >= limit {
-				return MIOThrottle, s.mioFree - limit + 1
-			}
+		if sc.memq != nil && sc.memqMin > now {
+			return MIOThrottle, sc.memqMin
 		}
 	}
 	return NotSelected, now + 1
@@ -457,12 +558,12 @@ func (s *sm) operands(w *warp) {
 			}
 		}
 	}
-	w.opsPC, w.opsReady, w.opsKind, w.opsPipe = w.pc, latest, kind, in.pipe
+	w.opsPC, w.opsReady, w.opsKind, w.opsPipe, w.opsAlt = w.pc, latest, kind, in.pipe, in.alt && s.m.FMA2.Interval > 0
 }
 
 func isLongWait(st State) bool {
 	switch st {
-	case LongScoreboard, Barrier, Membar, Sleeping, Drain:
+	case LongScoreboard, Barrier, Membar, Sleeping, Drain, GMMA:
 		return true
 	}
 	return false
@@ -515,6 +616,17 @@ func (s *sm) cycle(si int32, now int64) bool {
 		if !found {
 			pick = s.oldest(elig)
 		}
+	case polGTY:
+		found := false
+		for _, slot := range elig {
+			if s.ws[slot].age == sc.lastAge {
+				pick, found = slot, true
+				break
+			}
+		}
+		if !found {
+			pick = s.youngest(elig)
+		}
 	case polOldest:
 		pick = s.oldest(elig)
 	}
@@ -527,8 +639,27 @@ func (s *sm) cycle(si int32, now int64) bool {
 	s.setState(w, Selected, now)
 	sc.lastSlot = pick
 	sc.lastAge = w.age
+	sc.issued++
 	s.issue(sc, w, now)
+	// Dual issue: a second instruction of the same warp in the same cycle
+	// when it is ready and its pipe free (it cannot depend on the first,
+	// whose result is not ready yet).
+	if s.m.DualIssue && !w.exited && w.blockUntil <= now {
+		if st, _ := s.eval(sc, w, now); st == NotSelected {
+			s.issue(sc, w, now)
+		}
+	}
 	return true
+}
+
+func (s *sm) youngest(elig []int32) int32 {
+	best := elig[0]
+	for _, slot := range elig[1:] {
+		if s.ws[slot].age > s.ws[best].age {
+			best = slot
+		}
+	}
+	return best
 }
 
 func (s *sm) oldest(elig []int32) int32 {
@@ -593,49 +724,73 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	if s.tr != nil {
 		s.tr.issue(now, w, s.blocks[w.block].id, in.op, s.pcs[w.pc], int(n))
 	}
+	lat := int64(0)
 	if in.pipe < numSchedPipes {
-		sc.pipeFree[in.pipe] = now + int64(s.pipes[in.pipe].Interval)
+		p := s.pipes[in.pipe]
+		ivl, l := int64(p.Interval), int64(p.Latency)
+		if in.ivl > 0 {
+			ivl = int64(in.ivl)
+		}
+		if in.lat > 0 {
+			l = int64(in.lat)
+		}
+		switch {
+		case in.pipe == pipeFMA && in.alt && s.m.FMA2.Interval > 0 && sc.pipeFree[pipeFMA] > now:
+			sc.fma2Free = now + int64(s.m.FMA2.Interval)
+			l = int64(s.m.FMA2.Latency)
+		case in.pipe == pipeFP64 && s.m.FP64Shared:
+			s.fp64Free = now + ivl
+		default:
+			sc.pipeFree[in.pipe] = now + ivl
+		}
+		lat = l
 	}
 	switch in.act {
 	case actMath:
 		if in.dst >= 0 {
 			r := w.regBase + int32(in.dst)
-			s.regReady[r] = now + int64(s.pipes[in.pipe].Latency)
+			s.regReady[r] = now + lat
 			s.regKind[r] = in.sb
 		}
-	case actShared:
-		ready := now + int64(s.m.SharedLatency)
-		if s.m.QueueModel {
-			service := int64(ceilDiv(int(in.width)*int(n), 128) * s.m.MIOInterval)
-			start := max(now, s.mioFree)
-			s.mioFree = start + service
-			ready = start + int64(s.m.SharedLatency)
+	case actGMMA:
+		// Asynchronous: the warp goes on; the accumulator is ready, and
+		// the open group complete, once the tensor pipe is done.
+		done := now + lat
+		if in.dst >= 0 {
+			r := w.regBase + int32(in.dst)
+			s.regReady[r] = done
+			s.regKind[r] = sbGMMA
 		}
-		s.memResult(w, in, ready)
-	case actGlobal:
-		var lat int64
-		switch in.level {
-		case levelL1:
-			lat = int64(s.m.L1Latency)
-		case levelL2:
-			lat = int64(s.m.L2Latency)
-		default:
-			lat = int64(s.m.DRAMLatency)
+		s.groupAdd(w, groupMMA, done)
+	case actShared, actGlobal:
+		s.memResult(w, in, s.access(sc, in, n, now))
+	case actAsyncCopy:
+		done := s.access(sc, in, n, now)
+		s.groupAdd(w, groupCopy, done)
+		if done > w.memDone {
+			w.memDone = done
 		}
-		ready := now + lat
-		if s.m.QueueModel {
-			bytes := int(in.width) * int(n)
-			start := max(now, s.lsuFree)
-			s.lsuFree = start + int64(ceilDiv(bytes, 128)*s.m.LSUInterval)
-			ready = start + lat
-			if in.level == levelDRAM && s.m.DRAMBytesPerCycle > 0 {
-				t := math.Max(float64(start), s.dramFree)
-				s.dramFree = t + float64(bytes)/s.m.DRAMBytesPerCycle
-				ready = int64(math.Ceil(t)) + lat
-			}
-			s.lgPush(ready)
+	case actBulkCopy:
+		done := s.access(sc, in, n, now)
+		if done > w.memDone {
+			w.memDone = done
 		}
-		s.memResult(w, in, ready)
+		s.mbarStart(w, in.bar, done, now)
+	case actCommit:
+		s.groupCommit(w, in.group)
+	case actWaitGroup:
+		g := in.group
+		if g == groupMMA {
+			s.groupCommit(w, g) // WARPGROUP.DEPBAR closes the open group
+		}
+		t := s.groupWait(w, g, int(in.arg))
+		w.blockUntil, w.blockState = max(now+1, t), LongScoreboard
+		if g == groupMMA {
+			w.blockState = GMMA
+		}
+	case actMbarWait:
+		w.barPC = w.pc
+		s.mbarWait(w, in.bar, now)
 	case actBranch:
 		s.branch(w, in, now)
 		return
@@ -692,24 +847,13 @@ func (s *sm) memResult(w *warp, in *inst, ready int64) {
 	}
 }
 
-// lgPush records one more in-flight LG request completing at ready; the
-// queue model only issues one when an entry is free (lgMin ≤ now).
-func (s *sm) lgPush(ready int64) {
-	s.lg[s.lgMinAt] = ready
-	s.lgMin, s.lgMinAt = s.lg[0], 0
-	for i, t := range s.lg {
-		if t < s.lgMin {
-			s.lgMin, s.lgMinAt = t, i
-		}
-	}
-}
-
 func (s *sm) release(b *blockRec, now int64) {
+	at := now + int64(max(1, s.m.BarrierLatency))
 	for _, slot := range b.waiting {
 		w := &s.ws[slot]
-		w.blockUntil = now + 1
-		if s.until[slot] > now+1 {
-			s.until[slot] = now + 1
+		w.blockUntil = at
+		if s.until[slot] > at {
+			s.until[slot] = at
 		}
 	}
 	b.waiting = b.waiting[:0]
@@ -858,6 +1002,10 @@ func (s *sm) launch(bi int32, now int64) {
 	b.resident = int32(s.warpsPerBlock)
 	b.arrived = 0
 	b.waiting = b.waiting[:0]
+	for i := range b.bars {
+		b.bars[i].issued = 0
+		b.bars[i].waiting = b.bars[i].waiting[:0]
+	}
 	slot := int32(0)
 	for k := 0; k < s.warpsPerBlock; k++ {
 		for !s.free[slot] {
@@ -869,11 +1017,24 @@ func (s *sm) launch(bi int32, now int64) {
 			threads = 32
 		}
 		w := &s.ws[slot]
+		sched := slot % int32(len(s.scheds))
 		*w = warp{
-			slot: slot, sched: slot % int32(len(s.scheds)), block: bi, widx: int32(k),
+			slot: slot, sched: sched, block: bi, widx: int32(k),
 			regBase: slot * int32(s.nregs), age: s.ages, since: now, opsPC: -1,
 			mask:       uint32(1<<uint(threads) - 1),
-			blockUntil: now + int64(s.m.FetchLatency), blockState: NoInstruction, span: -1,
+			blockUntil: now + int64(s.m.FetchLatency) + int64(sched)*int64(s.m.LaunchStagger), blockState: NoInstruction, span: -1,
+		}
+		if s.groups != nil {
+			g := s.groups[int(slot)*int(numGroups) : int(slot+1)*int(numGroups)]
+			for i := range g {
+				g[i] = asyncGroups{}
+			}
+		}
+		if s.mbarSeen != nil {
+			seen := s.mbarSeen[int(slot)*s.nbars : int(slot+1)*s.nbars]
+			for i := range seen {
+				seen[i] = 0
+			}
 		}
 		if threads == 32 {
 			w.mask = ^uint32(0)

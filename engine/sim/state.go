@@ -29,6 +29,7 @@ const (
 	BranchResolving               // waiting for a branch target to resolve
 	Drain                         // exited, waiting for its stores to drain
 	Sleeping                      // in NANOSLEEP
+	GMMA                          // waiting for an asynchronous warpgroup MMA (HGMMA) to complete (Hopper)
 	numStates
 )
 
@@ -48,6 +49,7 @@ var stateNames = [numStates]string{
 	BranchResolving:  "branch_resolving",
 	Drain:            "drain",
 	Sleeping:         "sleeping",
+	GMMA:             "gmma",
 }
 
 // String returns the Nsight Compute name of the state, e.g. "long_scoreboard".

@@ -25,7 +25,7 @@ type Memory struct {
 	// bandwidth/queue model) or "" (the machine's setting).
 	Model             string
 	LGQueue           int     // in-flight global/local requests per SM
-	MIOQueue          int     // queued shared-memory instructions per SM
+	MemQueue          int     // memory instructions each sub-partition buffers
 	DRAMBytesPerCycle float64 // device-memory bytes per SM cycle
 }
 
@@ -38,8 +38,9 @@ type Workload struct {
 	// GPU is the preset name (see [Preset]).
 	GPU string
 	// Policy is the warp-scheduling policy: "lrr" (loose round robin),
-	// "gto" (greedy then oldest, the default), "oldest", or
-	// "two_level:N" (N active warps per scheduler).
+	// "gto" (greedy then oldest), "gty" (greedy then youngest), "oldest",
+	// or "two_level:N" (N active warps per scheduler); "" is the machine's
+	// (Machine.Policy: gty on Turing and later presets, gto before).
 	Policy string
 	// Launch is the block and grid size and the resources per block.
 	Launch Launch
@@ -56,6 +57,7 @@ const (
 	polLRR
 	polOldest
 	polTwoLevel
+	polGTY
 )
 
 func parsePolicy(s string) (policyKind, int, error) {
@@ -65,6 +67,8 @@ func parsePolicy(s string) (policyKind, int, error) {
 		return polGTO, 0, nil
 	case "lrr":
 		return polLRR, 0, nil
+	case "gty":
+		return polGTY, 0, nil
 	case "oldest":
 		return polOldest, 0, nil
 	}
@@ -80,7 +84,7 @@ func parsePolicy(s string) (policyKind, int, error) {
 		}
 		return polTwoLevel, n, nil
 	}
-	return 0, 0, fmt.Errorf("unknown policy %q (want lrr, gto, oldest or two_level:N)", s)
+	return 0, 0, fmt.Errorf("unknown policy %q (want lrr, gto, gty, oldest or two_level:N)", s)
 }
 
 func policyName(k policyKind, n int) string {
@@ -89,6 +93,8 @@ func policyName(k policyKind, n int) string {
 		return "lrr"
 	case polOldest:
 		return "oldest"
+	case polGTY:
+		return "gty"
 	case polTwoLevel:
 		return "two_level:" + strconv.Itoa(n)
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -68,7 +69,7 @@ func TestParseWorkloadErrors(t *testing.T) {
 		{"unknown top key", "gpu: toy\nlaunchh: {block: 32}\n", `w.yaml:2:1: unknown key "launchh" in the workload (want name, gpu, policy, launch, memory, program)`},
 		{"duplicate key", "gpu: toy\ngpu: volta\n", `w.yaml:2:1: YAML syntax: mapping key "gpu" already defined`},
 		{"unknown gpu", "gpu: toyy\n", `w.yaml:1:6: unknown gpu preset "toyy" (want one of`},
-		{"bad policy", "gpu: toy\npolicy: fifo\n", `w.yaml:2:9: unknown policy "fifo" (want lrr, gto, oldest or two_level:N)`},
+		{"bad policy", "gpu: toy\npolicy: fifo\n", `w.yaml:2:9: unknown policy "fifo" (want lrr, gto, gty, oldest or two_level:N)`},
 		{"bad two_level", "gpu: toy\npolicy: two_level:x\n", `w.yaml:2:9: policy "two_level:x": want two_level:N`},
 		{"block not int", "gpu: toy\nlaunch:\n  block: many\n", `w.yaml:3:10: launch.block (threads per block): want an integer, got the string "many"`},
 		{"block zero", "gpu: toy\nlaunch:\n  block: 0\n", `w.yaml:3:10: launch.block (threads per block): 0, want at least 1`},
@@ -83,7 +84,7 @@ func TestParseWorkloadErrors(t *testing.T) {
 		{"dst on BAR", head + "  - {op: BAR, dst: r0}\n", `w.yaml:4:6: BAR has no destination register, got dst "r0"`},
 		{"bad register", head + "  - {op: FFMA, dst: 0r, src: [r0]}\n", `w.yaml:4:6: dst: bad register name "0r"`},
 		{"bad level", head + "  - {op: LDG, dst: r0, src: [r1], level: l3}\n", `w.yaml:4:6: level "l3", want l1, l2 or dram`},
-		{"level on math", head + "  - {op: FFMA, dst: r0, src: [r1], level: l1}\n", "w.yaml:4:6: level is only for LDG, STG, LDL and STL"},
+		{"level on math", head + "  - {op: FFMA, dst: r0, src: [r1], level: l1}\n", "w.yaml:4:6: level is only for LDG, STG, LDL, STL, LDGSTS and UBLKCP"},
 		{"bad width", head + "  - {op: LDG, dst: r0, src: [r1], width: 3}\n", "w.yaml:4:6: width 3, want 1, 2, 4, 8 or 16"},
 		{"loop count", head + "  - loop: -1\n    body: [{op: NOP}]\n", "w.yaml:4:11: loop (the trip count): -1, want at least 0"},
 		{"loop no body", head + "  - loop: 3\n", "w.yaml:4:5: loop needs a body"},
@@ -129,7 +130,7 @@ launch:
 memory:
   model: queue
   lg_queue: 4
-  mio_queue: 2
+  mem_queue: 2
   dram_bytes_per_cycle: 2.5
 program:
   - {op: ffma, dst: r0, src: r1, ilp: 3}
@@ -147,7 +148,7 @@ program:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Memory != (Memory{Model: "queue", LGQueue: 4, MIOQueue: 2, DRAMBytesPerCycle: 2.5}) {
+	if w.Memory != (Memory{Model: "queue", LGQueue: 4, MemQueue: 2, DRAMBytesPerCycle: 2.5}) {
 		t.Errorf("memory %+v", w.Memory)
 	}
 	r, err := Run(w)
@@ -262,5 +263,53 @@ func TestPresets(t *testing.T) {
 		if p, err := ParseState(s.String()); err != nil || p != s {
 			t.Errorf("ParseState(%q) = %v, %v", s, p, err)
 		}
+	}
+}
+
+// TestParseProgram: a program alone parses to the same program as the
+// program: of a workload file, and its errors are positioned in its own
+// source (lines and byte columns), whatever comes before it.
+func TestParseProgram(t *testing.T) {
+	src := "- loop: 3\n  body:\n    - {op: FFMA, dst: r0, src: [r0, r1], ilp: 2}\n    - {op: LDG, dst: r2, src: [r3], level: l2}\n- {op: BRA, lanes: \"0-15\", then: [{op: MUFU, dst: r4, src: [r2]}]}\n"
+	p, err := ParseProgram("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ParseWorkload("w.yaml", []byte("gpu: toy\nlaunch: {block: 32}\nprogram:\n"+indent(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.String() != w.Program.String() {
+		t.Errorf("ParseProgram gives\n%s\nthe workload's program is\n%s", p, w.Program)
+	}
+	cases := []struct {
+		name, src, want string
+	}{
+		{"empty", "", "p.yaml: empty program; want a list"},
+		{"comment only", "# nothing\n", "p.yaml: empty program; want a list"},
+		{"not a list", "op: FFMA\n", "p.yaml:1:1: program: want a list of instructions, loops and branches, got a mapping"},
+		{"unknown op", "- {op: FFMA, dst: r0}\n- {op: FFMX, dst: r1}\n", `p.yaml:2:8: unknown op "FFMX"`},
+		{"compile error", "- {op: NOP}\n- loop: 2\n  body: [{op: EXIT}]\n", "p.yaml:3:11: EXIT is only allowed at the top level"},
+		{"issues nothing", "- loop: 0\n  body: [{op: NOP}]\n", "p.yaml:1:1: program issues no instruction"},
+		{"syntax", "- {op: FFMA\n", "p.yaml:1:3: YAML syntax"},
+		// Columns count bytes: "é" is two bytes, so the second item's op
+		// value starts at byte column 13, character column 12.
+		{"byte columns", "- {op: NOP}  # é\n- {dst: é, op: FFMX}\n", `p.yaml:2:17: unknown op "FFMX"`},
+		{"two documents", "- {op: NOP}\n---\n- {op: NOP}\n", "p.yaml:3:1: more than one YAML document"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseProgram("p.yaml", []byte(c.src))
+			if err == nil {
+				t.Fatalf("no error; want %q", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error\n  %v\nwant it to contain\n  %s", err, c.want)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.File != "p.yaml" {
+				t.Errorf("error %T %v: want a *sim.Error for p.yaml", err, err)
+			}
+		})
 	}
 }

@@ -23,13 +23,12 @@
 package figure
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/goccy/go-yaml"
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // A Figure is a drawn figure.
@@ -46,6 +45,7 @@ type Figure struct {
 // first line of the block's body; 0 means the whole block.
 type Error struct {
 	Line int    // line in the block's body, 0 for the whole block
+	Col  int    // byte column in that line, 1-based; 0 if unknown
 	Msg  string // what is wrong
 }
 
@@ -84,7 +84,11 @@ type spec struct {
 	Scheduler *int   `yaml:"scheduler"` // which scheduler's warps a timeline shows
 	Measured  []int  `yaml:"measured"`  // measured first-issue cycle of each warp, in warp order
 
-	src []byte
+	src  []byte
+	keys map[string]snippets.Pos // where each top-level key is, in src
+	// cycles is what is left of the figure's budget of simulated cycles
+	// (maxFigureCycles).
+	cycles int64
 }
 
 // kind is one kind of figure.
@@ -118,18 +122,17 @@ func Kinds() []string {
 // id prefixes the ids inside the SVG; it must be unique on the page.
 func Draw(src []byte, id string) (*Figure, error) {
 	var s spec
-	if err := yaml.UnmarshalWithOptions(src, &s, yaml.Strict()); err != nil {
+	keys, err := snippets.DecodeYAML("", 1, src, &s)
+	if err != nil {
 		e := &Error{Msg: err.Error()}
-		var ye yaml.Error
-		if errors.As(err, &ye) {
-			e.Msg = ye.GetMessage()
-			if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-				e.Line = tok.Position.Line
-			}
+		var d *snippets.Diagnostic
+		if errors.As(err, &d) {
+			e.Line, e.Col, e.Msg = d.Pos.Line, d.Pos.Col, d.Msg
 		}
 		return nil, e
 	}
-	s.src = src
+	s.src, s.keys = src, keys
+	s.cycles = maxFigureCycles
 	if s.Kind == "" {
 		return nil, &Error{Msg: "kind is missing; kinds: " + strings.Join(Kinds(), ", ")}
 	}
@@ -187,18 +190,10 @@ func (s *spec) setKeys() []string {
 	return keys
 }
 
-// line returns the line of a top-level key in the spec, or 0.
-func (s *spec) line(key string) int {
-	for i, l := range bytes.Split(s.src, []byte("\n")) {
-		if bytes.HasPrefix(l, []byte(key+":")) {
-			return i + 1
-		}
-	}
-	return 0
-}
-
+// errorf is an error about a top-level key, at the key.
 func (s *spec) errorf(key, format string, args ...any) *Error {
-	return &Error{Line: s.line(key), Msg: fmt.Sprintf(format, args...)}
+	p := s.keys[key]
+	return &Error{Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // strs returns a key's value, one value or a list, as a list of strings.

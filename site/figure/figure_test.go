@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -324,7 +325,8 @@ func TestErrors(t *testing.T) {
 		{"kind: occupancy-vs-registers\ngpu: [A100, V100]\nthreads: [64, 128]\ncaption: c\nalt: a\n", "only one of gpu, threads and registers may be a list"},
 		{"kind: issue-vs-warps\nmachine: pentium\ncaption: c\nalt: a\n", "figure line 2: "},
 		{"kind: issue-vs-warps\nmachine: volta\nwarps: 99\ncaption: c\nalt: a\n", "figure line 3: volta holds 1 to 16 warps per scheduler"},
-		{"kind: warp-timeline\nmachine: toy\nprogram: |\n  - {op: FROB}\ncaption: c\nalt: a\n", "figure line 3: figure:"},
+		{"kind: warp-timeline\nmachine: toy\nprogram: |\n  - {op: FROB}\ncaption: c\nalt: a\n", "figure line 4: unknown op \"FROB\""},
+		{"kind: warp-timeline\nmachine: toy\npolicy: fifo\ncaption: c\nalt: a\n", `figure line 3: unknown policy "fifo"`},
 		{"kind: warp-timeline\nmachine: toy\nprogram:\n  - {label: x, program: \"- {op: EXIT}\"}\ncaption: c\nalt: a\n", "figure line 3: warp-timeline runs one program"},
 		{"kind: issue-vs-warps\nmachine: toy\nvary: {ilp: [1, 2]}\ncaption: c\nalt: a\n", "figure line 3: vary: the program never uses $ilp"},
 		{"kind: issue-vs-warps\nmachine: toy\nprogram: \"- {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}\"\nvary: {ilp: 2}\ncaption: c\nalt: a\n", "figure line 4: vary: ilp needs a list of values"},
@@ -332,7 +334,7 @@ func TestErrors(t *testing.T) {
 		{"kind: issue-vs-warps\nmachine: toy\nprogram: \"- {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}\"\nvary: {ilp: [1, 2, 3, 4, 5]}\ncaption: c\nalt: a\n", "figure line 4: at most 4 lines per figure, not 5"},
 		{"kind: issue-vs-warps\nmachine: [toy, volta]\nprogram: \"- {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}\"\nvary: {ilp: [1, 2]}\ncaption: c\nalt: a\n", "only one of machine, program and vary may give the figure's lines"},
 		{"kind: issue-vs-warps\nmachine: toy\nprogram:\n  - {label: a, program: \"- {op: EXIT}\"}\n  - {program: \"- {op: EXIT}\"}\ncaption: c\nalt: a\n", "program 2: label is missing"},
-		{"kind: issue-vs-warps\nmachine: toy\nprogram:\n  - {label: a, program: \"- {op: EXIT}\"}\n  - label: b\n    program: \"- {op: FROB}\"\ncaption: c\nalt: a\n", "figure line 5: figure:"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram:\n  - {label: a, program: \"- {op: EXIT}\"}\n  - label: b\n    program: \"- {op: FROB}\"\ncaption: c\nalt: a\n", "figure line 6: unknown op \"FROB\""},
 		{"kind: issue-vs-warps\nmachine: toy\nprogram:\n  - {label: a, program: \"- {op: EXIT}\", ilp: 2}\ncaption: c\nalt: a\n", `figure line 4: program 1: unknown key "ilp"`},
 		{"kind: issue-vs-warps\nmachine: toy\nmeasure: tail\ncaption: c\nalt: a\n", "figure line 3: measure is whole (the default), steady"},
 		{"kind: issue-vs-warps\nmachine: toy\nwarps: 2\nmeasure: [100, 100000]\ncaption: c\nalt: a\n", "figure line 4: toy with 1 warp per scheduler: "},
@@ -344,5 +346,35 @@ func TestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Draw(%q) = %v, want an error with %q", tt.src, err, tt.want)
 		}
+	}
+}
+
+// TestHostile: a figure cannot make the build simulate without end, or
+// grow its program past the limit on YAML through vary, and hostile YAML
+// is an error at its line and column.
+func TestHostile(t *testing.T) {
+	long := "- loop: 100000000\n    body:\n      - {op: FFMA, dst: r0, src: [r0, r1]}"
+	tests := []struct{ src, want string }{
+		{"kind: issue-vs-warps\nmachine: toy\nwarps: [1, 4]\nprogram: |\n  " + long + "\ncaption: c\nalt: a\n",
+			"figure: the figure's simulations run past 16000000 cycles in all, the limit on a figure"},
+		{"kind: warp-timeline\nmachine: toy\nprogram: |\n  " + long + "\ncaption: c\nalt: a\n",
+			"figure: the figure's simulations run past 16000000 cycles in all, the limit on a figure"},
+		{"kind: issue-vs-warps\nmachine: toy\nprogram: \"" + strings.Repeat("$x ", 8000) + "\"\nvary: {x: [" + strings.Repeat("y", 20000) + "]}\ncaption: c\nalt: a\n",
+			"figure line 4: vary: the program with $x = \"yyyyyyyyyyyyyyyyyyyy\" is 160008000 bytes, more than 64 KiB, the limit"},
+		{"kind: occupancy-vs-registers\ncaption: c\nalt: a\ngpu: [&a [A100, A100, A100, A100], [*a, *a, *a, *a], " + strings.Repeat("[*a, *a, *a, *a], ", 20000) + "]\n",
+			"figure line 1: YAML is larger than 64 KiB"},
+		{"kind: occupancy-vs-registers\ncaption: c\nalt: a\ngpu: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n",
+			"figure line 4: YAML nested deeper than 32 levels, the limit"},
+	}
+	for _, tt := range tests {
+		_, err := Draw([]byte(tt.src), "f")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Draw(%.80q) = %v, want an error with %q", tt.src, err, tt.want)
+		}
+	}
+	var fe *Error
+	_, err := Draw([]byte("kind: occupancy-vs-registers\ncaption: c\nalt: a\ngpu: "+strings.Repeat("[", 40)+"\n"), "f")
+	if !errors.As(err, &fe) || fe.Line != 4 || fe.Col != 37 {
+		t.Errorf("nesting error %#v, want line 4, column 37", err)
 	}
 }

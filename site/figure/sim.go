@@ -1,11 +1,13 @@
 package figure
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/sim"
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // defaultProgram is a dependent FFMA chain: each warp can issue once per
@@ -16,48 +18,105 @@ const defaultProgram = `- loop: 64
 - {op: EXIT}
 `
 
+// maxFigureCycles bounds the cycles a figure simulates, all its runs
+// together: 16 million, more than ten times what the book's largest figure
+// uses, so that no figure can stall a build.
+const maxFigureCycles = 16_000_000
+
+// simulate runs w with cfg within what is left of the figure's budget of
+// cycles, and takes what it used from the budget.
+func (s *spec) simulate(cfg sim.Config, w sim.Workload) (*sim.Result, error) {
+	if s.cycles <= 0 {
+		return nil, s.overBudget()
+	}
+	cfg.MaxCycles = int(s.cycles)
+	r, err := cfg.Run(w)
+	if errors.Is(err, sim.ErrMaxCycles) {
+		return nil, s.overBudget()
+	}
+	if se := (*sim.Error)(nil); errors.As(err, &se) && se.Path == "policy" {
+		return nil, s.errorf("policy", "%s", se.Msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.cycles -= int64(r.RunCycles)
+	return r, nil
+}
+
+func (s *spec) overBudget() *Error {
+	return &Error{Msg: fmt.Sprintf("the figure's simulations run past %d cycles in all, the limit on a figure: shorten the program, or draw fewer warps or lines", maxFigureCycles)}
+}
+
 // workload makes the simulator workload of a figure: program prog on a
 // machine, with blocks blocks of block threads resident on the simulated
 // SM (the grid has that many per SM: blocks are dealt to the SMs in turn).
-// errLine is the figure line that errors in prog point at.
-func (s *spec) workload(m sim.Machine, prog string, errLine int, block, blocks int) (sim.Workload, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "gpu: %s\n", m.Name)
-	if s.Policy != "" {
-		fmt.Fprintf(&b, "policy: %q\n", s.Policy)
+// An error in the program is reported at its line of the figure.
+func (s *spec) workload(m sim.Machine, prog program, block, blocks int) (sim.Workload, error) {
+	text := prog.text
+	if strings.TrimSpace(text) == "" {
+		text = defaultProgram
 	}
-	fmt.Fprintf(&b, "launch:\n  block: %d\n  blocks: %d\n  resident: %d\n  regs: 32\n", block, blocks*max(m.SMs, 1), blocks)
-	b.WriteString("program:\n")
-	if strings.TrimSpace(prog) == "" {
-		prog = defaultProgram
-	}
-	for _, line := range strings.Split(strings.TrimRight(prog, "\n"), "\n") {
-		b.WriteString("  " + line + "\n")
-	}
-	w, err := sim.ParseWorkload("figure", []byte(b.String()))
+	p, err := sim.ParseProgram("figure", []byte(text))
 	if err != nil {
-		if strings.Contains(err.Error(), "policy") {
-			errLine = s.line("policy")
+		var se *sim.Error
+		if !errors.As(err, &se) {
+			return sim.Workload{}, &Error{Msg: err.Error()}
 		}
-		return w, &Error{Line: errLine, Msg: err.Error()}
+		line, col := s.programPos(prog.key, se.Line, se.Col)
+		return sim.Workload{}, &Error{Line: line, Col: col, Msg: se.Msg}
 	}
-	return w, nil
+	return sim.Workload{
+		GPU:     m.Name,
+		Policy:  s.Policy,
+		Launch:  sim.Launch{Block: block, Blocks: blocks * max(m.SMs, 1), Resident: blocks, Regs: 32},
+		Program: p,
+	}, nil
+}
+
+// programPos moves line:col of a program onto the figure: the program is
+// the value of the key at path key, a YAML block string ("program: |")
+// whose lines follow the key's, indented. A program written on the key's
+// own line is reported at the key.
+func (s *spec) programPos(key string, line, col int) (int, int) {
+	at := s.keys[key]
+	lines := strings.Split(string(s.src), "\n")
+	if at.Line < 1 || at.Line > len(lines) || line < 1 {
+		return at.Line, at.Col
+	}
+	_, value, _ := strings.Cut(lines[at.Line-1][at.Col-1:], ":")
+	if v := strings.TrimSpace(value); !strings.HasPrefix(v, "|") && !strings.HasPrefix(v, ">") {
+		return at.Line, at.Col
+	}
+	l := at.Line + line
+	if l > len(lines) {
+		return at.Line, at.Col
+	}
+	// The block's indentation is its first non-blank line's.
+	indent := 0
+	for _, c := range lines[at.Line:] {
+		if strings.TrimSpace(c) != "" {
+			indent = len(c) - len(strings.TrimLeft(c, " "))
+			break
+		}
+	}
+	return l, indent + max(col, 1)
 }
 
 // A program is one program of a figure, with its label in the legend.
 type program struct {
 	label string
 	text  string // "" for the default program
-	line  int    // figure line for its errors
+	key   string // the path of its key in the figure, for its errors
 }
 
 // program returns the figure's one program, for the kinds that run one.
 func (s *spec) program() (program, error) {
 	switch p := s.Program.(type) {
 	case nil:
-		return program{line: s.line("program")}, nil
+		return program{key: "program"}, nil
 	case string:
-		return program{text: p, line: s.line("program")}, nil
+		return program{text: p, key: "program"}, nil
 	}
 	return program{}, s.errorf("program", "%s runs one program: give program as a YAML block string (program: |)", s.Kind)
 }
@@ -76,30 +135,35 @@ func (s *spec) programs() ([]program, string, error) {
 		seen := map[string]bool{}
 		for i, item := range list {
 			m, ok := item.(map[string]any)
-			line := s.line("program") + 1
+			at := fmt.Sprintf("program[%d]", i)
+			if _, ok := s.keys[at+".label"]; ok {
+				at += ".label"
+			}
+			bad := func(format string, args ...any) error {
+				p := s.keys[at]
+				return &Error{Line: p.Line, Col: p.Col, Msg: fmt.Sprintf("program %d: ", i+1) + fmt.Sprintf(format, args...)}
+			}
 			if !ok {
-				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: a list of programs holds {label: ..., program: |...} items", i+1)}
+				return nil, "", bad("a list of programs holds {label: ..., program: |...} items")
 			}
 			label, _ := m["label"].(string)
 			text, _ := m["program"].(string)
-			if l := s.lineOf("label: " + label); label != "" && l > 0 {
-				line = l
-			}
 			for k := range m {
 				if k != "label" && k != "program" {
-					return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: unknown key %q (a program has label and program)", i+1, k)}
+					at = fmt.Sprintf("program[%d].%s", i, k)
+					return nil, "", bad("unknown key %q (a program has label and program)", k)
 				}
 			}
 			switch {
 			case strings.TrimSpace(label) == "":
-				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: label is missing: it names the line in the legend", i+1)}
+				return nil, "", bad("label is missing: it names the line in the legend")
 			case strings.TrimSpace(text) == "":
-				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d (%s): program is missing: a YAML block string (program: |)", i+1, label)}
+				return nil, "", bad("(%s): program is missing: a YAML block string (program: |)", label)
 			case seen[label]:
-				return nil, "", &Error{Line: line, Msg: fmt.Sprintf("program %d: label %q is used twice", i+1, label)}
+				return nil, "", bad("label %q is used twice", label)
 			}
 			seen[label] = true
-			out = append(out, program{label: label, text: text, line: line})
+			out = append(out, program{label: label, text: text, key: fmt.Sprintf("program[%d].program", i)})
 		}
 		if len(out) == 0 {
 			return nil, "", s.errorf("program", "the list of programs is empty")
@@ -133,25 +197,23 @@ func (s *spec) programs() ([]program, string, error) {
 	if _, isList := values.([]any); !isList || len(vals) == 0 {
 		return nil, "", s.errorf("vary", "vary: %s needs a list of values", name)
 	}
+	if len(vals) > maxSeries {
+		return nil, "", s.errorf("vary", "at most %d lines per figure, not %d", maxSeries, len(vals))
+	}
 	var out []program
 	for _, v := range vals {
+		// Each $name becomes v: keep the program within the limit on the
+		// YAML it came from.
+		if grown := len(one.text) + len(ref.FindAllStringIndex(one.text, -1))*(len(v)-1-len(name)); grown > snippets.MaxYAMLBytes {
+			return nil, "", s.errorf("vary", "vary: the program with $%s = %.20q is %d bytes, more than 64 KiB, the limit", name, v, grown)
+		}
 		out = append(out, program{
 			label: name + " = " + v,
 			text:  ref.ReplaceAllLiteralString(one.text, v),
-			line:  one.line,
+			key:   one.key,
 		})
 	}
 	return out, name, nil
-}
-
-// lineOf returns the first figure line that contains sub, or 0.
-func (s *spec) lineOf(sub string) int {
-	for i, l := range strings.Split(string(s.src), "\n") {
-		if strings.Contains(l, sub) {
-			return i + 1
-		}
-	}
-	return 0
 }
 
 // measure returns the run configuration that measures what the figure's
@@ -267,11 +329,15 @@ func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
 		}
 		var pts []point
 		for k := from; k <= hi; k++ {
-			w, err := s.workload(m, prog.text, prog.line, 32*m.Schedulers, k)
+			w, err := s.workload(m, prog, 32*m.Schedulers, k)
 			if err != nil {
 				return nil, err
 			}
-			r, err := cfg.Run(w)
+			r, err := s.simulate(cfg, w)
+			var fe *Error
+			if errors.As(err, &fe) {
+				return nil, fe
+			}
 			if err != nil {
 				if how == "window" {
 					return nil, s.errorf("measure", "%s with %s per scheduler: %v", label, plural(k, "warp", "warps"), err)
@@ -469,11 +535,15 @@ func drawTimeline(s *spec, id string) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := s.workload(m, prog.text, prog.line, 32*m.Schedulers, warps)
+	w, err := s.workload(m, prog, 32*m.Schedulers, warps)
 	if err != nil {
 		return nil, err
 	}
-	r, err := sim.Config{Trace: sim.Window{From: from, To: to}}.Run(w)
+	r, err := s.simulate(sim.Config{Trace: sim.Window{From: from, To: to}}, w)
+	var fe *Error
+	if errors.As(err, &fe) {
+		return nil, fe
+	}
 	if err != nil {
 		return nil, &Error{Msg: err.Error()}
 	}
@@ -622,11 +692,15 @@ func drawStepper(s *spec, id string) (*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		w, err := s.workload(m, prog.text, prog.line, threads, 1)
+		w, err := s.workload(m, prog, threads, 1)
 		if err != nil {
 			return nil, err
 		}
-		r, err := sim.Config{Trace: sim.Window{From: 0, To: 2048}}.Run(w)
+		r, err := s.simulate(sim.Config{Trace: sim.Window{From: 0, To: 2048}}, w)
+		var fe *Error
+		if errors.As(err, &fe) {
+			return nil, fe
+		}
 		if err != nil {
 			return nil, &Error{Msg: err.Error()}
 		}

@@ -56,7 +56,7 @@ func (s *Server) Rebuild(ctx context.Context) error {
 	opts := s.Options
 	opts.Dir = s.Dir
 	start := time.Now()
-	built, err := site.Build(ctx, os.DirFS(s.Dir), opts)
+	built, err := s.build(ctx, opts)
 	s.mu.Lock()
 	if err == nil {
 		s.site = built
@@ -74,6 +74,17 @@ func (s *Server) Rebuild(ctx context.Context) error {
 		s.logf("built %d pages in %v", built.Pages, time.Since(start).Round(time.Millisecond))
 	}
 	return err
+}
+
+// build builds the book once, reading it through an os.Root opened for
+// this build, which refuses any path or link that leaves the directory.
+func (s *Server) build(ctx context.Context, opts site.Options) (*site.Site, error) {
+	root, err := os.OpenRoot(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return site.Build(ctx, root.FS(), opts)
 }
 
 // Version returns how many builds have finished.

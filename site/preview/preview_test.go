@@ -106,3 +106,31 @@ func TestPreview(t *testing.T) {
 		t.Error("the errors stay after the fix")
 	}
 }
+
+// TestPreviewLinkOut: the preview reads the book as the build does, so a
+// page that is a symbolic link out of the book is an error at its path,
+// never a page showing what it leads to.
+func TestPreviewLinkOut(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.md"), []byte("# Home\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "leak.md")); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	s := &Server{Dir: dir}
+	err := s.Rebuild(context.Background())
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "leak.md")+": symbolic link to /etc/passwd leads outside the book") {
+		t.Fatalf("Rebuild = %v, want the link refused at its path", err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	secret, err := os.ReadFile("/etc/passwd")
+	if err != nil || len(secret) == 0 {
+		return
+	}
+	first, _, _ := strings.Cut(string(secret), "\n")
+	if _, _, body := get(t, ts.URL+"/leak.html"); strings.Contains(body, first) {
+		t.Errorf("GET /leak.html shows /etc/passwd:\n%s", body)
+	}
+}

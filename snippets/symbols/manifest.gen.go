@@ -8,12 +8,11 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "a80393fe2b705834"
+const EngineFingerprint = "ef56a24770cb0c54"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
 	"github.com/warpbook/warpbook/engine/occupancy",
-	"github.com/warpbook/warpbook/engine/occupancy/batch",
 	"github.com/warpbook/warpbook/engine/sim",
 }
 

@@ -47,14 +47,23 @@ func buildBook(ctx context.Context, dir, out string, strict, force, liveKernel b
 		fmt.Fprintf(stderr, "warpbook build: %s is not a directory\n", dir)
 		return 1
 	}
+	// The book is read through an os.Root, which refuses any path or link
+	// that leaves the directory.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "warpbook build: %v\n", err)
+		return 1
+	}
+	defer root.Close()
 	// A build is short and allocates much that lives until the end: fewer
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	s, upToDate, err := site.BuildDir(ctx, os.DirFS(dir), out, site.Options{
-		Dir:    dir,
-		Strict: strict,
-		Kernel: newKernel(),
-		Live:   newLive(liveKernel),
+	s, upToDate, err := site.BuildDir(ctx, root.FS(), out, site.Options{
+		Dir:     dir,
+		Strict:  strict,
+		Kernel:  newKernel(),
+		Figures: newFigures(),
+		Live:    newLive(liveKernel),
 		Warnf: func(format string, args ...any) {
 			fmt.Fprintf(stderr, "warning: "+format+"\n", args...)
 		},
@@ -103,10 +112,20 @@ func newLive(on bool) func(context.Context) (*live.Kernel, error) {
 
 // newKernel returns the snippet kernel the build runs pages through, with
 // its result cache in the user's cache directory.
-func newKernel() site.Kernel {
+func newKernel() *snippets.Kernel {
 	k := &snippets.Kernel{}
 	if d, err := snippets.DefaultCacheDir(); err == nil {
 		k.CacheDir = d
 	}
 	return k
+}
+
+// newFigures returns what draws the build's figures, keeping them in the
+// user's cache directory.
+func newFigures() *site.Figures {
+	f := &site.Figures{}
+	if d, err := snippets.DefaultCacheDir(); err == nil {
+		f.CacheDir = d
+	}
+	return f
 }

@@ -7,11 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
-	"github.com/warpbook/warpbook/engine/occupancy/batch"
+	"github.com/warpbook/warpbook/tools/warpbook/internal/batch"
 )
 
 const occupancyUsage = `usage: warpbook occupancy (--gpu NAME | --cc X.Y) --threads N [flags]
@@ -95,6 +96,23 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "warpbook occupancy: "+format+"\n", a...)
 		return 2
 	}
+	// The calculator takes 32-bit numbers, as CUDA does; a larger flag is
+	// named here rather than wrapped or blamed on a block size.
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"threads", *threads}, {"regs", *regs}, {"smem", *smem}, {"dyn-smem", *dynSmem},
+		{"max-dyn-smem", *maxDynSmem}, {"carveout", *carveout}, {"barriers", *barriers},
+		{"max-threads", *funcMax}, {"dyn-smem-per-thread", *perThread},
+	} {
+		if f.v > math.MaxInt32 {
+			return usageErr("--%s %d is too large (at most %d)", f.name, f.v, math.MaxInt32)
+		}
+	}
+	if *perThread < 0 {
+		return usageErr("--dyn-smem-per-thread must not be negative")
+	}
 	var d gpu.Device
 	var err error
 	switch {
@@ -148,6 +166,16 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		var s occupancy.Suggestion
 		if *perThread > 0 {
 			n := *perThread
+			// The largest block tried must not need more bytes than the
+			// calculator takes: n × b must not wrap.
+			largest := d.MaxThreadsPerBlock
+			if *funcMax > 0 {
+				largest = min(largest, *funcMax)
+			}
+			if n > math.MaxInt32/max(largest, 1) {
+				return usageErr("--dyn-smem-per-thread %d is too large: a block of %d threads would need %d bytes (at most %d)",
+					n, largest, int64(n)*int64(largest), math.MaxInt32)
+			}
 			s, err = occupancy.SuggestBlockSizeFunc(d, k, func(b int) int { return n * b })
 		} else {
 			s, err = occupancy.SuggestBlockSize(d, k)

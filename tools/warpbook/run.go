@@ -67,7 +67,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "warpbook run: -color must be auto, always or never\n")
 		return 2
 	}
-	pages, code := parsePages(files, stderr)
+	pages, code := parsePages([]pageFile{{path: files[0]}}, stderr)
 	if pages == nil {
 		return code
 	}

@@ -47,10 +47,11 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	srv := &preview.Server{
 		Dir: *book,
 		Options: site.Options{
-			Strict: *strict,
-			Kernel: newKernel(),
-			Live:   newLive(true),
-			Warnf:  func(format string, a ...any) { fmt.Fprintf(stderr, "warning: "+format+"\n", a...) },
+			Strict:  *strict,
+			Kernel:  newKernel(),
+			Figures: newFigures(),
+			Live:    newLive(true),
+			Warnf:   func(format string, a ...any) { fmt.Fprintf(stderr, "warning: "+format+"\n", a...) },
 		},
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
 	}

@@ -3,17 +3,20 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/sim"
+	"github.com/warpbook/warpbook/snippets"
 )
 
 const simUsage = `usage: warpbook sim FILE.yaml [--gpu G] [--policy P] [--json] [--trace FILE.csv] [--measure FROM:TO|steady]
@@ -77,7 +80,14 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	name := files[0]
-	data, err := os.ReadFile(name)
+	if *traceFile != "" {
+		// Refuse a target that cannot take the trace before running.
+		if _, _, err := traceTarget(*traceFile); err != nil {
+			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
+			return 1
+		}
+	}
+	data, err := snippets.ReadFile(nil, name, maxWorkloadBytes, "a workload file")
 	if err != nil {
 		fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
 		return 1
@@ -97,6 +107,10 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.Trace = sim.Window{From: *traceFrom, To: *traceFrom + *traceLen}
 	}
 	r, err := cfg.Run(w)
+	if errors.Is(err, sim.ErrMaxCycles) {
+		fmt.Fprintf(stderr, "warpbook sim: %s: the run did not finish within %d cycles (raise --max-cycles)\n", name, cmp.Or(*maxCycles, sim.DefaultMaxCycles))
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -214,12 +228,56 @@ func simJSON(r *sim.Result, cfg sim.Config) simOutJSON {
 	return o
 }
 
+// maxWorkloadBytes bounds the workload file sim reads: 1 MiB.
+const maxWorkloadBytes = 1 << 20
+
+// traceTarget returns the file --trace PATH writes and the mode to give
+// it: PATH itself, or the file a symbolic link at PATH leads to (the link
+// stays). It refuses a PATH that exists and is not a regular file, such
+// as a named pipe or a device, which a rename would replace.
+func traceTarget(path string) (string, fs.FileMode, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(path); lerr == nil {
+			return "", 0, fmt.Errorf("--trace %s is a symbolic link to a missing file", path)
+		}
+		return path, 0o644, nil
+	}
+	if err != nil {
+		return "", 0, fmt.Errorf("--trace: %w", err)
+	}
+	if m := fi.Mode(); !m.IsRegular() {
+		what := "an irregular file"
+		switch {
+		case m.IsDir():
+			what = "a directory"
+		case m&fs.ModeNamedPipe != 0:
+			what = "a named pipe"
+		case m&fs.ModeDevice != 0:
+			what = "a device"
+		case m&fs.ModeSocket != 0:
+			what = "a socket"
+		}
+		return "", 0, fmt.Errorf("--trace %s is %s, not a regular file: give the path of a regular file or a new one", path, what)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", 0, fmt.Errorf("--trace: %w", err)
+	}
+	return real, fi.Mode().Perm(), nil
+}
+
 // writeTrace writes the trace as CSV, one row per occupied warp slot per
-// cycle of the window, through a temporary file so that a failure leaves no
-// half-written file behind.
+// cycle of the window, through a temporary file renamed over the target
+// (see [traceTarget]), so that a failure leaves no half-written file
+// behind.
 func writeTrace(path string, t *sim.Trace) error {
 	if t == nil {
 		return fmt.Errorf("no trace recorded")
+	}
+	path, mode, err := traceTarget(path)
+	if err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".trace-*.csv")
 	if err != nil {
@@ -249,6 +307,10 @@ func writeTrace(path string, t *sim.Trace) error {
 		}
 	}
 	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/snippets"
 )
 
@@ -86,39 +87,51 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if pages == nil {
 		return code
 	}
-	results := k.Run(context.Background(), pages)
-
-	if *update {
-		for _, r := range results {
+	// Figures are drawn from the engine as build draws them, so that test
+	// reports a figure's error as build does (and remembers what it drew).
+	figures := &site.Figures{CacheDir: k.CacheDir}
+	var results []*snippets.PageResult
+	failed := false
+	report := func(r *snippets.PageResult) {
+		results = append(results, r)
+		if k.Filter == nil && len(r.Page.Diagnostics) == 0 {
+			r.Diagnostics = append(r.Diagnostics, figures.Check(r.Page)...)
+		}
+		if *update {
 			ids, err := snippets.UpdateFile(r)
 			if err != nil {
 				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
-				code = 1
-				continue
+				code = max(code, 1)
 			}
 			if len(ids) > 0 {
 				fmt.Fprintf(stderr, "updated %s: %s\n", r.Page.Path, strings.Join(ids, ", "))
 				markUpdated(r, ids)
 			}
 		}
-	}
-	switch {
-	case *jsonOut:
-		if err := snippets.WriteJSON(stdout, results, time.Now); err != nil {
-			fmt.Fprintf(stderr, "warpbook test: %v\n", err)
-			return 1
+		one := []*snippets.PageResult{r}
+		switch {
+		case *jsonOut:
+			if err := snippets.WriteJSON(stdout, one, time.Now); err != nil {
+				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
+				code = max(code, 1)
+			}
+		case *format == "github":
+			snippets.WriteGitHub(stdout, one)
+		default:
+			snippets.WriteText(stdout, one, *verbose)
 		}
-	case *format == "github":
-		snippets.WriteGitHub(stdout, results)
-	default:
-		snippets.WriteText(stdout, results, *verbose)
+		failed = failed || r.Failed()
 	}
-	failed := false
-	for _, r := range results {
-		if r.Failed() {
-			failed = true
+	// Each page is reported as soon as it and the pages before it are
+	// verified: as they finish, in a deterministic order.
+	done := make([]*snippets.PageResult, len(pages))
+	next := 0
+	k.Stream(context.Background(), pages, func(i int, r *snippets.PageResult) {
+		done[i] = r
+		for ; next < len(done) && done[next] != nil; next++ {
+			report(done[next])
 		}
-	}
+	})
 	if !*jsonOut && *format == "text" {
 		s := snippets.Summarize(results)
 		fmt.Fprintf(stdout, "%d pages: %d passed, %d failed, %d skipped\n", s.Pages, s.Pass, s.Fail, s.Skip)
@@ -147,19 +160,38 @@ func markUpdated(r *snippets.PageResult, ids []string) {
 	}
 }
 
+// pageFile is a page to read: its path as the user will see it, and where
+// to read it from. A page found in a directory is read inside that
+// directory (a link out of it is refused); a page named on the command
+// line is read by its path.
+type pageFile struct {
+	path string // as printed: the directory joined with name, or the argument
+	dir  fs.FS  // the directory it was found in; nil for an argument
+	name string // its slash-separated path in dir
+}
+
 // parsePages parses every file. Pages with syntax errors are kept (their
 // results carry the errors) and make the exit status 2; a file that cannot
-// be read stops everything.
-func parsePages(files []string, stderr io.Writer) ([]*snippets.Page, int) {
+// be read (missing, not a regular file, larger than snippets.MaxPageBytes,
+// a link out of its directory) stops everything.
+func parsePages(files []pageFile, stderr io.Writer) ([]*snippets.Page, int) {
 	var pages []*snippets.Page
 	code := 0
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		name := f.path
+		if f.dir != nil {
+			name = f.name
+		}
+		src, err := snippets.ReadFile(f.dir, name, snippets.MaxPageBytes, "a page")
 		if err != nil {
-			fmt.Fprintf(stderr, "warpbook: %v\n", err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			fmt.Fprintf(stderr, "warpbook: %s: %v\n", f.path, err)
 			return nil, 2
 		}
-		p, err := snippets.Parse(f, src)
+		p, err := snippets.Parse(f.path, src)
 		if err != nil {
 			code = 2
 		}
@@ -170,8 +202,8 @@ func parsePages(files []string, stderr io.Writer) ([]*snippets.Page, int) {
 
 // markdownFiles expands paths: files are kept, directories are searched
 // for *.md (skipping hidden and _-prefixed directories).
-func markdownFiles(paths []string) ([]string, error) {
-	var files []string
+func markdownFiles(paths []string) ([]pageFile, error) {
+	var files []pageFile
 	seen := map[string]bool{}
 	for _, p := range paths {
 		fi, err := os.Stat(p)
@@ -181,11 +213,12 @@ func markdownFiles(paths []string) ([]string, error) {
 		if !fi.IsDir() {
 			if !seen[p] {
 				seen[p] = true
-				files = append(files, p)
+				files = append(files, pageFile{path: p})
 			}
 			continue
 		}
-		var found []string
+		var found []pageFile
+		dir := os.DirFS(p)
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -195,14 +228,18 @@ func markdownFiles(paths []string) ([]string, error) {
 			}
 			if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") && !seen[path] {
 				seen[path] = true
-				found = append(found, path)
+				rel, err := filepath.Rel(p, path)
+				if err != nil {
+					return err
+				}
+				found = append(found, pageFile{path: path, dir: dir, name: filepath.ToSlash(rel)})
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(found)
+		sort.Slice(found, func(i, j int) bool { return found[i].path < found[j].path })
 		files = append(files, found...)
 	}
 	if len(files) == 0 {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
 )
@@ -32,23 +31,6 @@ const EnvVar = "WARPBOOK_SNIPPETS_WORKER"
 // NonceVar holds the job's nonce in the environment of a natively
 // compiled session (see [HelperGo]).
 const NonceVar = "WARPBOOK_NONCE"
-
-// Self starts the running executable as a worker: it must call [Serve]
-// when it finds EnvVar set (snippets.IsWorker). Its environment holds
-// EnvVar and nothing of the parent's: a snippet has nothing to read there.
-func Self(ctx context.Context, j *Job) (Proc, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("find the warpbook executable: %w", err)
-	}
-	// A test binary without the TestMain hook must not run its tests.
-	cmd := exec.CommandContext(ctx, exe, "-test.run=^$")
-	cmd.Env = []string{EnvVar + "=1"}
-	if d := os.Getenv("GOCOVERDIR"); d != "" {
-		cmd.Env = append(cmd.Env, "GOCOVERDIR="+d)
-	}
-	return startCmd(cmd, j)
-}
 
 // Program returns a StartFunc that runs a natively compiled program, exe,
 // with an environment that holds only the job's nonce and a Go memory
@@ -130,6 +112,13 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 		c.b.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
+}
+
+// reset empties the buffer.
+func (c *cappedBuffer) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.b.Reset()
 }
 
 func (c *cappedBuffer) Bytes() []byte {

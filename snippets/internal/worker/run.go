@@ -31,11 +31,19 @@ type Limits struct {
 }
 
 // WallFactor is the wall-clock backstop of a unit whose CPU time is
-// counted: it fails after WallFactor times its limit of wall-clock time
-// even if it used little CPU (a sleep, a deadlock), so that a loaded
-// machine cannot fail a correct snippet by slowing it down, and a stuck one
-// still ends.
-const WallFactor = 4
+// counted: past WallFactor times its limit of wall-clock time, a unit that
+// is not computing (under a tenth of a core over the last second: a sleep,
+// a deadlock) fails; one that is computing, slowly on a loaded machine,
+// goes on until its CPU time runs out, or until WallCeiling times its limit
+// of wall-clock time, so that every unit ends.
+const (
+	WallFactor  = 4
+	WallCeiling = 20
+)
+
+// idleShare is the share of one core below which a unit counts as not
+// computing.
+const idleShare = 0.1
 
 // StartFunc starts a process that runs a job.
 type StartFunc func(ctx context.Context, j *Job) (Proc, error)
@@ -130,8 +138,9 @@ type runner struct {
 	total  int64 // bytes printed so far
 	reason string
 	limit  Limit
-	killed bool   // after a kill, what the process wrote no longer counts
-	stray  []byte // output outside any unit
+	killed bool    // after a kill, what the process wrote no longer counts
+	recent []clock // readings of about the last second, oldest first
+	stray  []byte  // output outside any unit
 }
 
 // tick is how often a run reads the process's use and checks its limits.
@@ -189,6 +198,10 @@ func (r *runner) read() {
 	cpu, rss, ok := readUsage(r.p.Pid())
 	r.usage = clock{wall: time.Now(), cpu: cpu}
 	r.meter = ok
+	r.recent = append(r.recent, r.usage)
+	for len(r.recent) > 1 && r.usage.wall.Sub(r.recent[0].wall) > time.Second {
+		r.recent = r.recent[1:]
+	}
 	if ok && r.lim.Memory > 0 && rss > r.lim.Memory {
 		r.stop("used more than the memory limit of "+ByteSize(r.lim.Memory), MemoryLimit)
 	}
@@ -238,9 +251,12 @@ func (r *runner) check() {
 		r.stop(WallTimeout(limit, what), TimeLimit)
 	case r.meter && cpu > limit:
 		r.stop(fmt.Sprintf("used more than %s of CPU time%s (an infinite loop?)", limit, what), TimeLimit)
-	case r.meter && wall > WallFactor*limit:
+	case r.meter && wall > WallFactor*limit && r.idle():
 		r.stop(fmt.Sprintf("did not finish within %s of wall-clock time (%d× its limit of %s), though it used only %s of CPU time: is it waiting for something?",
 			WallFactor*limit, WallFactor, limit, cpu.Round(10*time.Millisecond)), TimeLimit)
+	case r.meter && wall > WallCeiling*limit:
+		r.stop(fmt.Sprintf("did not finish within %s of wall-clock time (%d× its limit of %s; it used %s of CPU time)",
+			WallCeiling*limit, WallCeiling, limit, cpu.Round(10*time.Millisecond)), TimeLimit)
 	}
 }
 
@@ -249,6 +265,17 @@ func (r *runner) check() {
 // it was not in the unit's own lines.
 func WallTimeout(limit time.Duration, what string) string {
 	return fmt.Sprintf("did not finish within %s%s (an infinite loop?)", limit, what)
+}
+
+// idle reports whether the process used under idleShare of a core over
+// the last second of readings.
+func (r *runner) idle() bool {
+	if len(r.recent) == 0 {
+		return true
+	}
+	old := r.recent[0]
+	span := r.usage.wall.Sub(old.wall)
+	return span <= 0 || float64(r.usage.cpu-old.cpu) < idleShare*float64(span)
 }
 
 // piece handles what the process wrote.

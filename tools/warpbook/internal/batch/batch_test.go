@@ -5,18 +5,19 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/warpbook/warpbook/engine/occupancy/batch"
+	"github.com/warpbook/warpbook/tools/warpbook/internal/batch"
 )
 
-// golden returns the reference sample (../testdata, a gzip copy of
+// golden returns the reference sample (engine/occupancy/testdata, a gzip copy of
 // ../../shared/golden/occupancy_sample.csv).
 func golden(t testing.TB) []byte {
 	t.Helper()
-	f, err := os.Open("../testdata/occupancy_sample.csv.gz")
+	f, err := os.Open("../../../../engine/occupancy/testdata/occupancy_sample.csv.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,10 +185,10 @@ func TestBadRows(t *testing.T) {
 
 func TestHeaderErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                          "line 1: empty input",
-		"cc,regs\n8.0,32\n":         `line 1: header has no "block_size" column`,
-		"block_size,regs\n32,32\n":  `line 1: header has neither a "cc" nor a "gpu" column`,
-		"cc,block_size,regs\n\"8.0": "line 2:",
+		"":                                  "line 1: empty input",
+		"cc,regs\n8.0,32\n":                 `line 1: header has no "block_size" column`,
+		"block_size,regs\n32,32\n":          `line 1: header has neither a "cc" nor a "gpu" column`,
+		"cc,block\"_size,regs\n8.0,32,32\n": `line 1: column 9: malformed CSV header: bare " in non-quoted-field`,
 	} {
 		var out bytes.Buffer
 		err := batch.Run(strings.NewReader(in), &out)
@@ -196,6 +197,108 @@ func TestHeaderErrors(t *testing.T) {
 			t.Errorf("Run(%q) = %v, want an *Error starting %q", in, err, want)
 		}
 	}
+}
+
+// TestMalformedRows checks that a row that is not well-formed CSV is that
+// row's error, at its line and column, and that every other row is still
+// computed: before, one bad quote stopped the whole batch.
+func TestMalformedRows(t *testing.T) {
+	long := "8.0,256,32," + strings.Repeat("x", 70000) + "\n"
+	in := "cc,block_size,regs,note\n" +
+		"8.0,256,32,first\n" +
+		"8.0,25\"6,32,bare quote\n" +
+		"8.0,256,32,\"a quoted\nline break\"\n" +
+		"8.0,\"256\"x,32,extraneous quote\n" +
+		"\n" +
+		"8.0,256,32,after an empty line\r\n" +
+		long +
+		"8.0,\"256,32,never closed\n" +
+		"8.0,128,32,last\n"
+	cols, rows := run(t, in)
+	want := []struct{ status, msg, note string }{
+		{"ok", "", "first"},
+		{"invalid_input", `line 3, column 7: malformed CSV: bare " in non-quoted-field`, "bare quote"},
+		{"ok", "", "a quoted\nline break"},
+		{"invalid_input", `line 6, column 9: malformed CSV: extraneous or missing " in quoted-field`, ""},
+		{"ok", "", "after an empty line"},
+		{"invalid_input", "line 9: row longer than 64 KiB, the limit", ""},
+		{"invalid_input", `line 10, column 26: malformed CSV: extraneous or missing " in quoted-field`, ""},
+		{"ok", "", "last"},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows out, want %d: %q", len(rows), len(want), rows)
+	}
+	for i, w := range want {
+		r := rows[i]
+		if r[cols["status"]] != w.status || r[cols["message"]] != w.msg || w.note != "" && r[cols["note"]] != w.note {
+			t.Errorf("row %d: status %q message %q note %q; want %q, %q, %q", i, r[cols["status"]], r[cols["message"]], r[cols["note"]], w.status, w.msg, w.note)
+		}
+		if w.status == "ok" && r[cols["active_blocks"]] == "" {
+			t.Errorf("row %d: no result: %v", i, r)
+		}
+	}
+	// The lenient reading keeps what it can of a malformed row's columns.
+	if got := rows[1][cols["cc"]]; got != "8.0" {
+		t.Errorf("malformed row's cc column = %q, want 8.0", got)
+	}
+}
+
+// zeros reads as an endless stream of zero bytes, like /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// TestEndlessInput checks that input without end (/dev/zero) stops at the
+// limit on the input with an error, instead of filling memory.
+func TestEndlessInput(t *testing.T) {
+	for name, in := range map[string]io.Reader{
+		"header":    zeros{},
+		"after one": io.MultiReader(strings.NewReader("cc,block_size,regs\n8.0,256,32\n"), zeros{}),
+	} {
+		err := batch.Run(in, io.Discard)
+		var be *batch.Error
+		if !errors.As(err, &be) || !strings.Contains(err.Error(), "input larger than 64 MiB, the limit") {
+			t.Errorf("%s: Run = %v, want the input limit", name, err)
+		}
+	}
+}
+
+// FuzzRun runs arbitrary CSV through Run: it must return (an *Error or
+// nil, never a panic), and when it returns nil every input row has one
+// output row with a status.
+func FuzzRun(f *testing.F) {
+	sample := golden(f)
+	lines := strings.SplitAfter(string(sample), "\n")
+	f.Add([]byte(strings.Join(lines[:8], "")))
+	f.Add([]byte(lines[0] + strings.Join(lines[5000:5003], "")))
+	f.Add([]byte("gpu,cc,block_size,regs,note\nA100,,64,33,\"a\nb\"\n,8.0,6\"4,33,x\n"))
+	f.Add([]byte("cc,block_size,regs\n8.0,\"256,32\n8.0,256,32\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var out bytes.Buffer
+		err := batch.Run(bytes.NewReader(in), &out)
+		if err != nil {
+			var be *batch.Error
+			if !errors.As(err, &be) {
+				t.Fatalf("error %T %v, want a *batch.Error", err, err)
+			}
+			return
+		}
+		recs, err := csv.NewReader(&out).ReadAll()
+		if err != nil {
+			t.Fatalf("output is not CSV: %v", err)
+		}
+		st := index(recs[0])["status"]
+		for i, r := range recs[1:] {
+			switch r[st] {
+			case batch.StatusOK, batch.StatusInvalidInput, batch.StatusUnknownDevice:
+			default:
+				t.Fatalf("row %d: status %q", i+1, r[st])
+			}
+		}
+	})
 }
 
 // TestDeterministic checks that the same input gives the same bytes.

@@ -49,10 +49,24 @@
 //	message               what is wrong, when status is not ok
 //
 // A row that cannot be computed gets its status and message and empty
-// result columns; the rows after it still run.
+// result columns; the rows after it still run. So does a row that is not
+// well-formed CSV (a bare or unclosed quote, a row longer than 64 KiB):
+// its status is invalid_input, its message says what is wrong at which
+// line and column, and its input columns are copied as far as they can be
+// read. A quoted field may hold line breaks; a quote that never closes
+// within 64 KiB is that row's error, and the next line starts the next
+// row.
+//
+// # Limits
+//
+// A row is at most 64 KiB, line breaks in quoted fields included, and the
+// whole input at most 64 MiB (the golden sample is 3.5 MB). Input past the
+// second limit is an error of the whole input: Run stops there.
 package batch
 
 import (
+	"bufio"
+	"bytes"
 	"encoding"
 	"encoding/csv"
 	"errors"
@@ -97,24 +111,40 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err
 // Unwrap returns e.Err.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Limits on the input (see the package documentation).
+const (
+	maxRowBytes   = 64 << 10
+	maxInputBytes = 64 << 20
+)
+
 // Run reads CSV from in and writes the rows with their results to out.
 // It returns an *Error when the input is not CSV or the header lacks a
-// required column; bad values in a row only mark that row.
+// required column; bad values in a row only mark that row, and so does a
+// row that is not well-formed CSV.
 //
 // Run writes as it goes: a caller that must not leave half-written output
 // behind should write to a buffer and copy it on success.
 func Run(in io.Reader, out io.Writer) error {
-	r := csv.NewReader(in)
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
-	header, err := r.Read()
+	rs := &records{br: bufio.NewReaderSize(in, 4096)}
+	first, err := rs.next()
 	if err == io.EOF {
 		return &Error{Line: 1, Err: errors.New("empty input: want a CSV header line")}
 	}
 	if err != nil {
-		return csvError(err)
+		return err
 	}
-	header = append([]string(nil), header...)
+	header, perr := first.fields()
+	var m *malformed
+	if errors.As(perr, &m) {
+		msg := fmt.Sprintf("malformed CSV header: %v", m.err)
+		if m.col > 0 {
+			msg = fmt.Sprintf("column %d: %s", m.col, msg)
+		}
+		return &Error{Line: m.line, Err: errors.New(msg)}
+	}
+	if perr != nil {
+		return &Error{Line: first.line, Err: perr}
+	}
 	cols := map[string]int{}
 	for i, h := range header {
 		cols[strings.TrimSpace(h)] = i
@@ -152,14 +182,14 @@ func Run(in io.Reader, out io.Writer) error {
 	devices := map[deviceKey]deviceOrError{}
 	row := make([]string, 0, len(outHeader))
 	for {
-		rec, err := r.Read()
+		r, err := rs.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return csvError(err)
+			return err
 		}
-		line, _ := r.FieldPos(0)
+		rec, perr := r.fields()
 		row = row[:0]
 		for _, i := range keep {
 			if i < len(rec) {
@@ -169,10 +199,15 @@ func Run(in io.Reader, out io.Writer) error {
 			}
 		}
 		var res []string
-		if len(rec) != len(header) {
-			res = failed(StatusInvalidInput, fmt.Sprintf("line %d: row has %d fields, header has %d", line, len(rec), len(header)))
-		} else {
-			res = compute(rec, cols, devices, line)
+		switch {
+		case errors.As(perr, &m):
+			res = failed(StatusInvalidInput, perr.Error())
+		case perr != nil:
+			res = failed(StatusInvalidInput, fmt.Sprintf("line %d: %v", r.line, perr))
+		case len(rec) != len(header):
+			res = failed(StatusInvalidInput, fmt.Sprintf("line %d: row has %d fields, header has %d", r.line, len(rec), len(header)))
+		default:
+			res = compute(rec, cols, devices, r.line)
 		}
 		row = append(row, res...)
 		if err := w.Write(row); err != nil {
@@ -183,12 +218,181 @@ func Run(in io.Reader, out io.Writer) error {
 	return w.Error()
 }
 
-func csvError(err error) error {
+// A record is the text of one CSV row: one line, or several when a quoted
+// field holds line breaks.
+type record struct {
+	text    []byte // the row, its line breaks included
+	line    int    // the 1-based input line it starts on
+	tooLong bool   // the row passed maxRowBytes; text is empty
+}
+
+// fields splits the record into its fields. A record that is not
+// well-formed CSV gets an error saying where, at the input's line and
+// column, and the fields as far as a lenient reading finds them.
+func (r record) fields() ([]string, error) {
+	if r.tooLong {
+		return nil, fmt.Errorf("row longer than %d KiB, the limit", maxRowBytes>>10)
+	}
+	text := r.text
+	if !bytes.ContainsRune(text, '"') {
+		// No quotes: what encoding/csv would do, without its reader.
+		text = bytes.TrimSuffix(text, []byte("\n"))
+		text = bytes.TrimSuffix(text, []byte("\r"))
+		return strings.Split(string(text), ","), nil
+	}
+	rec, err := readOne(text, false)
+	if err == nil {
+		return rec, nil
+	}
+	m := &malformed{line: r.line, err: err}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return &Error{Line: pe.Line, Err: pe.Err}
+		m.line, m.col, m.err = r.line+pe.Line-1, pe.Column, pe.Err
 	}
-	return err
+	lenient, _ := readOne(text, true)
+	return lenient, m
+}
+
+// malformed is a row that is not well-formed CSV.
+type malformed struct {
+	line, col int // where, in the input; col 0 if unknown
+	err       error
+}
+
+func (m *malformed) Error() string {
+	if m.col == 0 {
+		return fmt.Sprintf("line %d: malformed CSV: %v", m.line, m.err)
+	}
+	return fmt.Sprintf("line %d, column %d: malformed CSV: %v", m.line, m.col, m.err)
+}
+
+// readOne reads text as exactly one CSV record.
+func readOne(text []byte, lazy bool) ([]string, error) {
+	cr := csv.NewReader(bytes.NewReader(text))
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = lazy
+	rec, err := cr.Read()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := cr.Read(); err != io.EOF {
+		return rec, errors.New("more than one row")
+	}
+	return rec, nil
+}
+
+// records splits CSV input into records, line by line, within the limits
+// on a row and on the input.
+type records struct {
+	br    *bufio.Reader
+	lines int       // lines taken from br
+	bytes int64     // bytes taken from br
+	ahead []rawLine // lines read past the current record, oldest first
+	eof   bool
+}
+
+// A rawLine is one input line with its line break.
+type rawLine struct {
+	text    []byte
+	line    int
+	quotes  int  // number of '"' in text
+	tooLong bool // longer than maxRowBytes; text is empty
+}
+
+// readLine returns the next input line, or io.EOF.
+func (rs *records) readLine() (rawLine, error) {
+	if len(rs.ahead) > 0 {
+		l := rs.ahead[0]
+		rs.ahead = rs.ahead[1:]
+		return l, nil
+	}
+	if rs.eof {
+		return rawLine{}, io.EOF
+	}
+	var text []byte
+	tooLong := false
+	for {
+		chunk, err := rs.br.ReadSlice('\n')
+		rs.bytes += int64(len(chunk))
+		if rs.bytes > maxInputBytes {
+			return rawLine{}, &Error{Line: rs.lines + 1, Err: fmt.Errorf("input larger than %d MiB, the limit", maxInputBytes>>20)}
+		}
+		if !tooLong {
+			if len(text)+len(chunk) > maxRowBytes {
+				tooLong, text = true, nil
+			} else {
+				text = append(text, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF {
+			rs.eof = true
+			if len(text) == 0 && !tooLong {
+				return rawLine{}, io.EOF
+			}
+		} else if err != nil {
+			return rawLine{}, err
+		}
+		break
+	}
+	rs.lines++
+	return rawLine{text: text, line: rs.lines, quotes: bytes.Count(text, []byte{'"'}), tooLong: tooLong}, nil
+}
+
+// next returns the next record, skipping empty lines as encoding/csv
+// does, or io.EOF.
+func (rs *records) next() (record, error) {
+	var first rawLine
+	for {
+		l, err := rs.readLine()
+		if err != nil {
+			return record{}, err
+		}
+		if l.tooLong {
+			return record{line: l.line, tooLong: true}, nil
+		}
+		if t := bytes.TrimSuffix(bytes.TrimSuffix(l.text, []byte("\n")), []byte("\r")); len(t) > 0 {
+			first = l
+			break
+		}
+	}
+	if first.quotes%2 == 0 {
+		return record{text: first.text, line: first.line}, nil
+	}
+	// A quote is open at the end of the line: a quoted field with a line
+	// break, or a malformed row. Look ahead for the line that closes it,
+	// within the limit on a row; what follows is kept for the next rows.
+	var more []rawLine
+	size, quotes := len(first.text), first.quotes
+	for quotes%2 != 0 {
+		l, err := rs.readLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return record{}, err
+		}
+		more = append(more, l)
+		if l.tooLong || size+len(l.text) > maxRowBytes {
+			break
+		}
+		size += len(l.text)
+		quotes += l.quotes
+	}
+	if quotes%2 == 0 {
+		text := append([]byte(nil), first.text...)
+		for _, l := range more {
+			text = append(text, l.text...)
+		}
+		if _, err := readOne(text, false); err == nil {
+			return record{text: text, line: first.line}, nil
+		}
+	}
+	// The quote never closes well: the line alone is the (malformed) row.
+	rs.ahead = append(more, rs.ahead...)
+	return record{text: first.text, line: first.line}, nil
 }
 
 // deviceKey is how a row names its device: a gpu name or a cc.

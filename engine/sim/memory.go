@@ -1,0 +1,215 @@
+package sim
+
+import "math"
+
+// access runs one memory instruction issued at cycle now by a warp of
+// scheduler sc with n active threads through the memory pipeline and
+// returns the cycle its data is ready (for a store: written). It reserves
+// every stage it passes, so later accesses queue behind it.
+//
+// Without the queue model the access takes its level's latency. With it,
+// the instruction first goes through the sub-partition's queue and address
+// unit and the SM's shared stage (Machine.MemQueue on), then through the
+// data paths of its level: the shared-memory banks, the L1TEX data path,
+// the L2 and the DRAM channel. Each stage serves first come first served,
+// and the access is ready its level's latency after issue plus however long
+// it waited at the stages; the latency itself is what the instruction
+// takes with nothing else in flight.
+func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
+	m := &s.m
+	lat := int64(m.DRAMLatency)
+	switch {
+	case in.act == actShared:
+		lat = int64(m.SharedLatency)
+	case in.level == levelL1:
+		lat = int64(m.L1Latency)
+	case in.level == levelL2:
+		lat = int64(m.L2Latency)
+	}
+	lat += int64(in.extra)
+	if !m.QueueModel {
+		return now + lat
+	}
+	s.memIssuer = sc.index
+	// base is when the access reaches the data paths with nothing in
+	// flight, at when it does.
+	base, at := now, now
+	if sc.memq != nil {
+		au := max(now+int64(m.MemPipeDelay), sc.auFree)
+		sc.auFree = au + int64(m.AddrInterval)
+		acc := max(au+int64(m.AddrInterval), s.stageFree)
+		// The stage hands instructions to the data path in order: one
+		// waits while the banks (or the L1TEX data path) are still busy
+		// with the previous ones, so replays back up into the queue.
+		switch in.act {
+		case actShared:
+			acc = max(acc, s.mioFree)
+		case actGlobal, actAsyncCopy:
+			acc = max(acc, s.lsuFree)
+		}
+		s.stageFree = acc + int64(m.MemIssueInterval)
+		s.memqPush(sc, acc+1)
+		base = now + int64(m.MemPipeDelay+m.AddrInterval)
+		at = acc
+	}
+	waves := scaled(in.waves, n)
+	if in.act == actShared {
+		start := max(at, s.mioFree)
+		s.mioFree = start + waves*int64(m.MIOInterval)
+		return now + lat + start - base
+	}
+	bytes := float64(32 * waves) // global: waves counts 32-byte sectors
+	transfer := 0.0
+	if in.act == actBulkCopy {
+		// A bulk copy's own bytes take time to stream in; a load's
+		// latency is measured with its few sectors included.
+		bytes = float64(in.arg)
+		transfer = bytes / 128 // written into shared memory at 128 bytes per cycle
+	} else {
+		start := max(at, s.lsuFree)
+		s.lsuFree = start + int64(ceilDiv(int(waves), 4)*m.LSUInterval)
+		at = start
+	}
+	t := float64(at)
+	if in.level >= levelL2 && m.L2BytesPerCycle > 0 {
+		t = math.Max(t, s.l2Free)
+		s.l2Free = t + bytes/m.L2BytesPerCycle
+		transfer = math.Max(transfer, bytes/m.L2BytesPerCycle)
+	}
+	if in.level == levelDRAM && m.DRAMBytesPerCycle > 0 {
+		t = math.Max(t, s.dramFree)
+		s.dramFree = t + bytes/m.DRAMBytesPerCycle
+		transfer = math.Max(transfer, bytes/m.DRAMBytesPerCycle)
+	}
+	if in.act != actBulkCopy {
+		transfer = 0
+	}
+	ready := now + lat + int64(math.Ceil(t+transfer)) - base
+	if s.lg != nil && in.act != actBulkCopy {
+		s.lgPush(ready)
+	}
+	return ready
+}
+
+// scaled returns the wavefronts or sectors of an instruction with n of
+// 32 threads active: w for a full warp, proportionally fewer (at least one)
+// for a partial one.
+func scaled(w int32, n int64) int64 {
+	if n >= 32 {
+		return int64(w)
+	}
+	return max(1, (int64(w)*n+31)/32)
+}
+
+// memqPush takes a free entry of the scheduler's memory queue until cycle
+// free; an instruction only issues when one is free (memqMin ≤ now).
+func (s *sm) memqPush(sc *scheduler, free int64) {
+	sc.memq[sc.memqMinAt] = free
+	sc.memqMin, sc.memqMinAt = sc.memq[0], 0
+	for i, t := range sc.memq {
+		if t < sc.memqMin {
+			sc.memqMin, sc.memqMinAt = t, i
+		}
+	}
+}
+
+// lgPush records one more in-flight LG request completing at ready; the
+// queue model only issues one when an entry is free (lgMin ≤ now).
+func (s *sm) lgPush(ready int64) {
+	s.lg[s.lgMinAt] = ready
+	s.lgMin, s.lgMinAt = s.lg[0], 0
+	for i, t := range s.lg {
+		if t < s.lgMin {
+			s.lgMin, s.lgMinAt = t, i
+		}
+	}
+}
+
+func (s *sm) groupsOf(w *warp, kind uint8) *asyncGroups {
+	return &s.groups[int(w.slot)*int(numGroups)+int(kind)]
+}
+
+// groupAdd adds an asynchronous operation completing at done to the warp's
+// open group of kind.
+func (s *sm) groupAdd(w *warp, kind uint8, done int64) {
+	g := s.groupsOf(w, kind)
+	g.open = max(g.open, done)
+	g.hasOpen = true
+}
+
+// groupCommit closes the open group of kind (LDGDEPBAR, or the commit a
+// WARPGROUP.DEPBAR makes); an empty group commits nothing.
+func (s *sm) groupCommit(w *warp, kind uint8) {
+	g := s.groupsOf(w, kind)
+	if !g.hasOpen {
+		return
+	}
+	if g.n == maxGroups {
+		g.done[1] = max(g.done[0], g.done[1])
+		copy(g.done[:], g.done[1:])
+		g.n--
+	}
+	g.done[g.n] = g.open
+	g.n++
+	g.open, g.hasOpen = 0, false
+}
+
+// groupWait returns the cycle by which at most keep of the warp's committed
+// groups of kind are still in flight (they complete in commit order), and
+// forgets the groups it waited for.
+func (s *sm) groupWait(w *warp, kind uint8, keep int) int64 {
+	g := s.groupsOf(w, kind)
+	t := int64(0)
+	drop := int(g.n) - keep
+	if drop <= 0 {
+		return 0
+	}
+	for _, d := range g.done[:drop] {
+		t = max(t, d)
+	}
+	copy(g.done[:], g.done[drop:g.n])
+	g.n -= int32(drop)
+	return t
+}
+
+// mbarStart starts the next phase of the warp's block's mbarrier bar,
+// completing at done, and wakes the warps that wait for it.
+func (s *sm) mbarStart(w *warp, bar int16, done, now int64) {
+	b := &s.blocks[w.block].bars[bar]
+	phase := b.issued
+	b.done[phase%mbarRing] = done
+	b.issued++
+	keep := b.waiting[:0]
+	for _, slot := range b.waiting {
+		o := &s.ws[slot]
+		if s.mbarSeen[int(slot)*s.nbars+int(bar)]-1 != phase {
+			keep = append(keep, slot)
+			continue
+		}
+		o.blockUntil = max(done, now+1)
+		if s.until[slot] > now+1 {
+			s.until[slot] = now + 1
+		}
+	}
+	b.waiting = keep
+}
+
+// mbarWait makes the warp wait for the next phase of its block's mbarrier
+// bar: until that phase completes, or, when no UBLKCP has started it yet,
+// until one does (in short_scoreboard: the wait is an MIO operation).
+func (s *sm) mbarWait(w *warp, bar int16, now int64) {
+	b := &s.blocks[w.block].bars[bar]
+	seen := &s.mbarSeen[int(w.slot)*s.nbars+int(bar)]
+	phase := *seen
+	*seen++
+	w.blockState = ShortScoreboard
+	switch {
+	case phase < b.issued-mbarRing:
+		w.blockUntil = now + 1 // long complete
+	case phase < b.issued:
+		w.blockUntil = max(now+1, b.done[phase%mbarRing])
+	default:
+		w.blockUntil = never
+		b.waiting = append(b.waiting, w.slot)
+	}
+}

@@ -1,0 +1,310 @@
+package snippets
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+
+	"github.com/warpbook/warpbook/snippets/internal/worker"
+)
+
+// Limits on one YAML document: a page's front matter, a figure block,
+// book.yaml. goccy/go-yaml has no limits of its own; [DecodeYAML] checks
+// these on the tokens and the syntax tree before it decodes.
+const (
+	// MaxYAMLBytes is the largest YAML document: 64 KiB (the book's largest
+	// figure block is about 3 KB).
+	MaxYAMLBytes = 64 << 10
+	// MaxYAMLDepth is the deepest nesting of mappings and sequences.
+	MaxYAMLDepth = 32
+	// MaxYAMLExpanded bounds the size of a document with every alias
+	// replaced by the value of its anchor, counted as the bytes of its
+	// scalars plus one per scalar and two per collection: 1 MiB. Without
+	// aliases a document never comes near it; a "billion laughs" of nested
+	// aliases, a few hundred bytes that would decode to gigabytes, stops at
+	// the alias that passes it.
+	MaxYAMLExpanded = 1 << 20
+)
+
+// DecodeYAML decodes data, a YAML document that starts on line line of
+// file, into v strictly: a key v has no field for is an error. It first
+// checks the document against [MaxYAMLBytes], [MaxYAMLDepth] and
+// [MaxYAMLExpanded], so that hostile YAML is an error rather than a
+// process that runs out of memory or time. Empty data (only white space)
+// leaves v as it is.
+//
+// Every error is a [*Diagnostic] at the position of the problem in file
+// (line counted from line, column in bytes); one past a limit wraps
+// [ErrInputLimit] and names the limit. A panic in go-yaml (fuzzing finds
+// some, such as a tag on a sequence over a mapping) is an error at the
+// document's first line, not a crash.
+//
+// It returns the position of every key of the document, by its path
+// ("title", "byline.status", "program[1].label"), for messages about a
+// key's value.
+func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos, err error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
+	at := func(l, col int) Pos { return Pos{File: file, Line: line + l - 1, Col: col} }
+	defer func() {
+		if p := recover(); p != nil {
+			keys, err = nil, &Diagnostic{Pos: at(1, 1), Msg: fmt.Sprintf("YAML that go-yaml cannot decode (it panicked: %v)", p)}
+		}
+	}()
+	if len(data) > MaxYAMLBytes {
+		return nil, &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + worker.ByteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
+	}
+	toks := lexer.Tokenize(string(data))
+	if tk := tooDeep(toks); tk != nil {
+		l, col := bytePos(data, tk.Position)
+		return nil, &Diagnostic{Pos: at(l, col), Msg: fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth), Err: ErrInputLimit}
+	}
+	f, err := parser.Parse(toks, 0)
+	if err == nil {
+		if tk := (&expansion{anchors: map[string]int64{}}).overLimit(f); tk != nil {
+			l, col := bytePos(data, tk.Position)
+			return nil, &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + worker.ByteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
+		}
+		keys = keyPaths(f, data, at)
+		err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
+	}
+	if err == nil {
+		return keys, nil
+	}
+	d := &Diagnostic{Pos: at(1, 0), Msg: err.Error(), Err: err}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		d.Msg = ye.GetMessage()
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			l, col := bytePos(data, tk.Position)
+			d.Pos = at(l, col)
+		}
+	}
+	return nil, d
+}
+
+// keyPaths returns the position of every key of a document, from
+// go-yaml's syntax tree, by its path: "title", "byline.status",
+// "program[1].label" (a sequence item alone, "program[1]", is where the
+// item starts).
+func keyPaths(f *ast.File, data []byte, at func(l, col int) Pos) map[string]Pos {
+	keys := map[string]Pos{}
+	if len(f.Docs) == 0 || f.Docs[0] == nil {
+		return keys
+	}
+	pos := func(tk *token.Token) (Pos, bool) {
+		if tk == nil || tk.Position == nil {
+			return Pos{}, false
+		}
+		l, col := bytePos(data, tk.Position)
+		return at(l, col), true
+	}
+	var walk func(n ast.Node, path string)
+	walk = func(n ast.Node, path string) {
+		switch n := n.(type) {
+		case *ast.MappingNode:
+			for _, mv := range n.Values {
+				walk(mv, path)
+			}
+		case *ast.MappingValueNode:
+			if n == nil || n.Key == nil {
+				return
+			}
+			tk := n.Key.GetToken()
+			p, ok := pos(tk)
+			if !ok {
+				return
+			}
+			key := tk.Value
+			if path != "" {
+				key = path + "." + key
+			}
+			if _, seen := keys[key]; !seen {
+				keys[key] = p
+			}
+			walk(n.Value, key)
+		case *ast.SequenceNode:
+			for i, v := range n.Values {
+				item := fmt.Sprintf("%s[%d]", path, i)
+				if v != nil {
+					if p, ok := pos(v.GetToken()); ok {
+						keys[item] = p
+					}
+				}
+				walk(v, item)
+			}
+		case *ast.TagNode:
+			walk(n.Value, path)
+		}
+	}
+	walk(f.Docs[0].Body, "")
+	return keys
+}
+
+// tooDeep returns the first token that nests collections deeper than
+// MaxYAMLDepth, or nil. It runs on the tokens because the parser itself
+// takes time quadratic in the depth. Flow collections count their
+// brackets; block collections count the columns of the indicators ("-",
+// "?", a key's ":") open above a token, which may count a sequence
+// indented as far as its key once for both: the parser never sees more
+// than twice the limit.
+func tooDeep(toks token.Tokens) *token.Token {
+	flow := 0
+	var block []int // columns of the open block collections
+	for _, tk := range toks {
+		if tk.Position == nil {
+			continue
+		}
+		switch tk.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			flow++
+		case token.SequenceEndType, token.MappingEndType:
+			flow = max(flow-1, 0)
+		case token.DocumentHeaderType, token.DocumentEndType:
+			flow, block = 0, block[:0]
+		case token.SequenceEntryType, token.MappingKeyType, token.MappingValueType:
+			if flow > 0 {
+				continue
+			}
+			col := tk.Position.Column
+			if tk.Type == token.MappingValueType && tk.Prev != nil && tk.Prev.Position != nil && tk.Prev.Position.Line == tk.Position.Line {
+				col = tk.Prev.Position.Column // the key's column
+			}
+			for len(block) > 0 && block[len(block)-1] > col {
+				block = block[:len(block)-1]
+			}
+			if len(block) > 0 && block[len(block)-1] == col {
+				continue
+			}
+			block = append(block, col)
+		default:
+			continue
+		}
+		if flow+len(block) > MaxYAMLDepth {
+			return tk
+		}
+	}
+	return nil
+}
+
+// expansion measures a document's size with its aliases expanded.
+type expansion struct {
+	anchors map[string]int64 // expanded size of each anchor's value, as defined so far
+	total   int64
+	over    *token.Token // the alias that passed the limit
+}
+
+// overLimit returns the alias at which f's expanded size passes
+// MaxYAMLExpanded, or nil.
+func (e *expansion) overLimit(f *ast.File) *token.Token {
+	for _, doc := range f.Docs {
+		e.size(doc, 0)
+		if e.over != nil {
+			return e.over
+		}
+	}
+	return nil
+}
+
+// size returns the expanded size of n and adds to e.total what is not
+// already counted: everything but an anchor's value, which its parent
+// counts. depth guards the recursion (tooDeep has bounded it already).
+func (e *expansion) size(n ast.Node, depth int) int64 {
+	if n == nil || e.over != nil || depth > 4*MaxYAMLDepth {
+		return 0
+	}
+	var s int64
+	switch n := n.(type) {
+	case *ast.DocumentNode:
+		return e.size(n.Body, depth)
+	case *ast.CommentGroupNode, *ast.CommentNode, *ast.DirectiveNode:
+		return 0
+	case *ast.MappingNode:
+		s = 2
+		e.total += 2
+		for _, kv := range n.Values {
+			s += e.size(kv, depth+1)
+		}
+		return s
+	case *ast.MappingValueNode:
+		return e.size(n.Key, depth) + e.size(n.Value, depth)
+	case *ast.MappingKeyNode:
+		return e.size(n.Value, depth)
+	case *ast.SequenceNode:
+		s = 2
+		e.total += 2
+		for _, v := range n.Values {
+			s += e.size(v, depth+1)
+		}
+		return s
+	case *ast.TagNode:
+		return e.size(n.Value, depth)
+	case *ast.AnchorNode:
+		s = e.size(n.Value, depth)
+		if name := n.Name; name != nil && name.GetToken() != nil {
+			e.anchors[name.GetToken().Value] = s
+		}
+		return s
+	case *ast.AliasNode:
+		if n.Value != nil && n.Value.GetToken() != nil {
+			s = e.anchors[n.Value.GetToken().Value]
+		}
+		// The anchor's own text was counted where it stands; an alias
+		// adds its whole value again.
+		e.total += s
+		if e.total > MaxYAMLExpanded {
+			e.over = n.GetToken()
+		}
+		return s
+	case *ast.LiteralNode:
+		if n.Value != nil {
+			s = int64(len(n.Value.Value))
+		}
+		s++
+	default:
+		if tk := n.GetToken(); tk != nil {
+			s = int64(len(tk.Value))
+		}
+		s++
+	}
+	e.total += s
+	if e.total > MaxYAMLExpanded {
+		e.over = n.GetToken()
+	}
+	return s
+}
+
+// bytePos converts a go-yaml position to the line and byte column in data
+// as the page counts them. go-yaml counts columns in characters and, as
+// YAML does, takes a lone carriage return for a line break; the page's
+// lines end at line feeds only.
+func bytePos(data []byte, p *token.Position) (line, col int) {
+	// The start of go-yaml's line p.Line.
+	start := 0
+	for l := 1; l < p.Line && start < len(data); l++ {
+		i := bytes.IndexAny(data[start:], "\r\n")
+		if i < 0 {
+			start = len(data)
+			break
+		}
+		start += i + 1
+		if data[start-1] == '\r' && start < len(data) && data[start] == '\n' {
+			start++
+		}
+	}
+	b := start
+	for n := 1; n < p.Column && b < len(data) && data[b] != '\n' && data[b] != '\r'; n++ {
+		_, w := utf8.DecodeRune(data[b:])
+		b += w
+	}
+	line = 1 + bytes.Count(data[:b], []byte{'\n'})
+	return line, b - (bytes.LastIndexByte(data[:b], '\n') + 1) + 1
+}

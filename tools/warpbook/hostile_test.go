@@ -1,0 +1,234 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// Hostile input on the command line: each command refuses what it must
+// not read or write, with the path and the reason, and exits instead of
+// blocking on a named pipe or reading /dev/zero forever. A regression
+// hangs or fills memory, which go test's -timeout reports.
+
+func mkfifo(t *testing.T, p string) {
+	t.Helper()
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+}
+
+func symlink(t *testing.T, target, p string) {
+	t.Helper()
+	if err := os.Symlink(target, p); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+}
+
+func TestTestCommandHostile(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	page := "# Page\n\n```go run\nimport \"fmt\"\n\nfmt.Println(1)\n```\n```output\n1\n```\n"
+	for _, c := range []struct {
+		name  string
+		setup func(dir string) []string // returns the arguments after "test -cache off"
+		want  string
+	}{
+		{"fifo in the book", func(dir string) []string {
+			mkfifo(t, filepath.Join(dir, "x.md"))
+			return []string{dir}
+		}, "x.md: not a regular file (a named pipe)"},
+		{"fifo named", func(dir string) []string {
+			mkfifo(t, filepath.Join(dir, "x.md"))
+			return []string{filepath.Join(dir, "x.md")}
+		}, "x.md: not a regular file (a named pipe)"},
+		{"/dev/zero", func(dir string) []string { return []string{"/dev/zero"} }, "/dev/zero: not a regular file (a device)"},
+		{"link to /dev/zero in the book", func(dir string) []string {
+			symlink(t, "/dev/zero", filepath.Join(dir, "zero.md"))
+			return []string{dir}
+		}, "zero.md: symbolic link to /dev/zero leads outside the book"},
+		{"link out of the book", func(dir string) []string {
+			symlink(t, "/etc/passwd", filepath.Join(dir, "leak.md"))
+			return []string{dir}
+		}, "leak.md: symbolic link to /etc/passwd leads outside the book"},
+		{"page too large", func(dir string) []string {
+			if err := os.WriteFile(filepath.Join(dir, "big.md"), bytes.Repeat([]byte("x"), 1<<20+1), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return []string{dir}
+		}, "big.md: larger than 1 MiB, the limit on a page"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writePages(t, map[string]string{"a.md": page})
+			args := append([]string{"test", "-cache", "off"}, c.setup(dir)...)
+			code, out, errOut := runTestCmd(t, args...)
+			if code != 2 || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q\n%s", code, errOut, c.want, out)
+			}
+		})
+	}
+	// A link that stays in the book is a page like any other.
+	dir := writePages(t, map[string]string{"a.md": page})
+	symlink(t, "a.md", filepath.Join(dir, "b.md"))
+	if code, out, errOut := runTestCmd(t, "test", "-cache", "off", dir); code != 0 || !strings.Contains(out, "2 pages: 2 passed") {
+		t.Errorf("link inside the book: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCmd("run", "/dev/zero"); code != 2 || !strings.Contains(errOut, "/dev/zero: not a regular file (a device)") {
+		t.Errorf("run /dev/zero: exit %d, %q", code, errOut)
+	}
+}
+
+func TestBuildCommandHostile(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, c := range []struct {
+		name  string
+		setup func(dir string)
+		want  string
+	}{
+		{"fifo page", func(dir string) { mkfifo(t, filepath.Join(dir, "x.md")) }, "/x.md: not a regular file (a named pipe)"},
+		{"link out of the book", func(dir string) { symlink(t, "/etc/passwd", filepath.Join(dir, "leak.md")) }, "/leak.md: symbolic link to /etc/passwd leads outside the book"},
+		{"link to /dev/zero", func(dir string) { symlink(t, "/dev/zero", filepath.Join(dir, "zero.md")) }, "/zero.md: symbolic link to /dev/zero leads outside the book"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bk := writeBook(t, "index.md", "# Home\n")
+			c.setup(bk)
+			out := filepath.Join(t.TempDir(), "site")
+			code, _, stderr := runCmd("build", "--book", bk, "-o", out)
+			if code != 1 || !strings.Contains(stderr, bk+c.want) || !strings.Contains(stderr, "nothing written") {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, c.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("a failed build wrote %s", out)
+			}
+		})
+	}
+}
+
+func TestSimCommandHostile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	mkfifo(t, fifo)
+	if code, out, errs := runSimCLI(t, "/dev/zero"); code != 1 || out != "" || !strings.Contains(errs, "/dev/zero: not a regular file (a device)") {
+		t.Errorf("sim /dev/zero: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, _, errs := runSimCLI(t, fifo); code != 1 || !strings.Contains(errs, "not a regular file (a named pipe)") {
+		t.Errorf("sim FIFO: exit %d, stderr %q", code, errs)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("#\n"), 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runSimCLI(t, big); code != 1 || !strings.Contains(errs, "larger than 1 MiB, the limit on a workload file") {
+		t.Errorf("sim big file: exit %d, stderr %q", code, errs)
+	}
+
+	// --trace refuses what a rename would replace, before running, and
+	// leaves it as it was.
+	for _, target := range []string{fifo, dir} {
+		code, _, errs := runSimCLI(t, simExample, "--trace", target)
+		if code != 1 || !strings.Contains(errs, "not a regular file") {
+			t.Errorf("--trace %s: exit %d, stderr %q", target, code, errs)
+		}
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the named pipe is gone: %v %v", fi, err)
+	}
+	// Through a symbolic link, the trace replaces the file the link leads
+	// to, atomically, and the link stays.
+	real := filepath.Join(dir, "real.csv")
+	if err := os.WriteFile(real, []byte("old"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.csv")
+	symlink(t, "real.csv", link)
+	if code, _, errs := runSimCLI(t, simExample, "--trace", link, "--trace-cycles", "10"); code != 0 {
+		t.Fatalf("--trace through a link: exit %d, %s", code, errs)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi, err)
+	}
+	data, err := os.ReadFile(real)
+	if err != nil || !strings.HasPrefix(string(data), "cycle,slot,") {
+		t.Errorf("the link's file holds %q (%v), want the trace", data, err)
+	}
+	if fi, err := os.Stat(real); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("the trace's mode is %v (%v), want the file's own 0640", fi.Mode(), err)
+	}
+	dangling := filepath.Join(dir, "dangling.csv")
+	symlink(t, "missing/x.csv", dangling)
+	if code, _, errs := runSimCLI(t, simExample, "--trace", dangling); code != 1 || !strings.Contains(errs, "symbolic link to a missing file") {
+		t.Errorf("--trace to a dangling link: exit %d, %q", code, errs)
+	}
+
+	// The cycle limit is named by the flag that raises it.
+	code, _, errs := runSimCLI(t, simExample, "--max-cycles", "100")
+	if code != 1 || !strings.Contains(errs, "did not finish within 100 cycles (raise --max-cycles)") || strings.Contains(errs, "Config.MaxCycles") {
+		t.Errorf("--max-cycles 100: exit %d, stderr %q", code, errs)
+	}
+}
+
+// zeros reads as /dev/zero does.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func TestOccupancyCommandHostile(t *testing.T) {
+	// A malformed row is that row's error; the others are written.
+	in := "cc,block_size,regs\n8.0,256,32\n8.0,\"256,32\n8.0,2\"56,32\n8.0,128,32\n"
+	code, out, errs := runCLI(t, in, "--batch")
+	if code != 0 {
+		t.Fatalf("--batch with malformed rows: exit %d, %s", code, errs)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 5 {
+		t.Fatalf("%d rows (%v), want a header and 4:\n%s", len(rows), err, out)
+	}
+	h := map[string]int{}
+	for i, c := range rows[0] {
+		h[c] = i
+	}
+	for i, want := range []string{"ok", "invalid_input", "invalid_input", "ok"} {
+		if got := rows[i+1][h["status"]]; got != want {
+			t.Errorf("row %d: status %q, want %q (%s)", i+1, got, want, rows[i+1][h["message"]])
+		}
+	}
+	if msg := rows[2][h["message"]]; !strings.HasPrefix(msg, "line 3, column ") || !strings.Contains(msg, "malformed CSV") {
+		t.Errorf("row 2 message %q", msg)
+	}
+
+	// /dev/zero on stdin stops at the input limit.
+	var stdout, stderr bytes.Buffer
+	if code := dispatch([]string{"occupancy", "--batch"}, io.Reader(zeros{}), &stdout, &stderr); code != 1 ||
+		stdout.Len() != 0 || !strings.Contains(stderr.String(), "stdin:1: input larger than 64 MiB, the limit") {
+		t.Errorf("--batch < /dev/zero: exit %d, stdout %d bytes, stderr %q", code, stdout.Len(), stderr.String())
+	}
+
+	// Numbers past 32 bits are named by their flag; none wraps around.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gpu", "A100", "--suggest", "--regs", "9223372036854775807"}, "--regs 9223372036854775807 is too large (at most 2147483647)"},
+		{[]string{"--gpu", "A100", "--threads", "256", "--smem", "4294967296"}, "--smem 4294967296 is too large (at most 2147483647)"},
+		// 2^62 bytes per thread × 1024 threads wrapped to 0: a suggestion
+		// with no shared memory at all.
+		{[]string{"--gpu", "A100", "--suggest", "--dyn-smem-per-thread", "4611686018427387904"}, "--dyn-smem-per-thread 4611686018427387904 is too large (at most 2147483647)"},
+		// 2^63-1 × 1024 wrapped to -1024: "dynamic shared memory for block size 1024 is negative (-1024)".
+		{[]string{"--gpu", "A100", "--suggest", "--dyn-smem-per-thread", "3000000"}, "--dyn-smem-per-thread 3000000 is too large: a block of 1024 threads would need 3072000000 bytes (at most 2147483647)"},
+		{[]string{"--gpu", "A100", "--suggest", "--dyn-smem-per-thread", "-4"}, "--dyn-smem-per-thread must not be negative"},
+	} {
+		code, out, errs := runCLI(t, "", c.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errs, c.want)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"golang.org/x/tools/txtar"
+)
+
+// TestSameDiagnostics builds each book of testdata/samediag/*.txtar with
+// warpbook test and warpbook build, and checks that both print the
+// archive's "diagnostics" section, byte for byte (each diagnostic with its
+// diff and hint), and that build prints besides only the "build-only"
+// section: the problems only a whole book shows (links, anchors). Test and
+// build read a page the same way and report its problems the same way.
+func TestSameDiagnostics(t *testing.T) {
+	files, err := filepath.Glob("testdata/samediag/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata/samediag/*.txtar: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			want := map[string]string{}
+			for _, f := range ar.Files {
+				if !strings.HasPrefix(f.Name, "book/") {
+					want[f.Name] = string(f.Data)
+					continue
+				}
+				p := filepath.Join(dir, filepath.FromSlash(f.Name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Messages name the pages as the commands were given them.
+			t.Chdir(dir)
+			code, out, _ := runTestCmd(t, "test", "-cache", "off", "book")
+			if code == 0 {
+				t.Fatalf("warpbook test passed:\n%s", out)
+			}
+			tested := diagnostics(out)
+			code, _, errOut := runTestCmd(t, "build", "--force", "-o", filepath.Join(dir, "_site"), "--book", "book")
+			if code == 0 {
+				t.Fatalf("warpbook build passed:\n%s", errOut)
+			}
+			built := diagnostics(errOut)
+			if len(built) == 0 {
+				t.Fatalf("warpbook build printed no diagnostics:\n%s", errOut)
+			}
+			if got, w := strings.Join(sorted(tested), ""), strings.Join(sorted(diagnostics(want["diagnostics"])), ""); got != w {
+				t.Errorf("warpbook test printed:\n%s", udiff.Unified("want", "test", w, got))
+			}
+			both := append(diagnostics(want["diagnostics"]), diagnostics(want["build-only"])...)
+			if got, w := strings.Join(sorted(built), ""), strings.Join(sorted(both), ""); got != w {
+				t.Errorf("warpbook build printed:\n%s", udiff.Unified("want", "build", w, got))
+			}
+		})
+	}
+}
+
+// diagLine starts a diagnostic: file:line[:col]: ...
+var diagLine = regexp.MustCompile(`^\S+:\d+(:\d+)?: `)
+
+// diagnostics cuts a command's output into its diagnostics, each with the
+// tab-indented lines under it, leaving out everything else (summaries).
+func diagnostics(out string) []string {
+	var ds []string
+	for _, l := range strings.SplitAfter(out, "\n") {
+		switch {
+		case diagLine.MatchString(l):
+			ds = append(ds, l)
+		case strings.HasPrefix(l, "\t") && len(ds) > 0:
+			ds[len(ds)-1] += l
+		}
+	}
+	return ds
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
