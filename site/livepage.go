@@ -8,6 +8,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/warpbook/warpbook/site/figure"
+	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/snippets"
 )
 
@@ -85,7 +87,7 @@ func (b *build) live() error {
 			b.warnf("readers cannot run the snippets in this build: %v", err)
 		} else {
 			b.kernel = k
-			b.out[kernelAsset] = k.Script
+			b.out[kernelAsset(k)] = k.Script
 		}
 	}
 	for _, p := range pages {
@@ -98,8 +100,12 @@ func (b *build) live() error {
 	return nil
 }
 
-// kernelAsset is where the site keeps the kernel script.
-const kernelAsset = "assets/kernel.js"
+// kernelAsset is where the site keeps the kernel script: a name that
+// changes with its content, so that a server may let browsers keep it
+// (warpbook serve does) and reuse it on every page.
+func kernelAsset(k *live.Kernel) string {
+	return "assets/kernel-" + k.Key[:16] + ".js"
+}
 
 // liveFor returns what the page being rendered needs to run its cells, nil
 // for a page with nothing to run (and on the print page).
@@ -109,7 +115,7 @@ func (b *build) liveFor(r *renderer) *liveData {
 	}
 	d := &liveData{Source: r.href(liveSource(r.p)), Path: b.file(r.p.path), Off: b.liveOff}
 	if b.kernel != nil {
-		d.Kernel, d.Off = r.href(kernelAsset), ""
+		d.Kernel, d.Off = r.href(kernelAsset(b.kernel)), ""
 	}
 	return d
 }
@@ -130,6 +136,47 @@ func liveCellAttrs(r *renderer, c *snippets.Cell, skip string) string {
 		s += ` data-expect="error"`
 	}
 	return s
+}
+
+// figureControls returns the form of a figure's inputs, which live.js
+// shows and answers by redrawing the figure in the browser kernel; the
+// built drawing is what a page without JavaScript (or without a kernel)
+// shows.
+func (r *renderer) figureControls(n *ast.FencedCodeBlock, id string) string {
+	if r.print {
+		return ""
+	}
+	cs := figure.Controls(n.Lines().Value(r.p.src()))
+	if len(cs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	// novalidate: the figure package checks the values, and says what is
+	// wrong; the browser would refuse a block size off its step silently.
+	fmt.Fprintf(&b, `<form class="fig-controls" data-figure="%s" aria-label="Inputs of this figure" novalidate hidden>`+"\n", html.EscapeString(id))
+	for _, c := range cs {
+		cid := html.EscapeString(id + "-in-" + c.Key)
+		fmt.Fprintf(&b, `<label for="%s">%s</label> `, cid, html.EscapeString(c.Label))
+		attrs := fmt.Sprintf(` id="%s" name="%s" data-template="%s" data-value="%s"`, cid, html.EscapeString(c.Key), html.EscapeString(c.Template), html.EscapeString(c.Value))
+		switch c.Kind {
+		case "select":
+			fmt.Fprintf(&b, `<select%s>`, attrs)
+			for _, o := range c.Options {
+				sel := ""
+				if o == c.Value {
+					sel = " selected"
+				}
+				fmt.Fprintf(&b, `<option%s>%s</option>`, sel, html.EscapeString(o))
+			}
+			b.WriteString("</select>\n")
+		case "number":
+			fmt.Fprintf(&b, `<input type="number"%s value="%s" min="%d" max="%d" step="%d">`+"\n", attrs, html.EscapeString(c.Value), c.Min, c.Max, c.Step)
+		default:
+			fmt.Fprintf(&b, `<input type="text"%s value="%s" size="12">`+"\n", attrs, html.EscapeString(c.Value))
+		}
+	}
+	b.WriteString(`<button type="submit">Redraw</button> <button type="reset">Reset</button> <output class="fig-status" aria-live="polite"></output>` + "\n</form>\n")
+	return b.String()
 }
 
 // liveCheckAttrs returns the attribute by which the page's script finds a

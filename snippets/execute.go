@@ -102,7 +102,7 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 				continue // a checked value that does not compile
 			}
 			pr.jobs = append(pr.jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr})
-			pr.timeouts[u.index] = u.timeout
+			pr.timeouts[u.index] = k.wallLimit(u.timeout)
 		}
 	}
 	sortJobs(pr.jobs)
@@ -124,7 +124,7 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 		if k.Started != nil {
 			started = func(n int) {
 				u := pr.pl.units[n]
-				k.Started(u.id(), u.timeout)
+				k.Started(u.id(), pr.timeouts[n])
 			}
 		}
 		var res *worker.Resident

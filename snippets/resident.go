@@ -32,6 +32,21 @@ type residentPlan struct {
 	diags        Diagnostics // the page-level problems compile returned
 }
 
+// WallFactor is how many times its limit a unit gets when its time is
+// wall-clock time, in a Kernel with a Resident: the browser cannot read
+// CPU time, and the interpreter runs several times slower in WebAssembly
+// than natively, so a unit gets what the native kernel's wall-clock
+// backstop gives it (worker.WallFactor).
+const WallFactor = worker.WallFactor
+
+// wallLimit is a unit's time limit as this kernel counts it.
+func (k *Kernel) wallLimit(d time.Duration) time.Duration {
+	if k.Resident != nil {
+		return WallFactor * d
+	}
+	return d
+}
+
 // NewResident returns an empty Resident.
 func NewResident() *Resident {
 	return &Resident{pages: map[string]*worker.Resident{}}

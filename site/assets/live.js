@@ -143,6 +143,32 @@
     queue = job.catch(function () {});
     return job;
   }
+  function requestFigure(fig) {
+    var job = queue.then(function () {
+      return loadKernel().then(function (k) {
+        if (!worker) worker = startWorker(k);
+        var wk = worker;
+        return wk.ready.then(function () {
+          return new Promise(function (resolve) {
+            var id = nextID++;
+            wk.onMessage = function (m) {
+              if (typeof m !== "string") {
+                if (m.exited !== undefined) { wk.onMessage = null; stopWorker(); resolve({ error: "the kernel stopped: " + (m.stderr || "") }); }
+                return;
+              }
+              var r = JSON.parse(m);
+              if (r.id !== id) return;
+              wk.onMessage = null;
+              resolve(r.figure || { error: r.error });
+            };
+            wk.w.postMessage({ req: JSON.stringify({ id: id, op: "figure", figure: fig }) });
+          });
+        });
+      });
+    });
+    queue = job.catch(function () {});
+    return job;
+  }
   function send(run) {
     return loadKernel().then(function (k) {
       if (!worker) worker = startWorker(k);
@@ -385,6 +411,7 @@
   }
   function setup() {
     if (!kernelURL) return;
+    setupFigures();
     var cells = document.querySelectorAll(".cell[data-cell]");
     for (var i = 0; i < cells.length; i++) {
       (function (cell) {
@@ -409,6 +436,49 @@
         var verified = cell.querySelector(".output-wrap, .callout-fails, .cell-skip");
         (verified || bar).after(box);
       })(cells[i]);
+    }
+  }
+  // Figures with inputs: the form under each figure redraws it in the
+  // kernel, with the figure package's own drawing code.
+  function setupFigures() {
+    var forms = document.querySelectorAll("form.fig-controls[data-figure]");
+    for (var i = 0; i < forms.length; i++) {
+      (function (form) {
+        var fig = form.closest("figure");
+        var id = form.getAttribute("data-figure");
+        var status = form.querySelector(".fig-status");
+        var svg0 = fig.querySelector("svg").outerHTML;
+        var data = fig.querySelector("details.fig-data");
+        var data0 = data ? data.innerHTML : null;
+        form.hidden = false;
+        function restore() {
+          fig.querySelector("svg").outerHTML = svg0;
+          if (data) data.innerHTML = data0;
+          fig.classList.remove("redrawn");
+          status.textContent = "";
+        }
+        form.addEventListener("reset", function () { setTimeout(restore, 0); });
+        form.addEventListener("submit", function (e) {
+          e.preventDefault();
+          var values = {}, changed = false;
+          var inputs = form.querySelectorAll("[data-template]");
+          for (var j = 0; j < inputs.length; j++) {
+            var inp = inputs[j];
+            if (inp.value !== inp.getAttribute("data-value")) { values[inp.name] = inp.value; changed = true; }
+          }
+          if (!changed) { restore(); return; }
+          status.textContent = kernel ? "Drawing…" : "Loading the kernel…";
+          loadPage().then(function (p) {
+            return requestFigure({ yaml: p.figures[id], id: id, values: values });
+          }).then(function (r) {
+            if (r.error) { status.textContent = "Cannot draw: " + r.error; return; }
+            fig.querySelector("svg").outerHTML = r.svg;
+            if (data && r.data) data.innerHTML = data.querySelector("summary").outerHTML + "\n" + r.data;
+            fig.classList.add("redrawn");
+            status.textContent = "Redrawn for your inputs; the caption and the description are the book's.";
+          }, function (err) { status.textContent = "Cannot draw: " + err.message; });
+        });
+      })(forms[i]);
     }
   }
   api.edit = function (id) { var c = cellByID(id); return c ? edit(c) : Promise.reject(new Error("no snippet " + id)); };

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"sync"
 
+	"github.com/warpbook/warpbook/site/figure"
 	"github.com/warpbook/warpbook/snippets"
 )
 
@@ -62,16 +64,50 @@ func (s *Server) parse(path string, src []byte) *snippets.Page {
 
 // message is a request as the worker script posts it.
 type message struct {
-	ID  int      `json:"id"`
-	Op  string   `json:"op"`
-	Run *Request `json:"run,omitempty"`
+	ID     int            `json:"id"`
+	Op     string         `json:"op"`
+	Run    *Request       `json:"run,omitempty"`
+	Figure *FigureRequest `json:"figure,omitempty"`
 }
 
 // reply is the answer to a message.
 type reply struct {
-	ID    int     `json:"id"`
-	Run   *Result `json:"run,omitempty"`
-	Error string  `json:"error,omitempty"`
+	ID     int           `json:"id"`
+	Run    *Result       `json:"run,omitempty"`
+	Figure *FigureResult `json:"figure,omitempty"`
+	Error  string        `json:"error,omitempty"`
+}
+
+// FigureRequest redraws a figure with some of its inputs changed.
+type FigureRequest struct {
+	// YAML is the figure block's body as the page has it.
+	YAML string `json:"yaml"`
+	// ID is the figure's id on the page.
+	ID string `json:"id"`
+	// Values are the reader's values of its controls, by key.
+	Values map[string]string `json:"values"`
+}
+
+// FigureResult is a redrawn figure, or why it could not be drawn.
+type FigureResult struct {
+	SVG   string `json:"svg,omitempty"`
+	Data  string `json:"data,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Figure redraws a figure through the figure package, as the build draws
+// it.
+func Figure(req *FigureRequest) *FigureResult {
+	f, err := figure.DrawWith([]byte(req.YAML), req.ID, req.Values)
+	if err != nil {
+		msg := err.Error()
+		var fe *figure.Error
+		if errors.As(err, &fe) {
+			msg = fe.Msg
+		}
+		return &FigureResult{Error: msg}
+	}
+	return &FigureResult{SVG: f.SVG, Data: f.Data}
 }
 
 // Handle answers one message (JSON) with one reply (JSON).
@@ -85,6 +121,8 @@ func (s *Server) Handle(ctx context.Context, msg []byte) []byte {
 		switch {
 		case m.Op == "run" && m.Run != nil:
 			r.Run = s.Run(ctx, m.Run)
+		case m.Op == "figure" && m.Figure != nil:
+			r.Figure = Figure(m.Figure)
 		default:
 			r.Error = "unknown request " + m.Op
 		}
