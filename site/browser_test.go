@@ -31,7 +31,7 @@ import (
 // installed, unless WARPBOOK_BROWSER=require (set by .ci/run) asks for
 // them: then a missing browser is a failure.
 
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -47,7 +47,7 @@ func chromium(t *testing.T) string {
 }
 
 // browser starts chromium with a fresh profile and returns its context.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	exe := chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -74,7 +74,7 @@ func browser(t *testing.T) context.Context {
 
 // tab is one browser tab watching what the page does.
 type tab struct {
-	t    *testing.T
+	t    testing.TB
 	ctx  context.Context
 	base string // site root URL, ending in "/"
 
@@ -84,15 +84,17 @@ type tab struct {
 	requests []string // every URL the page asked for
 }
 
-func newTab(t *testing.T, bctx context.Context, base string) *tab {
+func newTab(t testing.TB, bctx context.Context, base string) *tab {
 	ctx, cancel := chromedp.NewContext(bctx)
 	t.Cleanup(cancel)
 	// No time limit of its own, but a browser that hangs should fail the
 	// step it hangs in, by name, rather than end in go test's timeout panic:
 	// stop shortly before the test binary's own deadline.
-	if d, ok := t.Deadline(); ok {
-		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
-		t.Cleanup(cancel)
+	if dt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if d, ok := dt.Deadline(); ok {
+			ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
+			t.Cleanup(cancel)
+		}
 	}
 	tb := &tab{t: t, ctx: ctx, base: base}
 	if err := chromedp.Listen(ctx, func(ev any) {

@@ -61,10 +61,14 @@
   function loadKernel() {
     if (!kernel) {
       kernel = loadScript(kernelURL).then(function () {
+        api.kernelTimes.script = performance.now();
         var data = window.warpbookKernelData;
         var gz = new Blob([decode(data.wasm)]);
         var wasm = new Response(gz.stream().pipeThrough(new DecompressionStream("gzip")), { headers: { "Content-Type": "application/wasm" } });
-        return WebAssembly.compileStreaming(wasm).then(function (module) { return { module: module, data: data }; });
+        return WebAssembly.compileStreaming(wasm).then(function (module) {
+          api.kernelTimes.compiled = performance.now();
+          return { module: module, data: data };
+        });
       });
       kernel.catch(function () { kernel = null; });
     }
@@ -122,7 +126,7 @@
     var wk = { w: w, k: k, onMessage: null, sent: {} };
     wk.ready = new Promise(function (resolve) {
       w.onmessage = function (e) {
-        if (e.data && e.data.ready) { resolve(); return; }
+        if (e.data && e.data.ready) { api.kernelTimes.ready = performance.now(); resolve(); return; }
         if (wk.onMessage) wk.onMessage(e.data);
       };
     });
@@ -225,6 +229,7 @@
       cell.classList.add("edited");
     }
     if (!kernelURL) return Promise.resolve({ status: "fail", stdout: "", error: off + "\n" });
+    var timing = { cell: id, start: performance.now() };
     for (var eid in editors) edits[eid] = editors[eid].getValue();
     var loading = !kernel || !worker;
     status(cell, loading ? "Loading the kernel…" : "Running…", "busy");
@@ -235,6 +240,8 @@
     }).then(function (res) {
       show(cell, res);
       values(res.values || []);
+      timing.shown = performance.now();
+      api.timings.push(timing);
       return res;
     }, function (err) {
       status(cell, "Could not run: " + err.message, "fail");
@@ -242,6 +249,12 @@
     });
   }
   api.run = run;
+  // timings holds, for each run, when it started and when its result was
+  // shown (performance.now(), in ms): what the benchmarks measure.
+  api.timings = [];
+  // kernelTimes says when the kernel's script loaded, its module compiled
+  // and its last worker was ready.
+  api.kernelTimes = {};
 
   function cellByID(id) {
     var cells = document.querySelectorAll(".cell[data-cell]");
