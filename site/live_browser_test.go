@@ -397,3 +397,50 @@ func normSVG(s string) string {
 	s = regexp.MustCompile(`></(line|rect|path|circle|polyline|polygon|text|use)>`).ReplaceAllString(s, ">")
 	return strings.TrimSpace(s)
 }
+
+// TestBrowserLiveBook runs every snippet of the book in the browser
+// kernel, from file://, and checks that each gets its verified output
+// (the output block, which warpbook test checks natively). It takes about
+// 20 minutes on the 2-core development machine, so it runs only when
+// WARPBOOK_LIVE_BOOK is set: "all", or part of a page's path.
+func TestBrowserLiveBook(t *testing.T) {
+	which := os.Getenv("WARPBOOK_LIVE_BOOK")
+	if which == "" {
+		t.Skip("set WARPBOOK_LIVE_BOOK=all (or part of a page's path) to run the book's snippets in the browser kernel")
+	}
+	bctx := browser(t)
+	const book = "../book"
+	dir := liveBook(t, book)
+	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
+	for _, p := range bookPages(t, book) {
+		if which != "all" && !strings.Contains(p.Path, which) {
+			continue
+		}
+		tb := newTab(t, bctx, base)
+		tb.open(htmlOf(book, p))
+		for _, c := range p.Cells {
+			if c.Attrs.Skip != "" {
+				continue
+			}
+			start := time.Now()
+			r := tb.run(c.ID(), nil)
+			t.Logf("%s %s %s %v", p.Path, c.ID(), r.Status, time.Since(start).Round(time.Millisecond))
+			if r.Status != "pass" {
+				t.Errorf("%s: %s: %s\n%s%s", c.Pos, c.ID(), r.Status, r.Error, r.Diff)
+				continue
+			}
+			if want := strings.TrimRight(c.Expected(), "\n"); c.Attrs.Error == "" && !c.Attrs.Unordered && strings.TrimRight(r.Stdout, "\n") != want && normLines(r.Stdout) != normLines(want) {
+				t.Errorf("%s: %s prints %q, the page says %q", c.Pos, c.ID(), r.Stdout, want)
+			}
+		}
+	}
+}
+
+// normLines trims each line's trailing blanks, as the kernel compares.
+func normLines(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	return strings.Join(lines, "\n")
+}

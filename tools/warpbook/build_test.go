@@ -118,12 +118,13 @@ func TestBuildRunsSnippets(t *testing.T) {
 		"r, _ := occupancy.Compute(gpu.A100(), occupancy.Kernel{BlockSize: 64, Registers: 33})\nfmt.Println(r.ActiveBlocks)\n```\n\n```output\n%s\n```\n\nThe reference gives [24](= \"r.ActiveBlocks\") blocks.\n"
 	bk := writeBook(t, "a.md", fmt.Sprintf(page, "24"))
 	out := filepath.Join(t.TempDir(), "site")
-	code, _, stderr := runCmd("build", "--book", bk, "-o", out)
+	// --live=false: this is about the build's kernel, not the reader's.
+	code, _, stderr := runCmd("build", "--live=false", "--book", bk, "-o", out)
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
 	html, _ := os.ReadFile(filepath.Join(out, "a.html"))
-	for _, want := range []string{`<div class="cell" id="cell-a100">`, "✓ verified</span>", "<code>24</code>", `<span class="checked" title="Checked by the build: r.ActiveBlocks">24</span>`} {
+	for _, want := range []string{`<div class="cell" id="cell-a100" data-cell="a100">`, "✓ verified</span>", "<code>24</code>", `<span class="checked" title="Checked by the build: r.ActiveBlocks" data-check="value-1">24</span>`} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("a.html lacks %q", want)
 		}
@@ -132,7 +133,7 @@ func TestBuildRunsSnippets(t *testing.T) {
 	// The source notes' wrong 25 blocks: the build fails and writes nothing.
 	bad := writeBook(t, "a.md", fmt.Sprintf(page, "25"))
 	fresh := filepath.Join(t.TempDir(), "fresh")
-	code, _, stderr = runCmd("build", "--book", bad, "-o", fresh)
+	code, _, stderr = runCmd("build", "--live=false", "--book", bad, "-o", fresh)
 	if code != 1 {
 		t.Errorf("wrong output: exit %d, want 1", code)
 	}
@@ -141,5 +142,26 @@ func TestBuildRunsSnippets(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
 		t.Errorf("a failed build created %s", fresh)
+	}
+}
+
+// TestBuildWithoutGo builds a book with snippets where there is no Go
+// toolchain: the site is built without Run, and the build says so once.
+func TestBuildWithoutGo(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("PATH", t.TempDir())
+	page := "# A\n\n```go run id=one\nimport \"fmt\"\n\nfmt.Println(1)\n```\n\n```output\n1\n```\n\n# B\n\n```go run id=two\nfmt.Println(2)\n```\n\n```output\n2\n```\n"
+	bk := writeBook(t, "a.md", page, "b.md", page)
+	out := filepath.Join(t.TempDir(), "site")
+	code, _, stderr := runCmd("build", "--book", bk, "-o", out)
+	if code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	if n := strings.Count(stderr, "warning: readers cannot run the snippets in this build: no Go toolchain"); n != 1 {
+		t.Errorf("the build says %d times that there is no Run, want once:\n%s", n, stderr)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "a.html"))
+	if !strings.Contains(string(html), `data-live-off="the browser kernel could not be built: no Go toolchain`) || strings.Contains(string(html), "data-live-kernel") {
+		t.Errorf("a.html does not say why it has no Run:\n%s", html[:min(len(html), 600)])
 	}
 }
