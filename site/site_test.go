@@ -189,7 +189,7 @@ func TestMarkdownFeatures(t *testing.T) {
 		`<h2 id="my-id">Custom<a class="hanchor" href="#my-id"`,
 		`<span class="k">func</span> <span class="nf">f</span>() <span class="kt">int</span>`,
 		`<span class="c">// one</span>`,
-		`<span class="checked" title="Checked by the build: 100*r.Occupancy">75.0 %</span>`,
+		`<span class="checked" title="Checked by the build: 100*r.Occupancy" data-check="value-1">75.0 %</span>`,
 		`<kbd>Ctrl</kbd>`,
 	)
 	lacks(t, "index.html", h, "[!WARNING]", "a note to authors", `href="="`)
@@ -674,7 +674,7 @@ func TestCells(t *testing.T) {
 	s := build(t, book("a.md", cellPage), site.Options{Kernel: fakeKernel{}})
 	a := page(t, s, "a.html")
 	contains(t, "a.html", a,
-		`<div class="cell" id="cell-occ">`,
+		`<div class="cell" id="cell-occ" data-cell="occ">`,
 		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label">Show 2 hidden lines of setup</label>`,
 		`<span class="hl"><span class="k">import</span> <span class="s">&#34;fmt&#34;</span>`+"\n</span>",
 		`Output <span class="verified" title="warpbook v0-test, engine e0, go1.26">✓ verified</span></p><pre class="output" tabindex="0"><code>2</code></pre>`,
