@@ -29,10 +29,13 @@ import (
 // The browser tests drive Debian's chromium over the built test book, from
 // a loopback server and from file://. They skip when no chromium is
 // installed, unless WARPBOOK_BROWSER=require (set by .ci/run) asks for
-// them: then a missing browser is a failure.
+// them: then a missing browser is a failure. go test -short skips them.
 
 func chromium(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("the browser tests are skipped with -short")
+	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

@@ -7,10 +7,12 @@ import (
 	"github.com/warpbook/warpbook/snippets"
 )
 
-// Kernel runs and verifies the snippets of parsed pages. The site never
-// runs code itself; [*snippets.Kernel] is the implementation.
+// Kernel runs and verifies the snippets of parsed pages, calling done with
+// each page's result (and its index) as soon as it is verified, one call at
+// a time. The site never runs code itself; [*snippets.Kernel] is the
+// implementation.
 type Kernel interface {
-	Run(ctx context.Context, pages []*snippets.Page) []*snippets.PageResult
+	Stream(ctx context.Context, pages []*snippets.Page, done func(i int, r *snippets.PageResult))
 }
 
 // verifiedBy says in words what verified a page's snippets.
@@ -37,13 +39,34 @@ func (b *build) runCells() error {
 	if len(run) == 0 || b.opts.Kernel == nil {
 		return nil
 	}
-	pages := make([]*snippets.Page, len(run))
+	// The last build's results stand for pages it verified that are
+	// unchanged; the kernel runs the rest.
+	results := make([]*snippets.PageResult, len(run))
+	var pages []*snippets.Page
+	var at []int // index in run of each of pages
+	finished := 0
 	for i, p := range run {
-		pages[i] = p.snip
+		if results[i] = b.cache.result(p.snip); results[i] != nil {
+			finished++
+			continue
+		}
+		pages = append(pages, p.snip)
+		at = append(at, i)
 	}
-	results := b.opts.Kernel.Run(b.ctx, pages)
-	if len(results) != len(run) {
-		return fmt.Errorf("kernel returned %d results for %d pages", len(results), len(run))
+	if len(pages) > 0 {
+		b.opts.Kernel.Stream(b.ctx, pages, func(i int, r *snippets.PageResult) {
+			if i >= 0 && i < len(at) && results[at[i]] == nil {
+				results[at[i]] = r
+				b.cache.keep(r)
+				finished++
+			}
+			if b.opts.Progress != nil {
+				b.opts.Progress(finished, len(run))
+			}
+		})
+	}
+	if finished != len(run) {
+		return fmt.Errorf("kernel returned %d results for %d pages", finished, len(run))
 	}
 	for i, p := range run {
 		res := results[i]

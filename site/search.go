@@ -158,7 +158,14 @@ func (b *build) searchIndex() ([]byte, error) {
 	entries := make(map[*page][]searchEntry, len(withDoc))
 	var mu sync.Mutex
 	parallel(withDoc, func(p *page) {
-		e := b.pageEntries(p)
+		// A page's entries depend on its source, output path, title and
+		// kind; its tags and aliases come from its source.
+		type key struct {
+			src        *snippets.Page
+			out, title string
+			kind       pageKind
+		}
+		e := b.cache.memo(key{p.snip, p.out, p.title, p.kind}, func() any { return b.pageEntries(p) }).([]searchEntry)
 		mu.Lock()
 		entries[p] = e
 		mu.Unlock()

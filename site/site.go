@@ -84,8 +84,15 @@ type Options struct {
 	// Figures draws the figures (and may keep them between builds). Nil
 	// draws each figure once for this build.
 	Figures *Figures
+	// Progress, when not nil, is told how many of the pages with snippets
+	// are verified, each time one more is.
+	Progress func(done, total int)
 	// Warnf receives warnings that do not fail the build. Nil drops them.
 	Warnf func(format string, args ...any)
+	// Cache keeps parsed pages, verified results and highlighted code
+	// between builds with the same options (see [Cache]). Nil keeps
+	// nothing.
+	Cache *Cache
 	// Live returns the browser kernel, which lets readers run and edit the
 	// snippets (see package live); it is called once, and only when a page
 	// has a snippet or a figure. Nil, or an error (said once, as a
@@ -162,7 +169,7 @@ type build struct {
 	files    map[string]bool // non-Markdown files of the book
 	mu       sync.Mutex
 	used     map[string]bool   // files pages link to
-	hl       sync.Map          // highlight cache: lang + "\x00" + code → HTML
+	cache    *Cache            // parsed pages, results and highlighted code, kept for the next build if Options.Cache is set
 	figures  *Figures          // draws the figures, each once
 	sidebars map[string]string // sidebar HTML by output directory
 	links    []linkRef
@@ -191,10 +198,15 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 
 		sidebars: map[string]string{},
 		figures:  opts.Figures,
+		cache:    opts.Cache,
 	}
 	if b.figures == nil {
 		b.figures = &Figures{}
 	}
+	if b.cache == nil {
+		b.cache = &Cache{}
+	}
+	b.cache.begin()
 	steps := []func() error{
 		b.load,
 		b.structure,
@@ -272,13 +284,8 @@ func (b *build) useFile(p string) {
 
 // highlight returns highlighted HTML for code, computed once per build.
 func (b *build) highlight(lang, code string) string {
-	key := lang + "\x00" + code
-	if v, ok := b.hl.Load(key); ok {
-		return v.(string)
-	}
-	h := highlight(lang, code)
-	b.hl.Store(key, h)
-	return h
+	type key struct{ lang, code string }
+	return b.cache.memo(key{lang, code}, func() any { return highlight(lang, code) }).(string)
 }
 
 // parallel calls f for each page on all CPUs.
@@ -350,8 +357,13 @@ func (b *build) load() error {
 		return fmt.Errorf("%s: no Markdown pages", cmp.Or(b.opts.Dir, "book"))
 	}
 	parallel(b.pages, b.parse)
+	warned := 0
 	for _, p := range b.pages {
 		b.meta(p)
+		warned += len(p.snip.Warnings)
+	}
+	if warned > 0 {
+		b.warnf("%d numbers typed in prose are printed by snippets (warpbook test -v lists them)", warned)
 	}
 	return nil
 }
@@ -365,7 +377,7 @@ func (b *build) parse(p *page) {
 		b.addErrs(rerr)
 		src = nil
 	}
-	p.snip, _ = snippets.Parse(b.file(p.path), src)
+	p.snip = b.cache.page(b.file(p.path), src)
 	b.addErrs(p.snip.Diagnostics...)
 }
 

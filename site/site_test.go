@@ -637,9 +637,8 @@ func fmtInt(i int) string {
 // kernel that found everything right would.
 type fakeKernel struct{ fail bool }
 
-func (k fakeKernel) Run(ctx context.Context, pages []*snippets.Page) []*snippets.PageResult {
-	var out []*snippets.PageResult
-	for _, p := range pages {
+func (k fakeKernel) Stream(ctx context.Context, pages []*snippets.Page, done func(int, *snippets.PageResult)) {
+	for i, p := range pages {
 		r := &snippets.PageResult{Page: p, Verifier: snippets.Verifier{Tool: "warpbook v0-test", Engine: "e0", Go: "go1.26"}}
 		for _, c := range p.Cells {
 			cr := &snippets.CellResult{ID: c.ID(), Status: snippets.StatusPass, Output: c.Expected()}
@@ -660,9 +659,8 @@ func (k fakeKernel) Run(ctx context.Context, pages []*snippets.Page) []*snippets
 		for _, c := range p.Checks {
 			r.Checks = append(r.Checks, &snippets.CheckResult{ID: c.ID(), Status: snippets.StatusPass, Value: c.Text})
 		}
-		out = append(out, r)
+		done(i, r)
 	}
-	return out
 }
 
 const cellPage = "# Cells\n\n" +

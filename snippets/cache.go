@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"sort"
 	"sync"
+	"time"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/symbols"
@@ -113,6 +116,9 @@ func (c *resultCache) get(key string) *worker.Outcome {
 	if err != nil {
 		return nil
 	}
+	// Used now: PruneCache removes the least recently used first.
+	now := time.Now()
+	_ = os.Chtimes(c.path(key), now, now)
 	var o worker.Outcome
 	if json.Unmarshal(b, &o) != nil {
 		return nil
@@ -154,6 +160,52 @@ func writeFileAtomic(name string, b []byte, perm os.FileMode) error {
 	if err := os.Rename(f.Name(), name); err != nil {
 		os.Remove(f.Name())
 		return err
+	}
+	return nil
+}
+
+// DefaultCacheLimit is the size the cache directory is pruned to:
+// 256 MiB, some thousands of books' worth of results.
+const DefaultCacheLimit = 256 << 20
+
+// PruneCache removes the least recently used files of the cache directory
+// dir (results, drawn figures, build stamps: what warpbook keeps there)
+// until it holds at most limit bytes; a file the cache reads counts as
+// used then. A dir that does not exist is already pruned.
+func PruneCache(dir string, limit int64) error {
+	type file struct {
+		path string
+		size int64
+		used time.Time
+	}
+	var files []file
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil // removed meanwhile
+		}
+		files = append(files, file{p, fi.Size(), fi.ModTime()})
+		total += fi.Size()
+		return nil
+	})
+	if err != nil || total <= limit {
+		return err
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].used.Before(files[j].used) })
+	for _, f := range files {
+		if total <= limit {
+			break
+		}
+		if err := os.Remove(f.path); err == nil || errors.Is(err, fs.ErrNotExist) {
+			total -= f.size
+		}
 	}
 	return nil
 }

@@ -87,6 +87,16 @@
 // The expression is evaluated after the cells above it; fmt.Sprint of its
 // value must equal the link text.
 //
+// A number typed in plain prose that one of the page's cells prints (in
+// its output block) is a warning in [Page.Warnings]: an engine change would
+// leave it stale where a checked value fails. Only numbers a reader takes
+// from a computation count (1,280, 62.5 %, 3.272); round constants (32,
+// 256, 1000, a compute capability's 7.5) do not. A page lists the numbers
+// it states on purpose as prose (a source's figure being corrected) in the
+// front matter:
+//
+//	prose_numbers: ["78.1 %"]
+//
 // # Running
 //
 // A [Kernel] runs pages. For each page it generates one Go program per

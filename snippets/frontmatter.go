@@ -29,6 +29,11 @@ type FrontMatter struct {
 	Difficulty string `yaml:"difficulty"` // easy, medium or hard
 	Section    string `yaml:"section"`    // link to where it is explained, e.g. occupancy.md#cliffs
 
+	// ProseNumbers are numbers that a snippet of the page prints and the
+	// prose states on purpose as prose (a source's figure being corrected,
+	// a constant): the number lint leaves them alone.
+	ProseNumbers []string `yaml:"prose_numbers"`
+
 	// Raw is the YAML between the two "---" lines; Line the page line on
 	// which it starts (2: right after the opening "---").
 	Raw  []byte `yaml:"-"`

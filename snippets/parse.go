@@ -34,6 +34,10 @@ type Page struct {
 	// Diagnostics are the page's parse errors (what Parse returned as its
 	// error); a page with any is not run.
 	Diagnostics Diagnostics
+	// Warnings are problems that do not stop the page: numbers typed in
+	// its prose that one of its snippets prints (see the package
+	// documentation).
+	Warnings Diagnostics
 
 	lines []int // byte offset of the start of each line
 }
@@ -99,6 +103,7 @@ func Parse(path string, src []byte) (*Page, error) {
 	ctx.Set(pageKey, pg)
 	pg.Doc = markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)).(*ast.Document)
 	pg.assignIDs()
+	pg.Warnings = pg.lintNumbers()
 	sortDiagnostics(pg.Diagnostics)
 	return pg, pg.Diagnostics.Err()
 }

@@ -12,6 +12,7 @@ import (
 type Summary struct {
 	Pages            int // pages run
 	Pass, Fail, Skip int // cells and checked values with each status
+	Warn             int // the pages' warnings (Page.Warnings)
 }
 
 // Summarize counts the cells and checks of results.
@@ -19,6 +20,7 @@ func Summarize(results []*PageResult) Summary {
 	var s Summary
 	for _, r := range results {
 		s.Pages++
+		s.Warn += len(r.Page.Warnings)
 		count := func(st Status) {
 			switch st {
 			case StatusPass:
@@ -46,10 +48,13 @@ func Summarize(results []*PageResult) Summary {
 // WriteText writes results the way "warpbook test" prints them: each
 // problem as "file.md:LINE:COL: ID: what", with its diff and the command
 // that would fix it indented below, then one line per page. Verbose adds a
-// line per cell.
+// line per cell and the page's warnings.
 func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 	for _, r := range results {
 		if verbose {
+			for _, d := range r.Page.Warnings {
+				fmt.Fprintf(w, "%s: warning: %s\n", d.Pos, d.Msg)
+			}
 			for i, c := range r.Cells {
 				if c == nil {
 					continue
@@ -187,9 +192,13 @@ func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
 }
 
 // WriteGitHub writes every problem as a GitHub Actions workflow command
-// (::error file=...,line=...,col=...,title=...::message).
+// (::error file=...,line=...,col=...,title=...::message), and every
+// warning as ::warning.
 func WriteGitHub(w io.Writer, results []*PageResult) {
 	for _, r := range results {
+		for _, d := range r.Page.Warnings {
+			fmt.Fprintf(w, "::warning %s::%s\n", ghProps(d), ghData(d.Msg))
+		}
 		for _, d := range r.AllDiagnostics() {
 			msg := d.Msg
 			if d.Diff != "" {
@@ -198,19 +207,25 @@ func WriteGitHub(w io.Writer, results []*PageResult) {
 			if d.Hint != "" {
 				msg += "\nto update: " + d.Hint
 			}
-			props := "file=" + ghProp(d.Pos.File)
-			if d.Pos.Line > 0 {
-				props += fmt.Sprintf(",line=%d", d.Pos.Line)
-			}
-			if d.Pos.Col > 0 {
-				props += fmt.Sprintf(",col=%d", d.Pos.Col)
-			}
-			if d.ID != "" {
-				props += ",title=" + ghProp(d.ID)
-			}
-			fmt.Fprintf(w, "::error %s::%s\n", props, ghData(msg))
+			fmt.Fprintf(w, "::error %s::%s\n", ghProps(d), ghData(msg))
 		}
 	}
+}
+
+// ghProps returns a workflow command's properties for d: its file, line,
+// column and ID.
+func ghProps(d *Diagnostic) string {
+	props := "file=" + ghProp(d.Pos.File)
+	if d.Pos.Line > 0 {
+		props += fmt.Sprintf(",line=%d", d.Pos.Line)
+	}
+	if d.Pos.Col > 0 {
+		props += fmt.Sprintf(",col=%d", d.Pos.Col)
+	}
+	if d.ID != "" {
+		props += ",title=" + ghProp(d.ID)
+	}
+	return props
 }
 
 func ghData(s string) string {

@@ -156,3 +156,14 @@ func closeMatches(key string, ps []part) []string {
 	}
 	return out
 }
+
+// Aliases returns the other names [Lookup] takes for the part named name
+// (a Device's Name), nil for a name it does not know.
+func Aliases(name string) []string {
+	for _, p := range parts() {
+		if p.name == name {
+			return append([]string(nil), p.aliases...)
+		}
+	}
+	return nil
+}

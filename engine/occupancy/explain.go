@@ -11,8 +11,10 @@ import (
 // Step is one step of an explanation: the arithmetic behind one limit, in
 // words a reader can follow.
 type Step struct {
-	// Resource names what the step is about: "warps", "registers",
-	// "shared memory", "blocks", "barriers", or "result" for the last step.
+	// Resource names what the step is about, as Result.Limits and
+	// Limiter name it: "warps", "registers", "shared_mem", "blocks",
+	// "barriers", or "result" for the last step. (Explain writes
+	// "shared memory".)
 	Resource string `json:"resource"`
 	// Text is the arithmetic, one sentence or a few joined by "; ".
 	Text string `json:"text"`
@@ -34,12 +36,20 @@ func Explain(d gpu.Device, k Kernel) (string, error) {
 	}
 	var b strings.Builder
 	for _, s := range steps {
-		b.WriteString(s.Resource)
+		b.WriteString(resourceWords(s.Resource))
 		b.WriteString(": ")
 		b.WriteString(s.Text)
 		b.WriteByte('\n')
 	}
 	return b.String(), nil
+}
+
+// resourceWords is a step's resource as Explain writes it.
+func resourceWords(r string) string {
+	if r == "shared_mem" {
+		return "shared memory"
+	}
+	return r
 }
 
 // ExplainSteps is Explain as data: one Step per resource, in the order
@@ -52,7 +62,7 @@ func ExplainSteps(d gpu.Device, k Kernel) ([]Step, error) {
 	steps := []Step{
 		{"warps", explainWarps(d, k, r), r.Limits.Warps},
 		{"registers", explainRegisters(d, k, r), r.Limits.Registers},
-		{"shared memory", explainSharedMem(d, k, r), r.Limits.SharedMem},
+		{"shared_mem", explainSharedMem(d, k, r), r.Limits.SharedMem},
 		{"blocks", fmt.Sprintf("the SM holds at most %s blocks", num(d.MaxBlocksPerSM)), r.Limits.Blocks},
 		{"barriers", explainBarriers(d, k, r), r.Limits.Barriers},
 		{"result", explainResult(r), Blocks(r.ActiveBlocks)},

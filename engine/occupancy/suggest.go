@@ -15,6 +15,9 @@ type Suggestion struct {
 	// MinGridSize is the number of blocks that fills every SM of the
 	// device once: blocks per SM at BlockSize × SMs.
 	MinGridSize int `json:"min_grid_size"`
+	// Ties are the other block sizes that keep as many threads resident
+	// per SM, largest first.
+	Ties []int `json:"ties,omitempty"`
 	// Result is the occupancy at BlockSize. When BlockSize is 0 it is the
 	// result at the largest block size tried, whose Obstacles say why the
 	// kernel cannot run.
@@ -61,6 +64,8 @@ func suggest(d gpu.Device, k Kernel, dyn func(int) int) (Suggestion, error) {
 	}
 	var best Suggestion
 	bestThreads := 0
+	threadsAt := map[int]int{} // resident threads per SM, by block size
+	var sizes []int
 	for aligned := roundUp(limit, d.WarpSize); aligned > 0; aligned -= d.WarpSize {
 		size := min(aligned, limit)
 		try := k
@@ -76,12 +81,21 @@ func suggest(d gpu.Device, k Kernel, dyn func(int) int) (Suggestion, error) {
 		if aligned == roundUp(limit, d.WarpSize) {
 			best.Result = r
 		}
-		if threads := size * r.ActiveBlocks; threads > bestThreads {
+		threads := size * r.ActiveBlocks
+		threadsAt[size] = threads
+		sizes = append(sizes, size)
+		// Larger sizes come first: the largest of those that tie wins,
+		// as in the reference, which stops at the first that fills the SM.
+		if threads > bestThreads {
 			bestThreads = threads
 			best = Suggestion{BlockSize: size, MinGridSize: r.ActiveBlocks * d.SMs, Result: r}
 		}
-		if bestThreads == d.MaxThreadsPerSM {
-			break
+	}
+	if best.BlockSize > 0 {
+		for _, size := range sizes {
+			if size != best.BlockSize && threadsAt[size] == bestThreads {
+				best.Ties = append(best.Ties, size)
+			}
 		}
 	}
 	return best, nil

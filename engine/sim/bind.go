@@ -97,8 +97,12 @@ func (p *compiled) bind(m Machine, file string) error {
 			if m.QueueModel {
 				// A conflict's extra passes come before the last data:
 				// each one the banks take beyond a contiguous access of
-				// the same width delays the access by an interval.
-				in.extra += max(0, in.waves-int32(wavefronts(int(in.width), 1))) * int32(m.MIOInterval)
+				// the same width delays the access by a pass's latency.
+				pass := m.ConflictPassLatency
+				if pass == 0 {
+					pass = m.MIOInterval
+				}
+				in.extra += max(0, in.waves-int32(wavefronts(int(in.width), 1))) * int32(pass)
 			}
 		case actGlobal:
 			in.waves = int32(sectors(int(in.width), int(in.stride)))

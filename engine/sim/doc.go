@@ -161,16 +161,20 @@
 //
 //  1. Its sub-partition's memory queue of MemQueue instructions (a warp
 //     whose memory instruction finds it full is in lg_throttle or
-//     mio_throttle), after MemPipeDelay cycles its sub-partition's address
-//     unit (AddrInterval cycles per instruction), and the SM's shared stage
-//     (one instruction every MemIssueInterval cycles from all
-//     sub-partitions), which hands instructions to the data path in order
-//     and so takes the next only once the banks or the L1TEX data path are
-//     free of the previous one (a bank conflict backs up into the queue);
-//     the queue entry frees the cycle after the shared stage takes the
-//     instruction. Huerta et al. (MICRO 2025) measured 5, 4
-//     and 2 on Ampere. MemQueue 0 leaves this stage out (the pre-Volta
-//     presets: nothing is published about it).
+//     mio_throttle). A global or local instruction then reaches, after
+//     MemPipeDelay cycles, its sub-partition's address unit (AddrInterval
+//     cycles per instruction) and the SM's L1TEX stage (one instruction
+//     every MemIssueInterval cycles from all sub-partitions), which hands
+//     instructions to the L1TEX data path in order; Huerta et al. measured
+//     5, 4 and 2 on Ampere (MICRO 2025). A shared-memory instruction
+//     computes its addresses in the SM's shared structures (Huerta et al.)
+//     and goes to the banks as soon as they are free of the previous one,
+//     so a bank conflict backs up into the queue; it does not wait for the
+//     L1TEX stage (Luo et al. measured 32-bit shared loads at one per
+//     cycle where 32-bit L1 loads ran at one per 2). The queue entry frees
+//     the cycle after the instruction leaves for the data path. MemQueue 0
+//     leaves this stage out (the pre-Volta presets: nothing is published
+//     about it).
 //  2. Its level's data path. A shared-memory access takes MIOInterval
 //     cycles per wavefront: one pass over the 32 four-byte banks per 128
 //     bytes, one more per bank conflict (Inst.Stride; a broadcast takes
@@ -178,19 +182,20 @@
 //     (Inst.Stride and Width: a stride of 2 moves twice the bytes it uses)
 //     through the L1TEX data path (LSUInterval per four sectors), the L2
 //     (L2BytesPerCycle) and DRAM (DRAMBytesPerCycle: the SM's share of the
-//     part's bandwidth, the measured sustained one on gf100, gk110, gm204
-//     and volta, the theoretical one on turing, ampere, hopper and h800).
-//     LGQueue, when set, bounds the global accesses in flight.
+//     part's measured sustained bandwidth, on every preset but gt200,
+//     whose is the theoretical one). LGQueue, when set, bounds the global
+//     accesses in flight.
 //
 // An access is ready its level's latency after issue, plus whatever it
 // waited in the stages: the latency is what it takes with nothing else in
 // flight. A shared-memory access with bank conflicts also waits for its own
-// extra passes, MIOInterval each beyond the wavefronts a contiguous access
-// of its width takes (Mei and Chu measured more, see the fidelity table).
-// So latency grows with load and throughput follows Little's law, bytes in
-// flight = bandwidth × latency, until a stage saturates. The latency itself
-// does not grow with the DRAM's load, as a real memory system's does near
-// its peak (see the fidelity table in README).
+// extra passes beyond the wavefronts a contiguous access of its width takes,
+// ConflictPassLatency each (Mei and Chu's measured cost per pass on gf100
+// and gm204; MIOInterval on the other presets). So latency grows with load
+// and throughput follows Little's law, bytes in flight = bandwidth ×
+// latency, until a stage saturates. The latency itself does not grow with
+// the DRAM's load, as a real memory system's does near its peak (see the
+// fidelity table in README).
 //
 // # Asynchronous copies and warpgroup MMA
 //
@@ -291,21 +296,25 @@
 //     Lower Occupancy" (GTC 2010): ~24 cycles and 8 lanes, ~18 cycles and
 //     32 lanes; GF100's sustained copy bandwidth (85 % of 177.4 GB/s),
 //     memory latency and shared-memory banks from the same talk and
-//     NVIDIA's documents.
+//     NVIDIA's documents, shared-memory latency and the cost of a
+//     bank-conflict pass from Mei and Chu (2017).
 //   - gk110 (GTX 780) and gm204 (GTX 980): lanes from the CUDA Programming
 //     Guide's throughput table (Kepler's 192 reached by dual issue), DRAM
-//     from Mei and Chu's measured maximum throughput; their memory
-//     latencies are estimates.
+//     from Mei and Chu's measured maximum throughput, shared-memory
+//     latency (and gm204's cost per bank-conflict pass) from the same
+//     paper; their other memory latencies are estimates.
 //   - volta (V100), turing (T4), ampere (A100): Jia et al. (2018, 2019) and
 //     Abdelkhalik et al. (2022) latency tables, Huerta et al. (MICRO 2025)
 //     memory pipeline, load widths and scheduling policy, tensor rates from
-//     NVIDIA's datasheets, the A100's tensor latency from Luo et al.
-//     (2024).
+//     NVIDIA's datasheets, the A100's tensor latency and sustained
+//     bandwidth from Luo et al. (2024), the T4's from the CUDA samples'
+//     bandwidthTest.
 //   - hopper (H100 SXM5) and h800 (H800 PCIe): the GH100 SM's latencies,
 //     tensor and warpgroup-MMA latencies included, from Luo et al.'s H800
-//     PCIe measurements (and the H800's cut-down FP64 rate); the H100
-//     SXM5's L2 and DRAM latencies from a GH200 measurement, its bandwidth
-//     the theoretical one.
+//     PCIe measurements (and the H800's cut-down FP64 rate and sustained
+//     bandwidth); the H100 SXM5's L2 and DRAM latencies from a GH200
+//     measurement, its sustained bandwidth from a STREAM copy on Azure's
+//     ND H100 v5.
 //
 // [Presets] lists them; the fidelity table in README holds them to
 // published measurements that no preset number was taken from, and says

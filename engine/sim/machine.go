@@ -126,17 +126,19 @@ type Machine struct {
 	// pipeline; accesses go straight to the data paths below.
 	MemQueue int
 	// MemPipeDelay is the cycles from issue to a sub-partition's address
-	// unit, AddrInterval the cycles that unit spends on each memory
-	// instruction, and MemIssueInterval the cycles between two
-	// instructions the SM's shared memory stage accepts from all
-	// sub-partitions (in arrival order; ties round-robin). An
-	// instruction's queue entry frees the cycle after the shared stage
-	// accepts it.
+	// unit, AddrInterval the cycles that unit spends on each global or
+	// local instruction, and MemIssueInterval the cycles between two such
+	// instructions the SM's L1TEX stage accepts from all sub-partitions
+	// (in arrival order; ties round-robin). A shared-memory instruction
+	// skips the address unit and that stage and goes to the banks when
+	// they are free, MemPipeDelay+AddrInterval cycles after issue at the
+	// earliest. An instruction's queue entry frees the cycle after it
+	// leaves for its data path.
 	MemPipeDelay     int
 	AddrInterval     int
 	MemIssueInterval int
 	// LGQueue bounds the global/local accesses the SM keeps in flight from
-	// the shared stage to data return; a warp whose access needs one more
+	// the L1TEX stage to data return; a warp whose access needs one more
 	// is in lg_throttle. 0: no bound.
 	LGQueue int
 	// LSUInterval is the cycles the L1TEX data path spends per 128 bytes
@@ -145,6 +147,11 @@ type Machine struct {
 	// 32 banks; a bank conflict adds wavefronts).
 	LSUInterval int
 	MIOInterval int
+	// ConflictPassLatency is the cycles each pass a bank conflict adds
+	// (beyond the wavefronts of a contiguous access of the same width)
+	// delays that access; the banks still spend MIOInterval on each pass,
+	// so other accesses wait no longer for them. 0: MIOInterval.
+	ConflictPassLatency int
 	// L2BytesPerCycle and DRAMBytesPerCycle are this SM's share of the L2
 	// and device-memory bandwidth, in bytes per SM cycle, served first
 	// come first served; 0 means unlimited.
@@ -261,6 +268,11 @@ const meiChuShared = "Mei and Chu, \"Dissecting GPU Memory Hierarchy through Mic
 	"(Fermi, a GTX 560 Ti), 47 (Kepler, GTX 780) and 28 (Maxwell, GTX 980) cycles, read in " +
 	"github.com/AbsurdMirror/translated-papers papers/0x03-1/document.html (commit 1b0d2ea1)"
 
+// meiChuConflicts is Mei and Chu's bank-conflict measurement, read where
+// meiChuShared was.
+const meiChuConflicts = "Mei and Chu (IEEE TPDS 2017), §6: the same pointer chase with its threads " +
+	"s words apart, a gcd(s, 32)-way bank conflict, "
+
 // GF100 models a GF100-class SM (GTX 480, compute capability 2.0): two
 // schedulers, each feeding 16 lanes (a warp instruction every 2 cycles),
 // and about 18 cycles of arithmetic latency. Little's law: 18 × 32 = 576
@@ -271,7 +283,7 @@ func GF100() Machine {
 		Policy: "gto",
 		FMA:    Pipe{18, 2}, ALU: Pipe{18, 2}, FP64: Pipe{36, 16}, XU: Pipe{36, 16}, Tensor: Pipe{18, 2}, Branch: Pipe{4, 2},
 		SharedLatency: 50, L1Latency: 90, L2Latency: 300, DRAMLatency: 800, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 0,
-		QueueModel: true, LSUInterval: 2, MIOInterval: 2, DRAMBytesPerCycle: 7.17,
+		QueueModel: true, LSUInterval: 2, MIOInterval: 2, ConflictPassLatency: 37, DRAMBytesPerCycle: 7.17,
 		Sources: "Arithmetic: " + volkovSlides + ": ~18 cycles latency, 32 lanes per SM in two groups of 16 " +
 			"(Little's law: 576 threads). Memory, from the same talk: peak 177.4 GB/s, a copy kernel sustains " +
 			"about 85 % of it (84-87 % in its best configurations), so DRAMBytesPerCycle = 0.85 × 177.4 GB/s / " +
@@ -282,7 +294,10 @@ func GF100() Machine {
 			"talk's measured ~1.3 TB/s; the L1 shares those banks (LSUInterval 2). FP64: the CUDA C " +
 			"Programming Guide 4.2 table gives 2.0 16 results per clock per SM, 4 on GeForce parts, so a warp " +
 			"instruction every 8 cycles per SM (16 per scheduler). Shared-memory latency 50: " + meiChuShared +
-			" (the same Fermi shared memory). Estimates, not measurements: " +
+			" (the same Fermi shared memory). Bank conflicts: " + meiChuConflicts + "takes 87 cycles 2-way on " +
+			"the GTX 560 Ti, 37 more than without, so each pass a conflict adds delays the access 37 cycles " +
+			"(ConflictPassLatency, taken from the 2-way figure alone; the 4- to 32-way figures are held out). " +
+			"Estimates, not measurements: " +
 			"L1 (90) and L2 (300) latencies, FP64 and MUFU latencies, MUFU interval, branch, the policy (gto) " +
 			"and the absence of an issue-pipeline model (MemQueue 0).",
 	}
@@ -327,7 +342,7 @@ func GM204() Machine {
 		Policy: "gto",
 		FMA:    Pipe{6, 1}, ALU: Pipe{6, 1}, FP64: Pipe{48, 32}, XU: Pipe{13, 4}, Tensor: Pipe{6, 1}, Branch: Pipe{4, 1},
 		SharedLatency: 28, L1Latency: 82, L2Latency: 210, DRAMLatency: 350, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
-		QueueModel: true, LSUInterval: 1, MIOInterval: 1, DRAMBytesPerCycle: 8.03,
+		QueueModel: true, LSUInterval: 1, MIOInterval: 1, ConflictPassLatency: 2, DRAMBytesPerCycle: 8.03,
 		Sources: "Lanes: the CUDA C++ Programming Guide's throughput table gives 5.x 128 FP32 and 4 FP64 " +
 			"results per clock per SM (NVIDIA developer-forum quote of the table): 32 FP32 lanes per " +
 			"scheduler (FMA interval 1), a warp FP64 instruction every 8 cycles per SM (32 per scheduler); " +
@@ -335,9 +350,12 @@ func GM204() Machine {
 			"2017, arXiv 1509.02308), Table 6: GTX 980 maximum throughput 156.25 GB/s of 224.38 (69.64 %), " +
 			"read in github.com/AbsurdMirror/translated-papers papers/0x03-1/document.html (commit 1b0d2ea1); " +
 			"/ 16 SMs / 1.216 GHz boost = 8.03 bytes per cycle. Shared-memory latency 28: " + meiChuShared +
-			". Estimates, not measurements: the FFMA latency of 6 (commonly reported for Maxwell; no table " +
-			"was read for it here), the L1, L2 and DRAM latencies, MUFU and FP64 latencies, branch, the " +
-			"policy (gto) and MemQueue 0.",
+			". Bank conflicts: " + meiChuConflicts + "takes 30 cycles 2-way on the GTX 980, 2 more than " +
+			"without, so each pass a conflict adds delays the access 2 cycles (ConflictPassLatency, taken " +
+			"from the 2-way figure alone; the 4- to 32-way figures are held out). Estimates, not " +
+			"measurements: the FFMA latency of 6 (commonly reported for Maxwell; no table was read for it " +
+			"here), the L1, L2 and DRAM latencies, MUFU and FP64 latencies, branch, the policy (gto) and " +
+			"MemQueue 0.",
 	}
 }
 
@@ -378,15 +396,30 @@ func Volta() Machine {
 const huertaMemPipe = "Memory pipeline: " + huertaMICRO25 + ", Table 1 (measured on an RTX A6000, " +
 	"Ampere): each sub-partition buffers five memory instructions (MemQueue 5), its address unit takes " +
 	"one every 4 cycles (AddrInterval), and the SM's shared memory structures accept one every 2 cycles " +
-	"from all sub-partitions (MemIssueInterval); a 6-cycle delay from issue to the address unit " +
-	"(MemPipeDelay) makes the table's first stalled issue fall in cycle 13. Those are Ampere measurements; " +
-	"other presets that use them assume the same pipeline."
+	"from all sub-partitions (MemIssueInterval, here applied to global and local instructions only: the " +
+	"paper says the table's loads hit in the data cache or shared memory without saying which, and the " +
+	"measurement below finds the limit on L1 loads alone); a 6-cycle delay from issue to the address unit " +
+	"(MemPipeDelay) makes the table's first stalled issue fall in cycle 13. Shared-memory instructions " +
+	"skip the address unit and that stage and go to the banks as soon as they are free: Huerta et al. " +
+	"(§5.4) find LDS's address computed in the shared structures (its WAR latency, 9 cycles, is the same " +
+	"for uniform and regular address registers), and " + luoHopper + ", Table V, measures 32-bit loads " +
+	"on an RTX 4090 (Ada, a consumer part like the RTX A6000) at 63.7 bytes per clock per SM from L1, " +
+	"the one instruction per 2 cycles of that stage, but at 127.9 from shared memory, one per cycle. " +
+	"Those are Ampere and Ada measurements; other presets that use them assume the same pipeline."
 
 func withHuertaPipe(m *Machine) {
 	m.QueueModel = true
 	m.MemQueue, m.MemPipeDelay, m.AddrInterval, m.MemIssueInterval = 5, 6, 4, 2
 	m.LSUInterval, m.MIOInterval = 1, 1
 }
+
+// t4Copy is where the T4's sustained bandwidth comes from.
+const t4Copy = "the CUDA samples' bandwidthTest (device to device, which counts the bytes read and " +
+	"written) measured 239.6 GB/s on a T4, 75 % of its theoretical 320 GB/s, and 739.8 GB/s on a V100 " +
+	"SXM2 in the same session (Jia et al.'s copy: 750), read in github.com/router-gao/cuda-demo, " +
+	"cuda-samples/02-cuda-bandwidth.md (commit 8e2367b4); the sample itself says it is not meant for " +
+	"performance measurements, so this is a single unrepeated figure; / 40 SMs / 1.59 GHz = 3.77 bytes " +
+	"per cycle. "
 
 // Turing models a T4 SM (compute capability 7.5): like Volta, with 32
 // resident warps per SM, an FP64 unit shared by the whole SM and
@@ -399,7 +432,7 @@ func Turing() Machine {
 		XU: Pipe{15, 8}, Tensor: Pipe{16, 8}, Branch: Pipe{4, 1},
 		TensorFMA: 128, TensorShape: "m16n8k8",
 		SharedLatency: 19, L1Latency: 32, L2Latency: 188, DRAMLatency: 296, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
-		DRAMBytesPerCycle: 5.03,
+		DRAMBytesPerCycle: 239.6 / 40 / 1.59,
 		Sources: "Jia, Maggioni, Smith, Scarpazza, \"Dissecting the NVidia Turing T4 GPU via " +
 			"Microbenchmarking\" (2019, arXiv 1903.07486), from the paper: Table 3.1 (T4 column): L1 hit 32, " +
 			"L2 hit ~188, shared memory without conflicts 19 cycles; Figure 3.5's caption: 296 cycles for a " +
@@ -414,8 +447,7 @@ func Turing() Machine {
 			"LaunchStagger is the T4 issue-order measurement of this book's source notes " +
 			"(book/data/measured/t4/issue-order.csv), where warps 4-7 reach the same instruction 2 cycles " +
 			"apart across sub-partitions. Tensor: the T4's 65 TFLOPS of FP16 (NVIDIA T4 datasheet) = 40 SMs × 4 × " +
-			"128 FMA × 2 × 1.59 GHz, so TensorFMA 128; HMMA.1688 takes 8 cycles. DRAM: the theoretical 320 " +
-			"GB/s / 40 / 1.59 GHz = 5.03 bytes per cycle (no sustained T4 measurement was read). " + huertaMemPipe +
+			"128 FMA × 2 × 1.59 GHz, so TensorFMA 128; HMMA.1688 takes 8 cycles. DRAM: " + t4Copy + huertaMemPipe +
 			" Estimates, not measurements: tensor (16) and branch (4) latencies, FetchLatency, the L1 data path.",
 	}
 	withHuertaPipe(&m)
@@ -431,7 +463,7 @@ func Ampere() Machine {
 		FMA:    Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{5, 4}, XU: Pipe{18, 8}, Tensor: Pipe{25, 8}, Branch: Pipe{4, 1},
 		TensorFMA: 256, TensorShape: "m16n8k16", AsyncCopy: true, AsyncCopyExtra: 7,
 		SharedLatency: 23, L1Latency: 33, L2Latency: 200, DRAMLatency: 290, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
-		LoadWriteback: 64, SharedWriteback: 128, DRAMBytesPerCycle: 10.2,
+		LoadWriteback: 64, SharedWriteback: 128, DRAMBytesPerCycle: 1407.2 / 108 / 1.41,
 		Sources: "Abdelkhalik, Arafa, Santhi, Badawy, \"Demystifying the Nvidia Ampere Architecture " +
 			"through Microbenchmarking and Instruction-level Analysis\" (2022, arXiv 2208.11174), from the " +
 			"paper: Table IV: global memory 290, L2 200, L1 33, shared memory 23 cycles; Table II (dependent " +
@@ -446,8 +478,8 @@ func Ampere() Machine {
 			"its latency, 25, is " + luoHopper + ", Table VII, A100 column: mma m16n8k16 with FP16 " +
 			"accumulators 24.6 cycles (24.5 sparse, 26.0 with FP32 accumulators). " +
 			"Pipe intervals from the A100 unit counts (16 FP32, 16 INT32, 8 FP64, 4 SFU lanes per " +
-			"sub-partition). DRAM: the theoretical 1555 GB/s / 108 / 1.41 GHz = 10.2 bytes per cycle (no " +
-			"sustained A100 measurement was used: Luo et al.'s 1407.2 GB/s, 90 %, is a fidelity figure). " +
+			"sub-partition). DRAM: " + luoHopper + ", Table V and §IV-B: the A100's global memory sustains " +
+			"1407.2 GB/s, 90 % of its theoretical 1555 GB/s; / 108 / 1.41 GHz = 9.24 bytes per cycle. " +
 			"Estimates, not measurements: MUFU (18) and branch latencies, FetchLatency, the L1 data path.",
 	}
 	withHuertaPipe(&m)
@@ -491,13 +523,16 @@ const hopperSources = luoHopper + ": Table IV, H800 PCIe column: L1 40.7, shared
 // TMA and asynchronous copies.
 func Hopper() Machine {
 	m := Machine{Name: "hopper", Part: "H100 SXM5", SMs: 132, ClockMHz: 1980,
-		L2Latency: 281, DRAMLatency: 690, DRAMBytesPerCycle: 12.8}
+		L2Latency: 281, DRAMLatency: 690, DRAMBytesPerCycle: 2900.0 / 132 / 1.98}
 	hopperCore(&m)
 	m.Sources = "The H100 SXM5 part: L1 and shared-memory latencies are the SM's own and come from " +
 		"the H800 PCIe measurement below (the same GH100 SM); L2 281 and DRAM 690 cycles are a GH200 " +
 		"pointer-chase measurement (markdewing/AI_kernels, latency/README.md: the same 132-SM GH100 with " +
-		"HBM3), not an H100 SXM5 one. DRAM bandwidth: the theoretical 3.35 TB/s / 132 SMs / 1.98 GHz = " +
-		"12.8 bytes per cycle (no sustained measurement was read). " + hopperSources
+		"HBM3), not an H100 SXM5 one. DRAM bandwidth: Microsoft Azure's AI benchmarking guide, ND H100 v5 " +
+		"results (an H100 80GB HBM3, the SXM5 part): a STREAM copy sustains 2.90 TB/s of the theoretical " +
+		"3.35 (87 %), read in the copy github.com/samuel-bohman/AI-benchmarking-guide, " +
+		"Azure_Results/ND_H100_v5_results.md (commit 26d18e94); / 132 SMs / 1.98 GHz = 11.1 bytes per " +
+		"cycle. " + hopperSources
 	return m
 }
 
@@ -505,7 +540,7 @@ func Hopper() Machine {
 // 114 SMs and HBM2e, the card Luo et al. measured.
 func H800() Machine {
 	m := Machine{Name: "h800", Part: "H100 PCIe", SMs: 114, ClockMHz: 1755,
-		L2Latency: 263, DRAMLatency: 479, DRAMBytesPerCycle: 10.0}
+		L2Latency: 263, DRAMLatency: 479, DRAMBytesPerCycle: 1861.5 / 114 / 1.755}
 	hopperCore(&m)
 	m.FP64, m.FP64Shared = Pipe{8, 16}, true
 	m.Sources = "The H800 PCIe part (occupancy from engine/gpu's H100 PCIe: the same compute " +
@@ -513,8 +548,9 @@ func H800() Machine {
 		"FP64: the H800's is cut down; Luo et al. (§IV-B) measured its FP64 add throughput at 16 bytes per " +
 		"clock per SM, 2 results, so one warp instruction every 16 cycles on a unit the SM's schedulers " +
 		"share (FP64Shared, as on Turing); its latency (8) is the estimate the hopper preset uses. " +
-		"DRAM bandwidth: the theoretical 2.0 TB/s / 114 SMs / 1.755 GHz = 10.0 bytes per cycle (no " +
-		"sustained measurement was read; the clock is the H100 PCIe's boost clock). " + hopperSources
+		"DRAM bandwidth: Luo et al. (Table V, §IV-B) measured 1861.5 GB/s of global-memory throughput, " +
+		"91 % of the theoretical bandwidth as the paper states it; / 114 SMs / 1.755 GHz (the H100 PCIe's boost clock) = 9.30 bytes " +
+		"per cycle. " + hopperSources
 	return m
 }
 
@@ -570,6 +606,9 @@ func (m Machine) validate() error {
 		return fmt.Errorf("machine %q: MembarLatency, BarrierLatency, FetchLatency and the writeback rates must not be negative", m.Name)
 	}
 	if m.QueueModel {
+		if m.ConflictPassLatency < 0 {
+			return fmt.Errorf("machine %q: ConflictPassLatency = %d, want 0 (MIOInterval) or more", m.Name, m.ConflictPassLatency)
+		}
 		if m.LSUInterval < 1 || m.MIOInterval < 1 {
 			return fmt.Errorf("machine %q: the queue model needs LSUInterval and MIOInterval of at least 1", m.Name)
 		}

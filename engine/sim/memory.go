@@ -8,8 +8,9 @@ import "math"
 // every stage it passes, so later accesses queue behind it.
 //
 // Without the queue model the access takes its level's latency. With it,
-// the instruction first goes through the sub-partition's queue and address
-// unit and the SM's shared stage (Machine.MemQueue on), then through the
+// the instruction first goes through the sub-partition's queue and, for a
+// global or local one, its address unit and the SM's L1TEX stage
+// (Machine.MemQueue on), then through the
 // data paths of its level: the shared-memory banks, the L1TEX data path,
 // the L2 and the DRAM channel. Each stage serves first come first served,
 // and the access is ready its level's latency after issue plus however long
@@ -35,21 +36,28 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 	// flight, at when it does.
 	base, at := now, now
 	if sc.memq != nil {
-		au := max(now+int64(m.MemPipeDelay), sc.auFree)
-		sc.auFree = au + int64(m.AddrInterval)
-		acc := max(au+int64(m.AddrInterval), s.stageFree)
-		// The stage hands instructions to the data path in order: one
-		// waits while the banks (or the L1TEX data path) are still busy
-		// with the previous ones, so replays back up into the queue.
-		switch in.act {
-		case actShared:
-			acc = max(acc, s.mioFree)
-		case actGlobal, actAsyncCopy:
-			acc = max(acc, s.lsuFree)
-		}
-		s.stageFree = acc + int64(m.MemIssueInterval)
-		s.memqPush(sc, acc+1)
 		base = now + int64(m.MemPipeDelay+m.AddrInterval)
+		var acc int64
+		if in.act == actShared {
+			// A shared-memory instruction computes its addresses in
+			// the SM's shared structures, not in the sub-partition's
+			// address unit, and goes to the banks as soon as they are
+			// free of the previous one (a conflict's replays back up
+			// into the queue); it does not wait for the L1TEX stage.
+			acc = max(base, s.mioFree)
+		} else {
+			au := max(now+int64(m.MemPipeDelay), sc.auFree)
+			sc.auFree = au + int64(m.AddrInterval)
+			// The stage hands instructions to the L1TEX data path in
+			// order: one waits while the path is still busy with the
+			// previous ones.
+			acc = max(au+int64(m.AddrInterval), s.stageFree)
+			if in.act == actGlobal || in.act == actAsyncCopy {
+				acc = max(acc, s.lsuFree)
+			}
+			s.stageFree = acc + int64(m.MemIssueInterval)
+		}
+		s.memqPush(sc, acc+1)
 		at = acc
 	}
 	waves := scaled(in.waves, n)

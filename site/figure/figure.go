@@ -25,7 +25,11 @@ package figure
 import (
 	"errors"
 	"fmt"
+	"html"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -160,7 +164,71 @@ func Draw(src []byte, id string) (*Figure, error) {
 		return nil, &Error{Msg: err.Error()}
 	}
 	f.Caption, f.Alt = strings.TrimSpace(s.Caption), strings.TrimSpace(s.Alt)
+	if err := s.checkAlt(f); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+var (
+	numberRE  = regexp.MustCompile(`\d+(?:,\d{3})*(?:\.\d+)?`)
+	percentRE = regexp.MustCompile(`(?:^|[^\w.,])(\d+(?:\.\d+)?) ?(?:%|percent\b)`)
+	tagRE     = regexp.MustCompile(`<[^>]*>`)
+)
+
+// checkAlt holds the alt text to the figure: every percentage it states
+// (what the figures plot: occupancy, issue-slot use) must be one of the
+// figure's data (what its table shows) or of its YAML, at the precision of
+// the less precise of the two ("about 15.5 %" matches 15.52, "6.25 %"
+// matches a table's 6.2), so that an alt text cannot go stale when the
+// engine changes what the figure draws. Other numbers (counts, cycles,
+// ratios) are the author's.
+func (s *spec) checkAlt(f *Figure) error {
+	type num struct {
+		v     float64
+		scale float64 // 10^decimals written
+	}
+	parse := func(n string) (num, bool) {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(n, ",", ""), 64)
+		scale := 1.0
+		if i := strings.IndexByte(n, '.'); i >= 0 {
+			scale = math.Pow(10, float64(len(n)-i-1))
+		}
+		return num{v, scale}, err == nil
+	}
+	var have []num
+	// The parameters are the YAML's numbers, its alt and caption aside.
+	params := strings.NewReplacer(s.Alt, "", s.Caption, "").Replace(string(s.src))
+	for _, n := range append(numberRE.FindAllString(html.UnescapeString(tagRE.ReplaceAllString(f.Data, " ")), -1), numberRE.FindAllString(params, -1)...) {
+		if h, ok := parse(n); ok {
+			have = append(have, h)
+		}
+	}
+	for _, m := range percentRE.FindAllStringSubmatch(f.Alt, -1) {
+		a, ok := parse(m[1])
+		if !ok {
+			continue
+		}
+		found, closest := false, math.Inf(1)
+		for _, h := range have {
+			scale := min(a.scale, h.scale)
+			if math.Abs(h.v-a.v) <= 0.5/scale+1e-9 {
+				found = true
+				break
+			}
+			if math.Abs(h.v-a.v) < math.Abs(closest-a.v) {
+				closest = h.v
+			}
+		}
+		if !found {
+			near := ""
+			if !math.IsInf(closest, 0) {
+				near = fmt.Sprintf("; the nearest is %s", strconv.FormatFloat(closest, 'f', -1, 64))
+			}
+			return s.errorf("alt", "alt says %s %%, which is not a number of the figure's data or parameters%s: say what the figure shows", m[1], near)
+		}
+	}
+	return nil
 }
 
 // setKeys lists the optional keys the spec sets.

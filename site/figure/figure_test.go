@@ -327,6 +327,7 @@ func TestErrors(t *testing.T) {
 		{"kind: issue-vs-warps\nmachine: volta\nwarps: 99\ncaption: c\nalt: a\n", "figure line 3: volta holds 1 to 16 warps per scheduler"},
 		{"kind: warp-timeline\nmachine: toy\nprogram: |\n  - {op: FROB}\ncaption: c\nalt: a\n", "figure line 4: unknown op \"FROB\""},
 		{"kind: warp-timeline\nmachine: toy\npolicy: fifo\ncaption: c\nalt: a\n", `figure line 3: unknown policy "fifo"`},
+		{"kind: occupancy-vs-registers\ngpu: A100\nthreads: 256\ncaption: c\nalt: Occupancy falls to 13.7 % at 255 registers.\n", "figure line 5: alt says 13.7 %, which is not a number of the figure's data or parameters; the nearest is 12.5"},
 		{"kind: warp-timeline\nmachine: toy\nprogram:\n  - {label: x, program: \"- {op: EXIT}\"}\ncaption: c\nalt: a\n", "figure line 3: warp-timeline runs one program"},
 		{"kind: issue-vs-warps\nmachine: toy\nvary: {ilp: [1, 2]}\ncaption: c\nalt: a\n", "figure line 3: vary: the program never uses $ilp"},
 		{"kind: issue-vs-warps\nmachine: toy\nprogram: \"- {op: FFMA, dst: r0, src: [r0, r1], ilp: $ilp}\"\nvary: {ilp: 2}\ncaption: c\nalt: a\n", "figure line 4: vary: ilp needs a list of values"},

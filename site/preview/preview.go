@@ -32,11 +32,14 @@ import (
 type Server struct {
 	// Dir is the book directory.
 	Dir string
-	// Options are the build options; Dir in them is set from Dir.
+	// Options are the build options; Dir in them is set from Dir, and
+	// Cache, if nil, to one the server keeps, so that a rebuild parses,
+	// runs and highlights only what changed.
 	Options site.Options
 	// Logf reports builds and errors; nil is silent.
 	Logf func(format string, args ...any)
 
+	cache   site.Cache
 	mu      sync.Mutex
 	site    *site.Site // the last good build
 	err     error      // the last build's error, nil if it succeeded
@@ -55,6 +58,9 @@ func (s *Server) logf(format string, args ...any) {
 func (s *Server) Rebuild(ctx context.Context) error {
 	opts := s.Options
 	opts.Dir = s.Dir
+	if opts.Cache == nil {
+		opts.Cache = &s.cache
+	}
 	start := time.Now()
 	built, err := s.build(ctx, opts)
 	s.mu.Lock()
@@ -116,7 +122,7 @@ func (s *Server) Watch(ctx context.Context) error {
 		})
 	}
 	addTree(s.Dir)
-	const settle = 100 * time.Millisecond
+	const settle = 50 * time.Millisecond
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
@@ -146,6 +152,10 @@ func (s *Server) Watch(ctx context.Context) error {
 		}
 	}
 }
+
+// buildingPage is what the preview serves before its first build is done:
+// it reloads once the build lands, as every page does.
+const buildingPage = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Building the book</title></head><body><p role="status" style="font:16px/1.5 system-ui,sans-serif;margin:2rem">Building the book… this page reloads when the build is done.</p></body></html>`
 
 // reloadScript is added to every page the preview serves (never to a
 // built site): it reloads the page when a new build is ready.
@@ -179,8 +189,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.HasSuffix(name, ".html") || built == nil {
 		page := data
-		if buildErr != nil {
+		switch {
+		case buildErr != nil:
 			page = errorPage(buildErr, data)
+		case built == nil:
+			page = []byte(buildingPage)
 		}
 		page = bytes.Replace(page, []byte("</body>"), []byte(fmt.Sprintf(reloadScript, version)+"</body>"), 1)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

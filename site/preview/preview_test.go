@@ -2,15 +2,19 @@ package preview
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warpbook/warpbook/site/internal/synth"
 )
 
 func get(t *testing.T, url string) (int, string, string) {
@@ -133,4 +137,67 @@ func TestPreviewLinkOut(t *testing.T) {
 	if _, _, body := get(t, ts.URL+"/leak.html"); strings.Contains(body, first) {
 		t.Errorf("GET /leak.html shows /etc/passwd:\n%s", body)
 	}
+}
+
+// TestPreviewSaveToReload measures what a writer waits for: from saving a
+// prose edit to one page of the 200-page synthetic book to the reloaded
+// page showing it (the watcher's settling time, the rebuild, the waiting
+// page's answer and the page itself). It asserts that the edit shows, and
+// logs the times; README reports them.
+func TestPreviewSaveToReload(t *testing.T) {
+	book, _, err := synth.Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Dir: book}
+	if err := s.Rebuild(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Watch(ctx)
+
+	page := filepath.Join(book, "page-100.md")
+	src, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(mark string) {
+		if err := os.WriteFile(page, append(src, "\n"+mark+"\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The watcher may start after the first write: write until it sees
+	// one (a hung watcher is caught by go test's -timeout), then until no
+	// build is under way.
+	for v := s.Version(); s.Version() == v; time.Sleep(200 * time.Millisecond) {
+		edit("Warming up.")
+	}
+	for v := -1; s.Version() != v; time.Sleep(500 * time.Millisecond) {
+		v = s.Version()
+	}
+	var times []time.Duration
+	for i := range 5 {
+		mark := fmt.Sprintf("Edit number %d.", i)
+		v := s.Version()
+		start := time.Now()
+		edit(mark)
+		// As the page's reload script does: wait for the next build, then
+		// load the page, until it shows the edit.
+		for {
+			_, _, got := get(t, ts.URL+"/_warpbook/wait?v="+strconv.Itoa(v))
+			if got == strconv.Itoa(v) {
+				t.Fatalf("no build in 30 s after build %d", v)
+			}
+			v, _ = strconv.Atoi(got)
+			if _, _, body := get(t, ts.URL+"/page-100.html"); strings.Contains(body, mark) {
+				break
+			}
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	t.Logf("save to reload, 200 pages: median %v (of %v)", times[len(times)/2].Round(time.Millisecond), times)
 }

@@ -12,6 +12,7 @@ func init() {
 		// function, constant and variable definitions
 		"A10":           reflect.ValueOf(gpu.A10),
 		"A100":          reflect.ValueOf(gpu.A100),
+		"Aliases":       reflect.ValueOf(gpu.Aliases),
 		"B200":          reflect.ValueOf(gpu.B200),
 		"Capabilities":  reflect.ValueOf(gpu.Capabilities),
 		"ForCapability": reflect.ValueOf(gpu.ForCapability),

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "ef56a24770cb0c54"
+const EngineFingerprint = "84301fa897c87aad"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",

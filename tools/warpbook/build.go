@@ -5,69 +5,78 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
+	"net/url"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/snippets"
 )
 
-func runBuild(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("build", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	book := fset.String("book", "book", "book `directory`: Markdown pages, SUMMARY.md, book.yaml")
-	out := fset.String("o", "_site", "output `directory`, replaced atomically")
-	strict := fset.Bool("strict", false, "refuse to build while any page is a draft")
-	force := fset.Bool("force", false, "rebuild even when nothing changed")
-	liveKernel := fset.Bool("live", true, "build the browser kernel, so that readers can run and edit the snippets (needs the Go toolchain and the warpbook module)")
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warpbook build [--book DIR] [-o DIR] [--strict] [--force] [--live=false]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Build parses, runs and verifies every page of the book, then renders the")
-		fmt.Fprintln(stderr, "site. On any failing snippet or broken link it writes nothing and exits 1.")
-		fmt.Fprintln(stderr)
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
-		return 2
-	}
-	if fset.NArg() > 0 {
-		fset.Usage()
-		return 2
-	}
-	return buildBook(context.Background(), *book, *out, *strict, *force, *liveKernel, stdout, stderr)
+var buildCommand = command{
+	summary: "build the book into a static site",
+	usage: `usage: warpbook build [flags] [book]
+
+Build parses, runs and verifies every page of the book (default: book), then
+renders the site into -o. On any failing snippet, broken link or malformed
+page it prints every problem at once, writes nothing and exits 1. When
+neither the book nor the tool changed since the last build into -o, it does
+nothing (--force rebuilds).`,
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
+		book := fs.String("book", "book", "book `directory` (or give it as the argument): Markdown pages, SUMMARY.md, book.yaml")
+		out := fs.String("o", "_site", "output `directory`, replaced atomically")
+		strict := fs.Bool("strict", false, "refuse to build while any page is a draft")
+		force := fs.Bool("force", false, "rebuild even when nothing changed")
+		liveKernel := fs.Bool("live", true, "build the browser kernel, so that readers can run and edit the snippets (needs the Go toolchain and the warpbook module)")
+		return func(args []string) int {
+			switch len(args) {
+			case 0:
+			case 1:
+				*book = args[0]
+			default:
+				return c.usagef("want one book directory, not %d arguments", len(args))
+			}
+			return buildBook(context.Background(), c, *book, *out, *strict, *force, *liveKernel)
+		}
+	},
 }
 
 // buildBook builds the book in dir into out and reports like the build
 // command.
-func buildBook(ctx context.Context, dir, out string, strict, force, liveKernel bool, stdout, stderr io.Writer) int {
+func buildBook(ctx context.Context, c *cli, dir, out string, strict, force, liveKernel bool) int {
+	start := time.Now()
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		fmt.Fprintf(stderr, "warpbook build: %s is not a directory\n", dir)
-		return 1
+		return c.failf("%s is not a directory", dir)
 	}
 	// The book is read through an os.Root, which refuses any path or link
 	// that leaves the directory.
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "warpbook build: %v\n", err)
-		return 1
+		return c.failf("%v", err)
 	}
 	defer root.Close()
 	// A build is short and allocates much that lives until the end: fewer
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	prog := newProgress(c.stderr, "pages verified")
 	s, upToDate, err := site.BuildDir(ctx, root.FS(), out, site.Options{
-		Dir:     dir,
-		Strict:  strict,
-		Kernel:  newKernel(),
-		Figures: newFigures(),
-		Live:    newLive(liveKernel),
+		Dir:      dir,
+		Strict:   strict,
+		Kernel:   newKernel(),
+		Figures:  newFigures(),
+		Live:     newLive(liveKernel),
+		Progress: prog.update,
 		Warnf: func(format string, args ...any) {
-			fmt.Fprintf(stderr, "warning: "+format+"\n", args...)
+			prog.clear()
+			fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
 		},
 	}, force)
+	prog.clear()
+	pruneCache()
+	stdout, stderr := c.stdout, c.stderr
 	if upToDate {
 		fmt.Fprintf(stdout, "%s is up to date\n", out)
 		return 0
@@ -76,7 +85,7 @@ func buildBook(ctx context.Context, dir, out string, strict, force, liveKernel b
 		var list snippets.Diagnostics
 		if errors.As(err, &list) {
 			list.Write(stderr)
-			fmt.Fprintf(stderr, "warpbook build: %s; nothing written\n", sitePlural(len(list), "error", "errors"))
+			fmt.Fprintf(stderr, "warpbook build: %s; nothing written\n", plural(len(list), "error", "errors"))
 		} else {
 			fmt.Fprintf(stderr, "warpbook build: %v; nothing written\n", err)
 		}
@@ -84,17 +93,18 @@ func buildBook(ctx context.Context, dir, out string, strict, force, liveKernel b
 	}
 	drafts := ""
 	if n := len(s.Drafts); n > 0 {
-		drafts = fmt.Sprintf(" (%s)", sitePlural(n, "draft", "drafts"))
+		drafts = fmt.Sprintf(" (%s)", plural(n, "draft", "drafts"))
 	}
-	fmt.Fprintf(stdout, "built %s%s into %s\n", sitePlural(s.Pages, "page", "pages"), drafts, out)
+	fmt.Fprintf(stdout, "built %s%s into %s in %s\n", plural(s.Pages, "page", "pages"), drafts, out, seconds(time.Since(start)))
+	if abs, err := filepath.Abs(filepath.Join(out, "index.html")); err == nil {
+		fmt.Fprintf(stdout, "open %s, or preview with: warpbook serve\n", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())
+	}
 	return 0
 }
 
-func sitePlural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
+// seconds writes a duration as the summaries do: "3.2s".
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%.1fs", d.Seconds())
 }
 
 // newLive returns what builds the browser kernel (nil without one), with

@@ -65,21 +65,21 @@ func TestTestCommandHostile(t *testing.T) {
 		}, "big.md: larger than 1 MiB, the limit on a page"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := writePages(t, map[string]string{"a.md": page})
+			dir := writeBook(t, "a.md", page)
 			args := append([]string{"test", "-cache", "off"}, c.setup(dir)...)
-			code, out, errOut := runTestCmd(t, args...)
-			if code != 2 || !strings.Contains(errOut, c.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q\n%s", code, errOut, c.want, out)
+			code, out, errOut := runCmd(t, "", args...)
+			if code != 1 || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, stderr %q; want 1 and %q\n%s", code, errOut, c.want, out)
 			}
 		})
 	}
 	// A link that stays in the book is a page like any other.
-	dir := writePages(t, map[string]string{"a.md": page})
+	dir := writeBook(t, "a.md", page)
 	symlink(t, "a.md", filepath.Join(dir, "b.md"))
-	if code, out, errOut := runTestCmd(t, "test", "-cache", "off", dir); code != 0 || !strings.Contains(out, "2 pages: 2 passed") {
+	if code, out, errOut := runCmd(t, "", "test", "-cache", "off", dir); code != 0 || !strings.Contains(out, "2 pages: 2 passed") {
 		t.Errorf("link inside the book: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, _, errOut := runCmd("run", "/dev/zero"); code != 2 || !strings.Contains(errOut, "/dev/zero: not a regular file (a device)") {
+	if code, _, errOut := runCmd(t, "", "run", "/dev/zero"); code != 1 || !strings.Contains(errOut, "/dev/zero: not a regular file (a device)") {
 		t.Errorf("run /dev/zero: exit %d, %q", code, errOut)
 	}
 }
@@ -99,7 +99,7 @@ func TestBuildCommandHostile(t *testing.T) {
 			bk := writeBook(t, "index.md", "# Home\n")
 			c.setup(bk)
 			out := filepath.Join(t.TempDir(), "site")
-			code, _, stderr := runCmd("build", "--book", bk, "-o", out)
+			code, _, stderr := runCmd(t, "", "build", "--book", bk, "-o", out)
 			if code != 1 || !strings.Contains(stderr, bk+c.want) || !strings.Contains(stderr, "nothing written") {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, c.want)
 			}
@@ -114,24 +114,24 @@ func TestSimCommandHostile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe")
 	mkfifo(t, fifo)
-	if code, out, errs := runSimCLI(t, "/dev/zero"); code != 1 || out != "" || !strings.Contains(errs, "/dev/zero: not a regular file (a device)") {
+	if code, out, errs := runCmd(t, "", "sim", "/dev/zero"); code != 1 || out != "" || !strings.Contains(errs, "/dev/zero: not a regular file (a device)") {
 		t.Errorf("sim /dev/zero: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	if code, _, errs := runSimCLI(t, fifo); code != 1 || !strings.Contains(errs, "not a regular file (a named pipe)") {
+	if code, _, errs := runCmd(t, "", "sim", fifo); code != 1 || !strings.Contains(errs, "not a regular file (a named pipe)") {
 		t.Errorf("sim FIFO: exit %d, stderr %q", code, errs)
 	}
 	big := filepath.Join(dir, "big.yaml")
 	if err := os.WriteFile(big, bytes.Repeat([]byte("#\n"), 1<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := runSimCLI(t, big); code != 1 || !strings.Contains(errs, "larger than 1 MiB, the limit on a workload file") {
+	if code, _, errs := runCmd(t, "", "sim", big); code != 1 || !strings.Contains(errs, "larger than 1 MiB, the limit on a workload file") {
 		t.Errorf("sim big file: exit %d, stderr %q", code, errs)
 	}
 
 	// --trace refuses what a rename would replace, before running, and
 	// leaves it as it was.
 	for _, target := range []string{fifo, dir} {
-		code, _, errs := runSimCLI(t, simExample, "--trace", target)
+		code, _, errs := runCmd(t, "", "sim", simExample, "--trace", target)
 		if code != 1 || !strings.Contains(errs, "not a regular file") {
 			t.Errorf("--trace %s: exit %d, stderr %q", target, code, errs)
 		}
@@ -147,7 +147,7 @@ func TestSimCommandHostile(t *testing.T) {
 	}
 	link := filepath.Join(dir, "link.csv")
 	symlink(t, "real.csv", link)
-	if code, _, errs := runSimCLI(t, simExample, "--trace", link, "--trace-cycles", "10"); code != 0 {
+	if code, _, errs := runCmd(t, "", "sim", simExample, "--trace", link, "--trace-cycles", "10"); code != 0 {
 		t.Fatalf("--trace through a link: exit %d, %s", code, errs)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -162,12 +162,12 @@ func TestSimCommandHostile(t *testing.T) {
 	}
 	dangling := filepath.Join(dir, "dangling.csv")
 	symlink(t, "missing/x.csv", dangling)
-	if code, _, errs := runSimCLI(t, simExample, "--trace", dangling); code != 1 || !strings.Contains(errs, "symbolic link to a missing file") {
+	if code, _, errs := runCmd(t, "", "sim", simExample, "--trace", dangling); code != 1 || !strings.Contains(errs, "symbolic link to a missing file") {
 		t.Errorf("--trace to a dangling link: exit %d, %q", code, errs)
 	}
 
 	// The cycle limit is named by the flag that raises it.
-	code, _, errs := runSimCLI(t, simExample, "--max-cycles", "100")
+	code, _, errs := runCmd(t, "", "sim", simExample, "--max-cycles", "100")
 	if code != 1 || !strings.Contains(errs, "did not finish within 100 cycles (raise --max-cycles)") || strings.Contains(errs, "Config.MaxCycles") {
 		t.Errorf("--max-cycles 100: exit %d, stderr %q", code, errs)
 	}
@@ -184,7 +184,7 @@ func (zeros) Read(p []byte) (int, error) {
 func TestOccupancyCommandHostile(t *testing.T) {
 	// A malformed row is that row's error; the others are written.
 	in := "cc,block_size,regs\n8.0,256,32\n8.0,\"256,32\n8.0,2\"56,32\n8.0,128,32\n"
-	code, out, errs := runCLI(t, in, "--batch")
+	code, out, errs := runCmd(t, in, "occupancy", "--batch")
 	if code != 0 {
 		t.Fatalf("--batch with malformed rows: exit %d, %s", code, errs)
 	}
@@ -218,15 +218,15 @@ func TestOccupancyCommandHostile(t *testing.T) {
 		want string
 	}{
 		{[]string{"--gpu", "A100", "--suggest", "--regs", "9223372036854775807"}, "--regs 9223372036854775807 is too large (at most 2147483647)"},
-		{[]string{"--gpu", "A100", "--threads", "256", "--smem", "4294967296"}, "--smem 4294967296 is too large (at most 2147483647)"},
+		{[]string{"--gpu", "A100", "--threads", "256", "--regs", "32", "--smem", "4294967296"}, `invalid value "4294967296" for flag -smem: 4294967296 is out of range (0 to 2147483647 bytes)`},
 		// 2^62 bytes per thread × 1024 threads wrapped to 0: a suggestion
 		// with no shared memory at all.
-		{[]string{"--gpu", "A100", "--suggest", "--dyn-smem-per-thread", "4611686018427387904"}, "--dyn-smem-per-thread 4611686018427387904 is too large (at most 2147483647)"},
+		{[]string{"--gpu", "A100", "--suggest", "--regs", "32", "--dyn-smem-per-thread", "4611686018427387904"}, "4611686018427387904 is out of range (0 to 2147483647 bytes)"},
 		// 2^63-1 × 1024 wrapped to -1024: "dynamic shared memory for block size 1024 is negative (-1024)".
-		{[]string{"--gpu", "A100", "--suggest", "--dyn-smem-per-thread", "3000000"}, "--dyn-smem-per-thread 3000000 is too large: a block of 1024 threads would need 3072000000 bytes (at most 2147483647)"},
-		{[]string{"--gpu", "A100", "--suggest", "--dyn-smem-per-thread", "-4"}, "--dyn-smem-per-thread must not be negative"},
+		{[]string{"--gpu", "A100", "--suggest", "--regs", "32", "--dyn-smem-per-thread", "3000000"}, "--dyn-smem-per-thread 3000000 is too large: a block of 1024 threads would need 3072000000 bytes (at most 2147483647)"},
+		{[]string{"--gpu", "A100", "--suggest", "--regs", "32", "--dyn-smem-per-thread", "-4"}, "-4 is out of range (0 to 2147483647 bytes)"},
 	} {
-		code, out, errs := runCLI(t, "", c.args...)
+		code, out, errs := runCmd(t, "", append([]string{"occupancy"}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errs, c.want)
 		}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -19,4 +22,28 @@ func TestMain(m *testing.M) {
 		os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
+}
+
+// writeBook writes name/content pairs under a new directory and returns it.
+func writeBook(t *testing.T, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := 0; i+1 < len(files); i += 2 {
+		p := filepath.Join(dir, filepath.FromSlash(files[i]))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(files[i+1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// runCmd runs warpbook in this process with args and stdin.
+func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = dispatch(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
 }

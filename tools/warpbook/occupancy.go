@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/gpu"
@@ -15,13 +16,20 @@ import (
 	"github.com/warpbook/warpbook/tools/warpbook/internal/batch"
 )
 
-const occupancyUsage = `usage: warpbook occupancy (--gpu NAME | --cc X.Y) --threads N [flags]
-       warpbook occupancy (--gpu NAME | --cc X.Y) --suggest [flags]
+var occupancyCommand = command{
+	summary: "compute occupancy for a kernel on a GPU",
+	usage: `usage: warpbook occupancy (--gpu NAME | --cc X.Y) --threads N --regs R [flags]
+       warpbook occupancy (--gpu NAME | --cc X.Y) --suggest --regs R [flags]
        warpbook occupancy --batch < in.csv > out.csv
 
 Computes how many blocks of a kernel fit on one SM of a GPU, the occupancy,
-what limits it, and the arithmetic behind each limit. The figures agree with
-NVIDIA's occupancy calculator (cuda_occupancy.h).
+what limits it (in Nsight Compute's occupancy-section names: Block Limit
+Warps, Registers, Shared Mem, SM), and the arithmetic behind each limit. The
+figures agree with NVIDIA's occupancy calculator (cuda_occupancy.h). A
+configuration that cannot launch exits 1 with the reason. "warpbook gpus"
+lists the GPUs. --regs is required (--regs 0: a kernel not limited by
+registers). Sizes in bytes take K, KB or KiB (1024) and M, MB or MiB:
+--dyn-smem 48K is 49152.
 
 --batch reads CSV on stdin and writes CSV on stdout: the columns of the
 golden reference file (cc or gpu, block_size, regs, static_smem,
@@ -29,52 +37,88 @@ dynamic_smem, carveout, cache_config, shmem_limit_config, max_dynamic_smem,
 gc_config, num_barriers, func_max_threads; all but the first three are
 optional), with status, active_blocks, active_warps, max_warps,
 occupancy_percent, limiter and the other result columns appended. A bad row
-gets status invalid_input or unknown_device and a message; the rest still run.
+gets status invalid_input or unknown_device and a message; the rest still run.`,
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
+		var o occOptions
+		fs.StringVar(&o.gpu, "gpu", "", "GPU name, such as A100, \"H100 SXM\", \"RTX 4090\" (or a capability)")
+		fs.StringVar(&o.cc, "cc", "", "compute capability, such as 8.0 or sm_80 (the preset part for it)")
+		fs.IntVar(&o.threads, "threads", 0, "threads per block")
+		fs.IntVar(&o.regs, "regs", 0, "registers per thread (required; 0: not limited by registers)")
+		fs.Var(byteSize{&o.smem}, "smem", "static shared memory per block, bytes (48K, 48KB, 48KiB, 49152)")
+		fs.Var(byteSize{&o.dynSmem}, "dyn-smem", "dynamic shared memory per block at launch, bytes")
+		o.maxDynSmem = -1
+		fs.Var(byteSize{&o.maxDynSmem}, "max-dyn-smem", "the kernel's max dynamic shared memory attribute, bytes; -1: the same as --dyn-smem")
+		fs.IntVar(&o.carveout, "carveout", -1, "preferred shared-memory carveout, percent 0-100; -1: no preference")
+		fs.StringVar(&o.cache, "cache", "none", "cache preference: none, prefer_shared, prefer_l1, prefer_equal")
+		fs.StringVar(&o.smemLimit, "smem-limit", "optin", "per-block shared memory limit: optin or default")
+		fs.IntVar(&o.barriers, "barriers", 1, "block barriers the kernel uses")
+		fs.StringVar(&o.gc, "gc", "off", "partitioned global caching: off, on, on_strict")
+		fs.IntVar(&o.funcMax, "max-threads", 0, "the kernel's own maximum block size (__launch_bounds__); 0: none")
+		fs.Var(byteSize{&o.perThread}, "dyn-smem-per-thread", "with --suggest: dynamic shared memory per thread of the block, bytes")
+		fs.BoolVar(&o.json, "json", false, "print JSON instead of text")
+		fs.BoolVar(&o.suggest, "suggest", false, "suggest the block size with the best occupancy, and the sizes that tie")
+		fs.BoolVar(&o.batch, "batch", false, "read CSV rows on stdin, write results as CSV on stdout")
+		fs.BoolVar(&o.explain, "explain", true, "print the arithmetic behind each limit")
+		return func(args []string) int {
+			if len(args) > 0 {
+				return c.usagef("unexpected argument %q", args[0])
+			}
+			fs.Visit(func(f *flag.Flag) {
+				if f.Name == "regs" {
+					o.regsSet = true
+				}
+			})
+			return runOccupancy(c, o)
+		}
+	},
+}
 
-flags:
-`
+// occOptions are the flags of warpbook occupancy.
+type occOptions struct {
+	gpu, cc, cache, smemLimit, gc              string
+	threads, regs, carveout, barriers, funcMax int
+	smem, dynSmem, maxDynSmem, perThread       int
+	json, suggest, batch, explain, regsSet     bool
+}
+
+// byteSize is a flag of bytes that takes K, KB, KiB, M, MB and MiB
+// (powers of 1024, as CUDA's shared-memory sizes are written).
+type byteSize struct{ n *int }
+
+func (b byteSize) String() string {
+	if b.n == nil {
+		return "0"
+	}
+	return strconv.Itoa(*b.n)
+}
+
+func (b byteSize) Set(s string) error {
+	v := strings.TrimSpace(s)
+	mult := 1
+	for _, u := range []struct {
+		suffix string
+		mult   int
+	}{{"KiB", 1 << 10}, {"KB", 1 << 10}, {"K", 1 << 10}, {"MiB", 1 << 20}, {"MB", 1 << 20}, {"M", 1 << 20}} {
+		if rest, ok := strings.CutSuffix(v, u.suffix); ok {
+			v, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a size in bytes (write 49152, 48K, 48KB or 48KiB)", s)
+	}
+	if n > math.MaxInt32/int64(mult) || n < -1 {
+		return fmt.Errorf("%s is out of range (0 to %d bytes)", s, math.MaxInt32)
+	}
+	*b.n = int(n) * mult
+	return nil
+}
 
 // runOccupancy implements "warpbook occupancy".
-func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("occupancy", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, occupancyUsage)
-		fs.PrintDefaults()
-	}
-	var (
-		gpuName     = fs.String("gpu", "", "GPU name, such as A100, \"H100 SXM\", \"RTX 4090\" (or a capability)")
-		ccFlag      = fs.String("cc", "", "compute capability, such as 8.0 or sm_80 (the preset part for it)")
-		threads     = fs.Int("threads", 0, "threads per block")
-		regs        = fs.Int("regs", 0, "registers per thread")
-		smem        = fs.Int("smem", 0, "static shared memory per block, bytes")
-		dynSmem     = fs.Int("dyn-smem", 0, "dynamic shared memory per block at launch, bytes")
-		maxDynSmem  = fs.Int("max-dyn-smem", -1, "the kernel's max dynamic shared memory attribute, bytes; -1: the same as --dyn-smem")
-		carveout    = fs.Int("carveout", -1, "preferred shared-memory carveout, percent 0-100; -1: no preference")
-		cache       = fs.String("cache", "none", "cache preference: none, prefer_shared, prefer_l1, prefer_equal")
-		smemLimit   = fs.String("smem-limit", "optin", "per-block shared memory limit: optin or default")
-		barriers    = fs.Int("barriers", 1, "block barriers the kernel uses")
-		gc          = fs.String("gc", "off", "partitioned global caching: off, on, on_strict")
-		funcMax     = fs.Int("max-threads", 0, "the kernel's own maximum block size (__launch_bounds__); 0: none")
-		perThread   = fs.Int("dyn-smem-per-thread", 0, "with --suggest: dynamic shared memory per thread of the block, bytes")
-		asJSON      = fs.Bool("json", false, "print JSON instead of text")
-		suggest     = fs.Bool("suggest", false, "suggest the block size with the best occupancy")
-		batchMode   = fs.Bool("batch", false, "read CSV rows on stdin, write results as CSV on stdout")
-		explainFlag = fs.Bool("explain", true, "print the arithmetic behind each limit")
-	)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "warpbook occupancy: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
-	}
-
-	if *batchMode {
+func runOccupancy(c *cli, o occOptions) int {
+	stdin, stdout, stderr := c.stdin, c.stdout, c.stderr
+	if o.batch {
 		var out bytes.Buffer // nothing reaches stdout unless the whole batch ran
 		if err := batch.Run(stdin, &out); err != nil {
 			var be *batch.Error
@@ -92,9 +136,9 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return 0
 	}
 
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "warpbook occupancy: "+format+"\n", a...)
-		return 2
+	usageErr := c.usagef
+	if !o.regsSet {
+		return usageErr("how many registers per thread? give --regs N (--regs 0 for a kernel that registers do not limit)")
 	}
 	// The calculator takes 32-bit numbers, as CUDA does; a larger flag is
 	// named here rather than wrapped or blamed on a block size.
@@ -102,27 +146,24 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		name string
 		v    int
 	}{
-		{"threads", *threads}, {"regs", *regs}, {"smem", *smem}, {"dyn-smem", *dynSmem},
-		{"max-dyn-smem", *maxDynSmem}, {"carveout", *carveout}, {"barriers", *barriers},
-		{"max-threads", *funcMax}, {"dyn-smem-per-thread", *perThread},
+		{"threads", o.threads}, {"regs", o.regs}, {"smem", o.smem}, {"dyn-smem", o.dynSmem},
+		{"max-dyn-smem", o.maxDynSmem}, {"carveout", o.carveout}, {"barriers", o.barriers},
+		{"max-threads", o.funcMax}, {"dyn-smem-per-thread", o.perThread},
 	} {
 		if f.v > math.MaxInt32 {
 			return usageErr("--%s %d is too large (at most %d)", f.name, f.v, math.MaxInt32)
 		}
 	}
-	if *perThread < 0 {
-		return usageErr("--dyn-smem-per-thread must not be negative")
-	}
 	var d gpu.Device
 	var err error
 	switch {
-	case *gpuName != "" && *ccFlag != "":
+	case o.gpu != "" && o.cc != "":
 		return usageErr("give --gpu or --cc, not both")
-	case *gpuName != "":
-		d, err = gpu.Lookup(*gpuName)
-	case *ccFlag != "":
+	case o.gpu != "":
+		d, err = gpu.Lookup(o.gpu)
+	case o.cc != "":
 		var cc gpu.CC
-		if cc, err = gpu.ParseCC(*ccFlag); err == nil {
+		if cc, err = gpu.ParseCC(o.cc); err == nil {
 			d, err = gpu.ForCapability(cc)
 		}
 	default:
@@ -134,43 +175,43 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 
 	k := occupancy.Kernel{
-		BlockSize:          *threads,
-		Registers:          *regs,
-		StaticSharedMem:    *smem,
-		DynamicSharedMem:   *dynSmem,
-		Barriers:           *barriers,
-		MaxThreadsPerBlock: *funcMax,
+		BlockSize:          o.threads,
+		Registers:          o.regs,
+		StaticSharedMem:    o.smem,
+		DynamicSharedMem:   o.dynSmem,
+		Barriers:           o.barriers,
+		MaxThreadsPerBlock: o.funcMax,
 	}
 	switch {
-	case *maxDynSmem == 0:
+	case o.maxDynSmem == 0:
 		k.MaxDynamicSharedMem = occupancy.NoDynamicSharedMem
-	case *maxDynSmem > 0:
-		k.MaxDynamicSharedMem = *maxDynSmem
-	case *maxDynSmem < -1:
+	case o.maxDynSmem > 0:
+		k.MaxDynamicSharedMem = o.maxDynSmem
+	case o.maxDynSmem < -1:
 		return usageErr("--max-dyn-smem must not be negative")
 	}
-	if *carveout != -1 {
-		k.Carveout = occupancy.CarveoutPercent(*carveout)
+	if o.carveout != -1 {
+		k.Carveout = occupancy.CarveoutPercent(o.carveout)
 	}
-	if err := k.CachePreference.UnmarshalText([]byte(*cache)); err != nil {
+	if err := k.CachePreference.UnmarshalText([]byte(o.cache)); err != nil {
 		return usageErr("--cache %v", err)
 	}
-	if err := k.SharedMemLimit.UnmarshalText([]byte(*smemLimit)); err != nil {
+	if err := k.SharedMemLimit.UnmarshalText([]byte(o.smemLimit)); err != nil {
 		return usageErr("--smem-limit %v", err)
 	}
-	if err := k.PartitionedGC.UnmarshalText([]byte(*gc)); err != nil {
+	if err := k.PartitionedGC.UnmarshalText([]byte(o.gc)); err != nil {
 		return usageErr("--gc %v", err)
 	}
 
-	if *suggest {
+	if o.suggest {
 		var s occupancy.Suggestion
-		if *perThread > 0 {
-			n := *perThread
+		if o.perThread > 0 {
+			n := o.perThread
 			// The largest block tried must not need more bytes than the
 			// calculator takes: n × b must not wrap.
 			largest := d.MaxThreadsPerBlock
-			if *funcMax > 0 {
-				largest = min(largest, *funcMax)
+			if o.funcMax > 0 {
+				largest = min(largest, o.funcMax)
 			}
 			if n > math.MaxInt32/max(largest, 1) {
 				return usageErr("--dyn-smem-per-thread %d is too large: a block of %d threads would need %d bytes (at most %d)",
@@ -184,7 +225,7 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
 			return 1
 		}
-		if *asJSON {
+		if o.json {
 			return writeJSON(stdout, stderr, struct {
 				GPU        gpu.Device           `json:"gpu"`
 				Kernel     occupancy.Kernel     `json:"kernel"`
@@ -194,15 +235,22 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "GPU        %s\n", d)
 		if s.BlockSize == 0 {
 			fmt.Fprintf(stdout, "suggestion none: no block size lets this kernel run (%s)\n", s.Result.Obstacles)
-			return 0
+			return c.failf("no block size lets this kernel run: %s", s.Result.Obstacles)
 		}
 		fmt.Fprintf(stdout, "block size %d threads\n", s.BlockSize)
+		if len(s.Ties) > 0 {
+			ties := make([]string, len(s.Ties))
+			for i, t := range s.Ties {
+				ties[i] = strconv.Itoa(t)
+			}
+			fmt.Fprintf(stdout, "ties       %s threads keep as many threads resident\n", strings.Join(ties, ", "))
+		}
 		fmt.Fprintf(stdout, "grid       at least %d blocks to fill all %d SMs\n", s.MinGridSize, d.SMs)
 		fmt.Fprintf(stdout, "occupancy  %s\n", summary(s.Result))
 		return 0
 	}
 
-	if *threads <= 0 {
+	if o.threads <= 0 {
 		return usageErr("--threads must be a positive block size")
 	}
 	r, err := occupancy.Compute(d, k)
@@ -215,7 +263,7 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
 		return 1
 	}
-	if *asJSON {
+	if o.json {
 		return writeJSON(stdout, stderr, struct {
 			GPU         gpu.Device       `json:"gpu"`
 			Kernel      occupancy.Kernel `json:"kernel"`
@@ -227,13 +275,52 @@ func runOccupancy(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fmt.Fprintf(stdout, "kernel     %d threads per block, %d registers per thread, %d + %d bytes of shared memory\n",
 		k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem)
 	fmt.Fprintf(stdout, "occupancy  %s\n", summary(r))
-	if *explainFlag {
+	// The limits in the words of Nsight Compute's occupancy section.
+	fmt.Fprintln(stdout)
+	for _, s := range steps {
+		if s.Resource == "result" {
+			continue
+		}
+		limit := "no limit"
+		if !s.Limit.Unlimited {
+			limit = plural(s.Limit.Blocks, "block", "blocks")
+		}
+		mark := ""
+		if r.ActiveBlocks > 0 && !s.Limit.Unlimited && s.Limit.Blocks == r.ActiveBlocks {
+			mark = "  (limiter)"
+		}
+		fmt.Fprintf(stdout, "%-32s %s%s\n", nsightName[s.Resource], limit, mark)
+	}
+	fmt.Fprintf(stdout, "%-32s %d\n", "Theoretical Active Warps per SM", r.ActiveWarps)
+	fmt.Fprintf(stdout, "%-32s %.2f %%\n", "Theoretical Occupancy", 100*r.Occupancy)
+	if o.explain {
 		fmt.Fprintln(stdout)
 		for _, s := range steps {
-			fmt.Fprintf(stdout, "%s: %s\n", s.Resource, s.Text)
+			fmt.Fprintf(stdout, "%s: %s\n", nsightName[s.Resource], s.Text)
 		}
 	}
+	if r.ActiveBlocks == 0 {
+		return c.failf("this configuration cannot launch: %s", r.Obstacles)
+	}
 	return 0
+}
+
+// nsightName names a limit as Nsight Compute's occupancy section does
+// (Block Limit Barriers is the calculator's own: Nsight has none).
+var nsightName = map[string]string{
+	"warps":      "Block Limit Warps",
+	"registers":  "Block Limit Registers",
+	"shared_mem": "Block Limit Shared Mem",
+	"blocks":     "Block Limit SM",
+	"barriers":   "Block Limit Barriers",
+	"result":     "Result",
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // summary is the one-line answer: blocks, warps, occupancy, limiters.

@@ -2,60 +2,51 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
 	"github.com/warpbook/warpbook/snippets"
 )
 
-const runUsage = `usage: warpbook run [flags] FILE.md
+var runCommand = command{
+	summary: "run a page's snippets like a notebook",
+	usage: `usage: warpbook run [flags] FILE.md
 
 Runs a page's snippets like a notebook and prints each one's code and what
 it printed, in order (in colour on a terminal). A snippet whose output
-differs from the page's output block is marked, with a diff.
-
-flags:
-`
-
-func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, runUsage)
-		fs.PrintDefaults()
-	}
-	run := fs.String("run", "", "show only the snippets whose id matches this regular expression (the ones above still run)")
-	timeout := fs.Duration("timeout", snippets.DefaultTimeout, "time limit per snippet")
-	color := fs.String("color", "auto", "colour: auto, always or never")
-	files, err := parseInterspersed(fs, args) // flags may follow the file name
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+differs from the page's output block is marked, with a diff.`,
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
+		run := fs.String("run", "", "show only the snippets whose id matches this regular expression (the ones above still run)")
+		timeout := fs.Duration("timeout", snippets.DefaultTimeout, "time limit per snippet")
+		color := fs.String("color", "auto", "colour: auto, always or never")
+		return func(args []string) int {
+			if len(args) != 1 {
+				return c.usagef("want one page, not %d arguments", len(args))
+			}
+			return runNotebook(c, args[0], *run, *timeout, *color)
 		}
-		return 2
-	}
-	if len(files) != 1 {
-		fs.Usage()
-		return 2
-	}
-	k := &snippets.Kernel{Timeout: *timeout}
-	if *run != "" {
-		re, err := regexp.Compile(*run)
+	},
+}
+
+// runNotebook runs the page in file and prints it as a notebook.
+func runNotebook(c *cli, file, run string, timeout time.Duration, color string) int {
+	stdout, stderr := c.stdout, c.stderr
+	k := &snippets.Kernel{Timeout: timeout}
+	if run != "" {
+		re, err := regexp.Compile(run)
 		if err != nil {
-			fmt.Fprintf(stderr, "warpbook run: -run: %v\n", err)
-			return 2
+			return c.usagef("-run: %v", err)
 		}
 		k.Filter = re
 	}
 	useColor := false
-	switch *color {
+	switch color {
 	case "always":
 		useColor = true
 	case "never":
@@ -64,10 +55,9 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			useColor = true
 		}
 	default:
-		fmt.Fprintf(stderr, "warpbook run: -color must be auto, always or never\n")
-		return 2
+		return c.usagef("-color must be auto, always or never, not %q", color)
 	}
-	pages, code := parsePages([]pageFile{{path: files[0]}}, stderr)
+	pages, code := parsePages([]pageFile{{path: file}}, stderr)
 	if pages == nil {
 		return code
 	}
@@ -77,6 +67,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, d)
 		}
 		return 2
+	}
+	if len(p.Cells) == 0 && len(p.Checks) == 0 {
+		fmt.Fprintf(stdout, "%s: no snippets or checked values to run\n", p.Path)
+		return 0
 	}
 	r := k.RunPage(context.Background(), p)
 	st := styles(useColor)

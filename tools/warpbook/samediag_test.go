@@ -47,12 +47,12 @@ func TestSameDiagnostics(t *testing.T) {
 			}
 			// Messages name the pages as the commands were given them.
 			t.Chdir(dir)
-			code, out, _ := runTestCmd(t, "test", "-cache", "off", "book")
+			code, out, _ := runCmd(t, "", "test", "-cache", "off", "book")
 			if code == 0 {
 				t.Fatalf("warpbook test passed:\n%s", out)
 			}
 			tested := diagnostics(out)
-			code, _, errOut := runTestCmd(t, "build", "--force", "-o", filepath.Join(dir, "_site"), "--book", "book")
+			code, _, errOut := runCmd(t, "", "build", "--force", "-o", filepath.Join(dir, "_site"), "--book", "book")
 			if code == 0 {
 				t.Fatalf("warpbook build passed:\n%s", errOut)
 			}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -15,62 +14,67 @@ import (
 	"github.com/warpbook/warpbook/site/preview"
 )
 
-func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	book := fset.String("book", "book", "book `directory`")
-	addr := fset.String("addr", "127.0.0.1:8000", "`address` to listen on")
-	strict := fset.Bool("strict", false, "refuse drafts, as build --strict does")
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warpbook serve [--book DIR] [--addr HOST:PORT] [--strict]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Serve builds the book in memory, serves it, rebuilds on every change to")
-		fmt.Fprintln(stderr, "its files and reloads open pages. A failed build shows its errors on every")
-		fmt.Fprintln(stderr, "page. Nothing is written to disk.")
-		fmt.Fprintln(stderr)
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
-		return 2
-	}
-	if fset.NArg() > 0 {
-		fset.Usage()
-		return 2
-	}
-	if fi, err := os.Stat(*book); err != nil || !fi.IsDir() {
-		fmt.Fprintf(stderr, "warpbook serve: %s is not a directory\n", *book)
-		return 1
+var serveCommand = command{
+	summary: "serve the book with live rebuilds while you write",
+	usage: `usage: warpbook serve [flags] [book]
+
+Serve builds the book (default: book) in memory, serves it, rebuilds on every
+change to its files and reloads open pages. A failed build shows its errors
+on every page. Nothing is written to disk.`,
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
+		book := fs.String("book", "book", "book `directory` (or give it as the argument)")
+		addr := fs.String("addr", "127.0.0.1:8000", "`address` to listen on")
+		strict := fs.Bool("strict", false, "refuse drafts, as build --strict does")
+		return func(args []string) int {
+			switch len(args) {
+			case 0:
+			case 1:
+				*book = args[0]
+			default:
+				return c.usagef("want one book directory, not %d arguments", len(args))
+			}
+			return serveBook(c, *book, *addr, *strict)
+		}
+	},
+}
+
+// serveBook serves the book in dir at addr until interrupted.
+func serveBook(c *cli, dir, addr string, strict bool) int {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return c.failf("%s is not a directory", dir)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
 	srv := &preview.Server{
-		Dir: *book,
+		Dir: dir,
 		Options: site.Options{
-			Strict:  *strict,
+			Strict:  strict,
 			Kernel:  newKernel(),
 			Figures: newFigures(),
 			Live:    newLive(true),
-			Warnf:   func(format string, a ...any) { fmt.Fprintf(stderr, "warning: "+format+"\n", a...) },
+			Warnf:   func(format string, a ...any) { fmt.Fprintf(c.stderr, "warning: "+format+"\n", a...) },
 		},
-		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
+		Logf: func(format string, a ...any) { fmt.Fprintf(c.stderr, format+"\n", a...) },
 	}
-	srv.Rebuild(ctx) // errors are shown on the pages
-	ln, err := net.Listen("tcp", *addr)
+	// The port opens at once (a busy one is reported before any work);
+	// pages say the book is building until the first build lands.
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "warpbook serve: %v\n", err)
-		return 1
+		return c.failf("%v", err)
 	}
-	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", *book, ln.Addr())
+	fmt.Fprintf(c.stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", dir, ln.Addr())
 	hs := &http.Server{Handler: srv}
-	go srv.Watch(ctx)
+	go func() {
+		srv.Rebuild(ctx) // errors are shown on the pages
+		srv.Watch(ctx)
+	}()
 	go func() {
 		<-ctx.Done()
 		hs.Close()
 	}()
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintf(stderr, "warpbook serve: %v\n", err)
-		return 1
+		return c.failf("%v", err)
 	}
 	return 0
 }

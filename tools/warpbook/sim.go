@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,7 +18,9 @@ import (
 	"github.com/warpbook/warpbook/snippets"
 )
 
-const simUsage = `usage: warpbook sim FILE.yaml [--gpu G] [--policy P] [--json] [--trace FILE.csv] [--measure FROM:TO|steady]
+var simCommand = command{
+	summary: "simulate the warp schedulers of one SM running a workload file",
+	usage: `usage: warpbook sim [flags] FILE.yaml
 
 Simulates the warp schedulers of one SM running the workload in FILE.yaml
 and reports what Nsight Compute would: issue-slot utilisation, active and
@@ -30,59 +31,51 @@ of the trace window as CSV (cycle,slot,scheduler,block,warp,state).
 --measure restricts every figure to the cycles FROM ≤ t < TO of the run,
 or to its steady state (from the first cycle warps can issue through the
 first EXIT after the grid's last block launched); see "go doc
-./engine/sim" under "Measurement window".
+./engine/sim" under "Measurement window". "warpbook gpus" lists the
+presets.
 
-presets: toy, gt200, gf100, volta, turing, ampere, hopper
-policies: lrr, gto, oldest, two_level:N
-
-flags (they may come before or after FILE):
-`
-
-// runSim implements "warpbook sim".
-func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, simUsage)
-		fs.PrintDefaults()
-	}
-	var (
-		gpuName   = fs.String("gpu", "", "preset to run on, overriding the file's gpu")
-		policy    = fs.String("policy", "", "scheduling policy, overriding the file's policy")
-		asJSON    = fs.Bool("json", false, "print JSON (metrics keyed by Nsight Compute name) instead of the report")
-		traceFile = fs.String("trace", "", "write the per-cycle, per-warp-slot states to this CSV file")
-		traceFrom = fs.Int("trace-from", 0, "first cycle of the trace window")
-		traceLen  = fs.Int("trace-cycles", 2000, "cycles in the trace window")
-		maxCycles = fs.Int("max-cycles", 0, "stop with an error after this many cycles (0: the default limit)")
-		measure   = fs.String("measure", "", "measure only cycles `FROM:TO` of the run, or steady for its steady state (default: the whole run)")
-	)
-	files, err := parseInterspersed(fs, args) // flags may follow the file name
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+policies: lrr, gto, gty, oldest, two_level:N`,
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
+		var o simOptions
+		fs.StringVar(&o.gpu, "gpu", "", "preset to run on, overriding the file's gpu")
+		fs.StringVar(&o.policy, "policy", "", "scheduling policy, overriding the file's policy")
+		fs.BoolVar(&o.json, "json", false, "print JSON (metrics keyed by Nsight Compute name) instead of the report")
+		fs.StringVar(&o.trace, "trace", "", "write the per-cycle, per-warp-slot states to this CSV file")
+		fs.IntVar(&o.traceFrom, "trace-from", 0, "first cycle of the trace window")
+		fs.IntVar(&o.traceLen, "trace-cycles", 2000, "cycles in the trace window")
+		fs.IntVar(&o.maxCycles, "max-cycles", 0, "stop with an error after this many cycles (0: the default limit)")
+		fs.StringVar(&o.measure, "measure", "", "measure only cycles `FROM:TO` of the run, or steady for its steady state (default: the whole run)")
+		return func(args []string) int {
+			if len(args) != 1 {
+				return c.usagef("want one workload file, not %d arguments", len(args))
+			}
+			return runSim(c, o, args[0])
 		}
-		return 2
+	},
+}
+
+// simOptions are the flags of warpbook sim.
+type simOptions struct {
+	gpu, policy, trace, measure    string
+	json                           bool
+	traceFrom, traceLen, maxCycles int
+}
+
+// runSim runs one workload file.
+func runSim(c *cli, o simOptions, name string) int {
+	stdout, stderr := c.stdout, c.stderr
+	if o.trace != "" && (o.traceFrom < 0 || o.traceLen < 1) {
+		return c.usagef("--trace-from must be ≥ 0 and --trace-cycles ≥ 1")
 	}
-	if len(files) != 1 {
-		fmt.Fprintln(stderr, "warpbook sim: want exactly one workload file")
-		fs.Usage()
-		return 2
-	}
-	if *traceFile != "" && (*traceFrom < 0 || *traceLen < 1) {
-		fmt.Fprintln(stderr, "warpbook sim: --trace-from must be ≥ 0 and --trace-cycles ≥ 1")
-		return 2
-	}
-	cfg := sim.Config{MaxCycles: *maxCycles}
-	if *measure != "" {
-		if err := parseMeasure(*measure, &cfg); err != nil {
-			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
-			return 2
+	cfg := sim.Config{MaxCycles: o.maxCycles}
+	if o.measure != "" {
+		if err := parseMeasure(o.measure, &cfg); err != nil {
+			return c.usagef("%v", err)
 		}
 	}
-	name := files[0]
-	if *traceFile != "" {
+	if o.trace != "" {
 		// Refuse a target that cannot take the trace before running.
-		if _, _, err := traceTarget(*traceFile); err != nil {
+		if _, _, err := traceTarget(o.trace); err != nil {
 			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
 			return 1
 		}
@@ -97,32 +90,32 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if *gpuName != "" {
-		w.GPU = *gpuName
+	if o.gpu != "" {
+		w.GPU = o.gpu
 	}
-	if *policy != "" {
-		w.Policy = *policy
+	if o.policy != "" {
+		w.Policy = o.policy
 	}
-	if *traceFile != "" {
-		cfg.Trace = sim.Window{From: *traceFrom, To: *traceFrom + *traceLen}
+	if o.trace != "" {
+		cfg.Trace = sim.Window{From: o.traceFrom, To: o.traceFrom + o.traceLen}
 	}
 	r, err := cfg.Run(w)
 	if errors.Is(err, sim.ErrMaxCycles) {
-		fmt.Fprintf(stderr, "warpbook sim: %s: the run did not finish within %d cycles (raise --max-cycles)\n", name, cmp.Or(*maxCycles, sim.DefaultMaxCycles))
+		fmt.Fprintf(stderr, "warpbook sim: %s: the run did not finish within %d cycles (raise --max-cycles)\n", name, cmp.Or(o.maxCycles, sim.DefaultMaxCycles))
 		return 1
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if *traceFile != "" {
-		if err := writeTrace(*traceFile, r.Trace); err != nil {
+	if o.trace != "" {
+		if err := writeTrace(o.trace, r.Trace); err != nil {
 			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
 			return 1
 		}
 	}
 	var out bytes.Buffer
-	if *asJSON {
+	if o.json {
 		b, err := json.MarshalIndent(simJSON(r, cfg), "", "  ")
 		if err != nil {
 			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)

@@ -18,53 +18,57 @@ import (
 	"github.com/warpbook/warpbook/snippets"
 )
 
-const testUsage = `usage: warpbook test [flags] [path ...]
+var testCommand = command{
+	summary: "run the snippets of Markdown pages and check their outputs",
+	usage: `usage: warpbook test [flags] [path ...]
 
 Runs the Go snippets of Markdown pages, checks what they print against the
-pages' output blocks, and reports every difference as file.md:LINE:COL.
-Paths are .md files or directories (searched for *.md); the default is book.
+pages' output blocks, checks their prose values and figures, and reports
+every difference as file.md:LINE:COL with a diff. Paths are .md files or
+directories (searched for *.md); the default is book. Each page is reported
+as soon as it is verified.
 
-Exit status: 0 all pass, 1 any failure, 2 usage or page syntax errors.
+Exit status: 0 all pass, 1 any failure, 2 a usage error or a malformed page
+(the other pages still run).`,
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
+		var o testOptions
+		fs.StringVar(&o.run, "run", "", "run only the snippets and checked values whose id matches this regular expression (the ones above still run, silently)")
+		fs.BoolVar(&o.verbose, "v", false, "print every snippet's status")
+		fs.BoolVar(&o.json, "json", false, "print test2json-style events")
+		fs.StringVar(&o.format, "format", "text", "report format: text or github (workflow annotations)")
+		fs.BoolVar(&o.update, "update", false, "rewrite the output blocks of snippets whose output differs")
+		fs.BoolVar(&o.native, "native", false, "also compile every page's snippets with the Go toolchain, run them and compare")
+		fs.DurationVar(&o.timeout, "timeout", snippets.DefaultTimeout, "time limit per snippet (timeout= overrides)")
+		fs.StringVar(&o.cache, "cache", "", `result cache directory (default: the user cache directory's warpbook; "off" disables it)`)
+		fs.IntVar(&o.jobs, "j", 0, "pages to run at once (default: the number of CPUs)")
+		return func(args []string) int { return runTest(c, o, args) }
+	},
+}
 
-flags:
-`
+// testOptions are the flags of warpbook test.
+type testOptions struct {
+	run, format, cache string
+	verbose, json      bool
+	update, native     bool
+	timeout            time.Duration
+	jobs               int
+}
 
-func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, testUsage)
-		fs.PrintDefaults()
+func runTest(c *cli, o testOptions, paths []string) int {
+	start := time.Now()
+	stdout, stderr := c.stdout, c.stderr
+	if o.format != "text" && o.format != "github" {
+		return c.usagef("-format must be text or github, not %q", o.format)
 	}
-	run := fs.String("run", "", "run only the snippets and checked values whose id matches this regular expression (the ones above still run, silently)")
-	verbose := fs.Bool("v", false, "print every snippet's status")
-	jsonOut := fs.Bool("json", false, "print test2json-style events")
-	format := fs.String("format", "text", "report format: text or github (workflow annotations)")
-	update := fs.Bool("update", false, "rewrite the output blocks of snippets whose output differs")
-	native := fs.Bool("native", false, "also compile every page's snippets with the Go toolchain, run them and compare")
-	timeout := fs.Duration("timeout", snippets.DefaultTimeout, "time limit per snippet (timeout= overrides)")
-	cacheDir := fs.String("cache", "", `result cache directory (default: the user cache directory's warpbook; "off" disables it)`)
-	jobs := fs.Int("j", 0, "pages to run at once (default: the number of CPUs)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if *format != "text" && *format != "github" {
-		fmt.Fprintf(stderr, "warpbook test: -format must be text or github, not %q\n", *format)
-		return 2
-	}
-	k := &snippets.Kernel{Timeout: *timeout, Native: *native, Jobs: *jobs}
-	if *run != "" {
-		re, err := regexp.Compile(*run)
+	k := &snippets.Kernel{Timeout: o.timeout, Native: o.native, Jobs: o.jobs}
+	if o.run != "" {
+		re, err := regexp.Compile(o.run)
 		if err != nil {
-			fmt.Fprintf(stderr, "warpbook test: -run: %v\n", err)
-			return 2
+			return c.usagef("-run: %v", err)
 		}
 		k.Filter = re
 	}
-	switch *cacheDir {
+	switch o.cache {
 	case "off":
 	case "":
 		d, err := snippets.DefaultCacheDir()
@@ -72,16 +76,14 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			k.CacheDir = d
 		}
 	default:
-		k.CacheDir = *cacheDir
+		k.CacheDir = o.cache
 	}
-	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"book"}
 	}
 	files, err := markdownFiles(paths)
 	if err != nil {
-		fmt.Fprintf(stderr, "warpbook test: %v\n", err)
-		return 2
+		return c.failf("%v", err)
 	}
 	pages, code := parsePages(files, stderr)
 	if pages == nil {
@@ -97,7 +99,7 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if k.Filter == nil && len(r.Page.Diagnostics) == 0 {
 			r.Diagnostics = append(r.Diagnostics, figures.Check(r.Page)...)
 		}
-		if *update {
+		if o.update {
 			ids, err := snippets.UpdateFile(r)
 			if err != nil {
 				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
@@ -110,15 +112,15 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		one := []*snippets.PageResult{r}
 		switch {
-		case *jsonOut:
+		case o.json:
 			if err := snippets.WriteJSON(stdout, one, time.Now); err != nil {
 				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
 				code = max(code, 1)
 			}
-		case *format == "github":
+		case o.format == "github":
 			snippets.WriteGitHub(stdout, one)
 		default:
-			snippets.WriteText(stdout, one, *verbose)
+			snippets.WriteText(stdout, one, o.verbose)
 		}
 		failed = failed || r.Failed()
 	}
@@ -126,15 +128,33 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// verified: as they finish, in a deterministic order.
 	done := make([]*snippets.PageResult, len(pages))
 	next := 0
+	prog := newProgress(stderr, "pages verified")
 	k.Stream(context.Background(), pages, func(i int, r *snippets.PageResult) {
 		done[i] = r
+		prog.clear()
 		for ; next < len(done) && done[next] != nil; next++ {
 			report(done[next])
 		}
+		prog.update(next, len(done))
 	})
-	if !*jsonOut && *format == "text" {
-		s := snippets.Summarize(results)
-		fmt.Fprintf(stdout, "%d pages: %d passed, %d failed, %d skipped\n", s.Pages, s.Pass, s.Fail, s.Skip)
+	prog.clear()
+	if k.CacheDir != "" {
+		pruneCache()
+	}
+	s := snippets.Summarize(results)
+	if k.Filter != nil && s.Pass+s.Fail+s.Skip == 0 {
+		// As go test does for a -run that matches no test.
+		fmt.Fprintf(stderr, "warpbook test: warning: -run %q matches no snippet or checked value\n", o.run)
+	}
+	if !o.json && o.format == "text" {
+		warn := ""
+		switch {
+		case s.Warn > 0 && o.verbose:
+			warn = fmt.Sprintf(", %d warnings", s.Warn)
+		case s.Warn > 0:
+			warn = fmt.Sprintf(", %d warnings (-v lists them)", s.Warn)
+		}
+		fmt.Fprintf(stdout, "%d pages: %d passed, %d failed, %d skipped%s in %s\n", s.Pages, s.Pass, s.Fail, s.Skip, warn, seconds(time.Since(start)))
 	}
 	switch {
 	case code == 2:
@@ -173,7 +193,7 @@ type pageFile struct {
 // parsePages parses every file. Pages with syntax errors are kept (their
 // results carry the errors) and make the exit status 2; a file that cannot
 // be read (missing, not a regular file, larger than snippets.MaxPageBytes,
-// a link out of its directory) stops everything.
+// a link out of its directory) stops everything, with exit status 1.
 func parsePages(files []pageFile, stderr io.Writer) ([]*snippets.Page, int) {
 	var pages []*snippets.Page
 	code := 0
@@ -189,7 +209,7 @@ func parsePages(files []pageFile, stderr io.Writer) ([]*snippets.Page, int) {
 				err = pe.Err
 			}
 			fmt.Fprintf(stderr, "warpbook: %s: %v\n", f.path, err)
-			return nil, 2
+			return nil, 1
 		}
 		p, err := snippets.Parse(f.path, src)
 		if err != nil {
