@@ -50,8 +50,8 @@ type page struct {
 	sectionPage *page                    // question: the page that explains it
 	sectionFrag string                   // ...and the anchor there
 	results     *snippets.PageResult     // what the kernel verified; nil without a kernel
-	verified    string                   // what verified the page's snippets
 	terms       map[*ast.Text][]termMark // glossary links written into its text
+	floats      map[ast.Node]*numbered   // its figures and captioned tables, numbered
 }
 
 // doc returns the page's AST, nil for a generated page.

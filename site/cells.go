@@ -40,11 +40,15 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 	if skip != "" {
 		w.WriteString(` skipped`)
 	}
-	fmt.Fprintf(w, `" id="%s">`+"\n", html.EscapeString(id))
+	fmt.Fprintf(w, `" id="%s"`, html.EscapeString(id))
+	if skip == "" && c.Attrs.Error == "" {
+		fmt.Fprintf(w, ` data-program="%s"`, html.EscapeString(programsKey(r.p)))
+	}
+	w.WriteString(">\n")
 	if hidden > 0 {
 		toggle := id + "-hidden"
-		fmt.Fprintf(w, `<input type="checkbox" class="show-hidden" id="%s"><label for="%s" class="show-hidden-label">Show %s of setup</label>`,
-			toggle, toggle, plural(hidden, "hidden line", "hidden lines"))
+		fmt.Fprintf(w, `<input type="checkbox" class="show-hidden" id="%s"><label for="%s" class="show-hidden-label"><span class="when-closed">Show %s of setup</span><span class="when-open">Hide the %s of setup</span></label>`,
+			toggle, toggle, plural(hidden, "hidden line", "hidden lines"), plural(hidden, "line", "lines"))
 		w.WriteString("\n")
 	}
 	code := make([]string, len(c.Lines))
@@ -52,7 +56,7 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 		code[i] = l.Text
 	}
 	lines := highlightLines("go", strings.Join(code, "\n"))
-	w.WriteString(`<pre class="code" tabindex="0"><code class="language-go">`)
+	fmt.Fprintf(w, `<pre class="code" tabindex="0"%s><code class="language-go">`, wide(strings.Join(code, "\n")))
 	for i, l := range lines {
 		if i < len(c.Lines) && c.Lines[i].Hidden {
 			w.WriteString(`<span class="hl">`)
@@ -66,10 +70,6 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 		}
 	}
 	w.WriteString("</code></pre>\n")
-	by := ""
-	if res != nil {
-		by = r.p.verified
-	}
 	failure, what := "", "error"
 	if res != nil {
 		switch {
@@ -83,18 +83,27 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 	case skip != "":
 		fmt.Fprintf(w, `<p class="cell-skip">Not run: %s</p>`+"\n", html.EscapeString(skip))
 	case failure != "":
-		fmt.Fprintf(w, `<div class="callout callout-fails" role="note"><p class="callout-title">Why this fails <span class="verified" title="%s">✓ verified %s</span></p><pre class="output" tabindex="0"><code>%s</code></pre></div>`+"\n",
-			html.EscapeString(by), what, html.EscapeString(failure))
+		fmt.Fprintf(w, `<div class="callout callout-fails" role="note"><p class="callout-title">Why this fails <span class="verified">✓ verified %s</span></p><pre class="output" tabindex="0"%s><code>%s</code></pre></div>`+"\n",
+			what, wide(failure), html.EscapeString(failure))
 	case res == nil:
-		fmt.Fprintf(w, `<div class="output-wrap"><p class="output-label">Expected output <span class="unverified">not verified in this build</span></p><pre class="output" tabindex="0"><code>%s</code></pre></div>`+"\n",
-			html.EscapeString(strings.TrimRight(c.Expected(), "\n")))
+		output(w, "Expected output", `<span class="unverified">not verified in this build</span>`, c.Expected())
 	default:
-		fmt.Fprintf(w, `<div class="output-wrap"><p class="output-label">Output <span class="verified" title="%s">✓ verified</span></p><pre class="output" tabindex="0"><code>%s</code></pre></div>`+"\n",
-			html.EscapeString(by), html.EscapeString(strings.TrimRight(res.Output, "\n")))
+		output(w, "Output", `<span class="verified">✓ verified</span>`, res.Output)
 	}
-	if by != "" && skip == "" {
-		fmt.Fprintf(w, `<p class="verified-by">Verified by %s</p>`+"\n", html.EscapeString(by))
-	}
+	w.WriteString(r.cellMeta(c))
+	w.WriteString("\n")
 	w.WriteString("</div>\n")
 	return ast.WalkSkipChildren, nil
+}
+
+// output writes a cell's output under its label; a cell that prints
+// nothing gets the label alone, not an empty box.
+func output(w util.BufWriter, label, mark, text string) {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		fmt.Fprintf(w, `<div class="output-wrap empty"><p class="output-label">%s: nothing %s</p></div>`+"\n", label, mark)
+		return
+	}
+	fmt.Fprintf(w, `<div class="output-wrap"><p class="output-label">%s %s</p><pre class="output" tabindex="0"%s><code>%s</code></pre></div>`+"\n",
+		label, mark, wide(text), html.EscapeString(text))
 }

@@ -145,8 +145,11 @@ func figureDiagnostic(p *snippets.Page, n *ast.FencedCodeBlock, err error) *snip
 // figure draws a figure block from the engine as inline SVG with its
 // caption, its alt text and a table of its numbers.
 func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
-	r.figures++
-	id := r.id(fmt.Sprintf("figure-%d", r.figures))
+	fl := r.p.floats[n]
+	if fl == nil {
+		return // its info string is wrong, and reported
+	}
+	id := r.id(fl.id)
 	f, err := r.b.figures.draw(n.Lines().Value(r.p.src()))
 	if err != nil {
 		r.errs = append(r.errs, figureDiagnostic(r.p.snip, n, err))
@@ -154,7 +157,7 @@ func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
 	}
 	fmt.Fprintf(w, `<figure class="figure" aria-labelledby="%s-caption">`+"\n", id)
 	w.WriteString(strings.ReplaceAll(f.SVG, figID, id))
-	fmt.Fprintf(w, "\n<figcaption id=\"%s-caption\">%s</figcaption>\n", id, html.EscapeString(f.Caption))
+	fmt.Fprintf(w, "\n<figcaption id=\"%s-caption\"><span class=\"float-label\">%s:</span> %s</figcaption>\n", id, html.EscapeString(fl.label), html.EscapeString(f.Caption))
 	if f.Data != "" {
 		w.WriteString(`<details class="fig-data"><summary>The numbers behind this figure</summary>` + "\n")
 		w.WriteString(strings.ReplaceAll(f.Data, figID, id))

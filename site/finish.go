@@ -97,6 +97,9 @@ func (b *build) finish() error {
 	if b.out["assets/search-index.js"], err = b.searchIndex(); err != nil {
 		return err
 	}
+	if err := b.programs(); err != nil {
+		return err
+	}
 	for _, p := range sortedKeys(b.used) {
 		data, rerr := b.read(p, snippets.MaxAssetBytes, "a file of the book")
 		if rerr != nil {

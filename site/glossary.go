@@ -6,52 +6,57 @@ import (
 	"html"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/warpbook/warpbook/snippets"
 )
 
-// termPattern is one spelling of a glossary term.
+// termPattern is one spelling of a glossary term: its words, each folded
+// (see fold), which match the same words in prose whether they are
+// written with spaces, hyphens or a line break between them, in the
+// singular or the plural, with or without a possessive.
 type termPattern struct {
-	text  string // lower-case ASCII
+	words []string
 	entry *page
 }
 
 // linkGlossary links the first mention of each glossary term (or alias)
-// on every page to its entry, and records the mention on the entry.
+// on every page to its entry, records every section that mentions it
+// (headings included) on the entry, and warns about a term no page uses.
 func (b *build) linkGlossary() error {
 	if len(b.glossary) == 0 {
 		return nil
 	}
-	var pats []termPattern
+	byFirst := map[string][]termPattern{}
 	seen := map[string]*page{}
 	for _, g := range b.glossary {
 		for i, s := range append([]string{g.fm().Term}, g.fm().Aliases...) {
-			s = strings.TrimSpace(s)
-			if s == "" {
-				continue
+			field := "term"
+			if i > 0 {
+				field = "aliases"
 			}
-			key := lowerASCII(s)
-			if other := seen[key]; other != nil && other != g {
-				field := "term"
-				if i > 0 {
-					field = "aliases"
+			for _, ws := range spellings(s) {
+				key := strings.Join(ws, " ")
+				if other := seen[key]; other != nil && other != g {
+					b.errorAt(g.fm().KeyPos(field), "front matter: %q is also a term or alias of %s", strings.TrimSpace(s), other.path)
+					continue
 				}
-				b.errorAt(g.fm().KeyPos(field), "front matter: %q is also a term or alias of %s", s, other.path)
-				continue
+				if seen[key] == g {
+					continue
+				}
+				seen[key] = g
+				byFirst[ws[0]] = append(byFirst[ws[0]], termPattern{words: ws, entry: g})
 			}
-			if seen[key] == g {
-				continue
-			}
-			seen[key] = g
-			pats = append(pats, termPattern{text: key, entry: g})
 		}
 	}
 	// Longest first, so that "warp scheduler" wins over "warp".
-	slices.SortStableFunc(pats, func(x, y termPattern) int {
-		return cmp.Or(cmp.Compare(len(y.text), len(x.text)), strings.Compare(x.text, y.text))
-	})
+	for _, pats := range byFirst {
+		slices.SortStableFunc(pats, func(x, y termPattern) int {
+			return cmp.Or(cmp.Compare(len(y.words), len(x.words)), slices.Compare(x.words, y.words))
+		})
+	}
 	var pages []*page
 	for _, p := range b.pages {
 		if p.doc() != nil && (p.kind == kindChapter || p.kind == kindQuestion || p.kind == kindGlossary) {
@@ -60,7 +65,7 @@ func (b *build) linkGlossary() error {
 	}
 	uses := map[*page][]use{}
 	parallel(pages, func(p *page) {
-		found := linkTerms(p, pats)
+		found := linkTerms(p, byFirst)
 		b.mu.Lock()
 		for _, u := range found {
 			uses[u.entry] = append(uses[u.entry], u.use)
@@ -75,7 +80,7 @@ func (b *build) linkGlossary() error {
 		rank[p] = len(b.order) + 1 + len(rank)
 	}
 	for g, us := range uses {
-		slices.SortFunc(us, func(x, y use) int {
+		slices.SortStableFunc(us, func(x, y use) int {
 			rx, ry := rank[x.page], rank[y.page]
 			if rx == 0 {
 				rx = 1 << 30
@@ -87,7 +92,46 @@ func (b *build) linkGlossary() error {
 		})
 		g.uses = us
 	}
+	for _, g := range b.glossary {
+		if len(g.uses) == 0 {
+			b.warnf("%s: no page mentions %q or its aliases: link the term from the pages that need it, or drop it", b.file(g.path), g.fm().Term)
+		}
+	}
 	return nil
+}
+
+// spellings returns the word sequences a term matches: its words folded,
+// and for a hyphenated word also the word written solid ("sub-partition"
+// matches "subpartition" too).
+func spellings(term string) [][]string {
+	var ws []string
+	solid := false
+	for _, w := range proseWords(term) {
+		ws = append(ws, w.norm)
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	out := [][]string{ws}
+	if strings.Contains(term, "-") {
+		var joined []string
+		for _, part := range strings.Fields(term) {
+			var pw []string
+			for _, w := range proseWords(part) {
+				pw = append(pw, w.norm)
+			}
+			if len(pw) > 1 {
+				solid = true
+			}
+			if len(pw) > 0 {
+				joined = append(joined, strings.Join(pw, ""))
+			}
+		}
+		if solid {
+			out = append(out, joined)
+		}
+	}
+	return out
 }
 
 type termUse struct {
@@ -104,13 +148,23 @@ type termMark struct {
 	entry *page
 }
 
-// linkTerms finds the first mention of each pattern in p's prose, records
-// where its link goes in p.terms, and returns the mentions.
-func linkTerms(p *page, pats []termPattern) []termUse {
+// linkTerms finds the mentions of the glossary's terms in p's prose and
+// headings, records where the link of each term's first mention in prose
+// goes in p.terms, and returns every section that mentions a term.
+func linkTerms(p *page, pats map[string][]termPattern) []termUse {
 	var texts []*ast.Text
 	var sections []use // section of each text
 	cur := use{page: p, title: p.title}
 	src := p.src()
+	var found []termUse
+	mentioned := map[termUse]bool{}
+	record := func(g *page, sec use) {
+		u := termUse{entry: g, use: sec}
+		if g != p && !mentioned[u] {
+			mentioned[u] = true
+			found = append(found, u)
+		}
+	}
 	ast.Walk(p.doc(), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -121,6 +175,10 @@ func linkTerms(p *page, pats []termPattern) []termUse {
 				cur = use{page: p, title: p.title}
 			} else {
 				cur = use{page: p, anchor: headingID(n), title: textOf(n, src)}
+			}
+			// A heading that names a term is a use of it, not linked.
+			for _, m := range matchTerms(textOf(n, src), pats) {
+				record(m.entry, cur)
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.Link, *ast.AutoLink, *ast.CodeSpan, *ast.Image, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.RawHTML,
@@ -134,12 +192,11 @@ func linkTerms(p *page, pats []termPattern) []termUse {
 		}
 		return ast.WalkContinue, nil
 	})
-	done := map[*page]bool{}
+	linked := map[*page]bool{}
 	if p.kind == kindGlossary {
-		done[p] = true // an entry does not link to itself
+		linked[p] = true // an entry does not link to itself
 	}
 	p.terms = map[*ast.Text][]termMark{}
-	var found []termUse
 	// A run is the text nodes of one stretch of prose: sibling nodes that
 	// goldmark split on one line (where a construct could have started:
 	// an autolink at "www", say), or that follow each other across a soft
@@ -149,7 +206,7 @@ func linkTerms(p *page, pats []termPattern) []termUse {
 		for j < len(texts) && texts[j-1].NextSibling() == texts[j] && (adjacent(texts[j-1], texts[j]) || texts[j-1].SoftLineBreak() && !texts[j-1].HardLineBreak()) {
 			j++
 		}
-		found = linkRun(p, texts[i:j], sections[i], pats, done, found)
+		linkRun(p, texts[i:j], sections[i], pats, linked, record)
 		i = j
 	}
 	return found
@@ -161,10 +218,10 @@ func adjacent(a, b *ast.Text) bool {
 		a.Segment.Padding == 0 && b.Segment.Padding == 0
 }
 
-// linkRun links the first mention of each pattern not yet done in a run
-// of sibling text nodes; a soft line break between two matches as one
-// space.
-func linkRun(p *page, run []*ast.Text, sec use, pats []termPattern, done map[*page]bool, found []termUse) []termUse {
+// linkRun finds the mentions in a run of sibling text nodes (a soft line
+// break between two reads as a space), records each, and links the first
+// mention on the page of each term.
+func linkRun(p *page, run []*ast.Text, sec use, pats map[string][]termPattern, linked map[*page]bool, record func(*page, use)) {
 	src := p.src()
 	var buf []byte
 	starts := make([]int, len(run)) // where each node starts in buf
@@ -175,7 +232,6 @@ func linkRun(p *page, run []*ast.Text, sec use, pats []termPattern, done map[*pa
 		starts[k] = len(buf)
 		buf = append(buf, n.Segment.Value(src)...)
 	}
-	lower := lowerASCII(string(buf))
 	// node returns the node holding byte i of buf (the last one before it,
 	// for the space of a line break), and i's offset in the source.
 	node := func(i int) (*ast.Text, int) {
@@ -185,63 +241,119 @@ func linkRun(p *page, run []*ast.Text, sec use, pats []termPattern, done map[*pa
 		}
 		return run[k], run[k].Segment.Start + i - starts[k]
 	}
-	for from := 0; from < len(lower); {
-		best, at := -1, -1
-		for j, pat := range pats {
-			if done[pat.entry] {
+	for _, m := range matchTerms(string(buf), pats) {
+		record(m.entry, sec)
+		if linked[m.entry] {
+			continue
+		}
+		linked[m.entry] = true
+		first, open := node(m.start)
+		last, closeAt := node(m.end - 1)
+		p.terms[first] = append(p.terms[first], termMark{at: open, entry: m.entry})
+		p.terms[last] = append(p.terms[last], termMark{at: closeAt + 1})
+	}
+}
+
+// A termMatch is a mention of a term in a text: bytes [start, end).
+type termMatch struct {
+	start, end int
+	entry      *page
+}
+
+// matchTerms returns the mentions of the terms in text, left to right;
+// where terms overlap, the longest wins ("warp scheduler", not "warp").
+func matchTerms(text string, pats map[string][]termPattern) []termMatch {
+	ws := proseWords(text)
+	var out []termMatch
+	for i := 0; i < len(ws); {
+		n := 0
+		for _, pat := range pats[ws[i].norm] {
+			if i+len(pat.words) > len(ws) {
 				continue
 			}
-			if k := indexWord(lower[from:], pat.text); k >= 0 && (at < 0 || k < at) {
-				best, at = j, k
+			ok := true
+			for k := 1; k < len(pat.words) && ok; k++ {
+				ok = ws[i+k].norm == pat.words[k] && joins(text[ws[i+k-1].end:ws[i+k].start])
+			}
+			if ok {
+				out = append(out, termMatch{ws[i].start, ws[i+len(pat.words)-1].end, pat.entry})
+				n = len(pat.words)
+				break
 			}
 		}
-		if best < 0 {
-			break
-		}
-		pat := pats[best]
-		done[pat.entry] = true
-		found = append(found, termUse{entry: pat.entry, use: sec})
-		at += from
-		end := at + len(pat.text)
-		first, open := node(at)
-		last, closeAt := node(end - 1)
-		p.terms[first] = append(p.terms[first], termMark{at: open, entry: pat.entry})
-		p.terms[last] = append(p.terms[last], termMark{at: closeAt + 1})
-		from = end
+		i += max(n, 1)
 	}
-	return found
+	return out
 }
 
-// lowerASCII lower-cases ASCII letters only, keeping byte offsets.
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+// joins reports whether the text between two words keeps them one term:
+// spaces, or a hyphen or an underscore ("warp-scheduler",
+// "long_scoreboard"), not punctuation.
+func joins(sep string) bool {
+	if sep == "" || len(sep) > 3 {
+		return false
+	}
+	dashes := 0
+	for _, c := range sep {
+		switch c {
+		case ' ', '\t', '\n':
+		case '-', '_', '\u2011':
+			dashes++
+		default:
+			return false
 		}
 	}
-	return string(b)
+	return dashes <= 1
 }
 
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+// A proseWord is a word of a text: bytes [start, end), and its folded form.
+type proseWord struct {
+	start, end int
+	norm       string
 }
 
-// indexWord returns the first index of word in s that is not inside a
-// longer word, or -1.
-func indexWord(s, word string) int {
-	for off := 0; ; {
-		k := strings.Index(s[off:], word)
-		if k < 0 {
-			return -1
+// proseWords splits text into words: runs of letters and digits, with an
+// apostrophe inside or at the end ("warp's", "warps'").
+func proseWords(text string) []proseWord {
+	var out []proseWord
+	start := -1
+	for i, c := range text + " " {
+		word := unicode.IsLetter(c) || unicode.IsDigit(c)
+		if !word && start >= 0 && (c == '\'' || c == '’') && i+1 < len(text) {
+			continue // an apostrophe inside a word; fold drops it
 		}
-		k += off
-		end := k + len(word)
-		if (k == 0 || !isWordByte(s[k-1])) && (end == len(s) || !isWordByte(s[end])) {
-			return k
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			w := strings.TrimRight(text[start:i], "'’")
+			out = append(out, proseWord{start, start + len(w), fold(w)})
+			start = -1
 		}
-		off = k + 1
 	}
+	return out
+}
+
+// fold lower-cases a word and folds the plural and the possessive:
+// "Warps", "warp's" and "warps'" are "warp", "latencies" is "latency".
+// Words with digits, and words of three letters or fewer, stay as they
+// are. The search box folds words the same way (assets/search.js, stem).
+func fold(w string) string {
+	w = strings.ToLower(w)
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	w = strings.TrimRight(w, "'’")
+	if len(w) < 4 || strings.ContainsAny(w, "0123456789") {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && !strings.ContainsRune("aeiou", rune(w[len(w)-4])):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
 }
 
 // glossaryIndex is the body of glossary/index.html: every term with its
@@ -279,17 +391,31 @@ func (b *build) glossaryEntry(r *renderer, body string) string {
 	if len(g.uses) == 0 {
 		w.WriteString("<p>No page mentions this term yet.</p>\n")
 	} else {
+		// One item per page, with the sections that mention the term.
 		w.WriteString("<ul class=\"uses\">\n")
-		for _, u := range g.uses {
-			href := rel(r.at, u.page.out)
-			label := html.EscapeString(u.page.title)
-			if u.anchor != "" {
-				href += "#" + u.anchor
-				if u.title != u.page.title {
-					label += " › " + html.EscapeString(u.title)
+		for i := 0; i < len(g.uses); {
+			pg := g.uses[i].page
+			j := i
+			for j < len(g.uses) && g.uses[j].page == pg {
+				j++
+			}
+			href := rel(r.at, pg.out)
+			fmt.Fprintf(&w, `<li><a href="%s">%s</a>`, html.EscapeString(href), html.EscapeString(pg.title))
+			var secs []string
+			for _, u := range g.uses[i:j] {
+				if u.anchor != "" && u.title != pg.title {
+					secs = append(secs, fmt.Sprintf(`<a href="%s#%s">%s</a>`, html.EscapeString(href), html.EscapeString(u.anchor), html.EscapeString(u.title)))
 				}
 			}
-			fmt.Fprintf(&w, `<li><a href="%s">%s</a></li>`+"\n", html.EscapeString(href), label)
+			const most = 6
+			if len(secs) > most {
+				secs = append(secs[:most], fmt.Sprintf("and %d more", len(secs)-most))
+			}
+			if len(secs) > 0 {
+				w.WriteString(" › " + strings.Join(secs, ", "))
+			}
+			w.WriteString("</li>\n")
+			i = j
 		}
 		w.WriteString("</ul>\n")
 	}

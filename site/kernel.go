@@ -15,18 +15,6 @@ type Kernel interface {
 	Stream(ctx context.Context, pages []*snippets.Page, done func(i int, r *snippets.PageResult))
 }
 
-// verifiedBy says in words what verified a page's snippets.
-func verifiedBy(v snippets.Verifier) string {
-	if v.Tool == "" && v.Engine == "" {
-		return ""
-	}
-	s := fmt.Sprintf("%s, engine %s, %s", v.Tool, v.Engine, v.Go)
-	if v.Native != "" {
-		s += ", and natively by " + v.Native
-	}
-	return s
-}
-
 // runCells runs and verifies every page with snippets or checked values
 // through the kernel. Any failure fails the build.
 func (b *build) runCells() error {
@@ -75,7 +63,6 @@ func (b *build) runCells() error {
 			b.errorf(p.path, 0, "snippets failed without a diagnostic")
 		}
 		p.results = res
-		p.verified = verifiedBy(res.Verifier)
 	}
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"html/template"
 	"path"
 	"strings"
-	"sync"
 )
 
 //go:embed templates assets
@@ -39,7 +38,7 @@ type layoutData struct {
 	EditURL                        string
 	Prev, Next                     *linkData
 	TOC                            []tocEntry
-	Verified                       string
+	Provenance                     template.HTML
 }
 
 type tocEntry struct {
@@ -152,9 +151,7 @@ func (b *build) layout(r *renderer) *layoutData {
 	if p.kind == kindGlossary {
 		d.TOC = nil
 	}
-	if p.verified != "" {
-		d.Verified = "Examples verified by " + p.verified
-	}
+	d.Provenance = template.HTML(b.provenanceNote(r))
 	return d
 }
 
@@ -224,55 +221,6 @@ func (b *build) sidebarTree(r *renderer) string {
 		w.WriteString("</ol>\n")
 	}
 	list(b.nav, true)
-	return w.String()
-}
-
-// titlePage is the front page of a book without index.md or README.md.
-func (b *build) titlePage(r *renderer) string {
-	var w strings.Builder
-	if b.settings.Description != "" {
-		fmt.Fprintf(&w, `<p class="lead">%s</p>`+"\n", html.EscapeString(b.settings.Description))
-	}
-	w.WriteString(`<h2 id="contents">Contents</h2>` + "\n")
-	w.WriteString(b.sidebarTree(r))
-	return w.String()
-}
-
-// printPage is the whole book on one page.
-func (b *build) printPage(r *renderer) string {
-	var w strings.Builder
-	w.WriteString(`<p class="print-note">The whole book on one page. Use your browser's print command to print it or save it as PDF.</p>` + "\n")
-	// Each chapter renders on its own, in parallel: this page is the
-	// whole book.
-	parts := make(map[*page]*renderer, len(b.printList))
-	out := make(map[*page]string, len(b.printList))
-	var mu sync.Mutex
-	parallel(b.printList, func(p *page) {
-		pr := b.newRenderer(p, r.at, true)
-		s := pr.markdown(p.doc())
-		mu.Lock()
-		parts[p], out[p] = pr, s
-		mu.Unlock()
-	})
-	for _, p := range b.printList {
-		fmt.Fprintf(&w, `<section class="print-page" id="%s">`+"\n", printID(p, ""))
-		if !p.titleInDoc {
-			fmt.Fprintf(&w, "<h2>%s</h2>\n", html.EscapeString(p.title))
-		}
-		if p.draft != "" {
-			fmt.Fprintf(&w, `<div class="draft-banner" role="note"><strong>Draft.</strong> This page is not reviewed yet: %s.</div>`+"\n", html.EscapeString(p.draft))
-		}
-		w.WriteString(out[p])
-		w.WriteString("</section>\n")
-		r.errs = append(r.errs, parts[p].errs...)
-	}
-	if len(b.glossary) > 0 {
-		w.WriteString(`<section class="print-page" id="p-glossary"><h2>Glossary</h2>` + "\n<dl class=\"glossary\">\n")
-		for _, g := range b.glossary {
-			fmt.Fprintf(&w, `<dt id="g-%s">%s</dt><dd>%s</dd>`+"\n", g.slug, html.EscapeString(g.title), html.EscapeString(g.fm().Short))
-		}
-		w.WriteString("</dl></section>\n")
-	}
 	return w.String()
 }
 

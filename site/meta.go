@@ -33,6 +33,12 @@ type Settings struct {
 	// relative, like every other page's, and work for a missing page at
 	// the top level. The rest of the site never depends on it.
 	SiteURL string `yaml:"site_url"`
+	// Repository is the address of the book's source repository
+	// ("https://github.com/warpbook/warpbook"). With it, every page links
+	// to its source and every snippet to its line, at the commit the site
+	// was built from ("/blob/COMMIT/PATH#LN", as GitHub, Gitea and GitLab
+	// read it), and the provenance note says how to clone it.
+	Repository string `yaml:"repository"`
 }
 
 // decodeYAML decodes book.yaml's data strictly into v, within the limits

@@ -32,8 +32,6 @@ type renderer struct {
 	print bool
 	gr    grender.Renderer
 
-	figures int // figures drawn so far, for their ids
-
 	links []linkRef
 	errs  snippets.Diagnostics
 }
@@ -136,6 +134,8 @@ func (r *renderer) RegisterFuncs(reg grender.NodeRendererFuncRegisterer) {
 	reg.Register(snippets.KindCell, r.cell)
 	reg.Register(snippets.KindCheck, r.check)
 	reg.Register(snippets.KindFrontMatter, r.skip)
+	reg.Register(snippets.KindCaption, r.caption)
+	reg.Register(snippets.KindRef, r.ref)
 	reg.Register(ast.KindDocument, r.document)
 }
 
@@ -211,7 +211,7 @@ func (r *renderer) fencedCode(w util.BufWriter, src []byte, node ast.Node, enter
 	if lang != "" {
 		class = ` class="language-` + html.EscapeString(lang) + `"`
 	}
-	fmt.Fprintf(w, `<pre class="code" tabindex="0"><code%s>`, class)
+	fmt.Fprintf(w, `<pre class="code" tabindex="0"%s><code%s>`, wide(string(n.Lines().Value(src))), class)
 	w.WriteString(r.b.highlight(lang, string(n.Lines().Value(src))))
 	w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil

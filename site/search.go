@@ -8,139 +8,156 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/warpbook/warpbook/snippets"
 )
 
-// A searchEntry is one entry of the search index: a section of a page, a
-// glossary term or a question.
-type searchEntry struct {
-	Title string // the section title, term or question
-	Page  string // title of the page (chapter) it is on
-	URL   string // relative to the site root, with #anchor
-	Kind  string // "section", "term" or "question"
-	Words string // the distinct words of its text, lower-case, space-separated
+// A searchDoc is one document of the search index: a section of a page
+// (from one heading to the next, levels 2 to 4), a glossary entry or a
+// question. Its text is split into the fields that search weighs
+// differently; assets/search.js indexes them with MiniSearch when the
+// reader first searches, and cuts the excerpt of a result from them.
+type searchDoc struct {
+	Title    string // the section's heading, the page title for its opening, the term or the question
+	Page     string // title of the page it is on ("Glossary", "Interview questions" for those)
+	URL      string // relative to the site root, with #anchor
+	Kind     string // "s" section, "t" glossary term, "q" question
+	Headings string // the headings below it (levels 5 and 6), a term's aliases, a question's tags
+	Text     string // prose: paragraphs, lists, tables, callouts, figure captions and alt texts
+	Code     string // runnable snippets (without their hidden setup lines) and code blocks
+	Output   string // what the snippets print (as verified, else as the page states it)
 }
 
-// searchIndex is the index written to assets/search-index.js. It is a
-// script, not JSON fetched at run time, so that search works from file://.
-type searchIndex struct {
-	Pages   []string `json:"p"` // page titles
-	Entries [][]any  `json:"e"` // [title, page index, url, kind, words]
+// searchIndexJSON is assets/search-index.js: a script, not JSON fetched at
+// run time, so that search works from file://.
+//
+//	window.warpbookSearch = {"pages": [page titles],
+//	  "docs": [[title, page, url, kind, headings, text, code, output], ...]}
+type searchIndexJSON struct {
+	Pages []string `json:"pages"`
+	Docs  [][]any  `json:"docs"`
 }
 
-// stopWords are left out of the index.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by can do does for from has have how if in into is it its
-		not of on or so than that the their then there these this to was what when where which while who why will with you your`) {
-		m[w] = true
-	}
-	return m
-}()
-
-// words returns the distinct words of s, lower-case, in first-seen order.
-// A word is a run of letters, digits, '_', '.', and '%' ("sm_80", "75.0",
-// "%"), trimmed of dots.
-func words(s string, seen map[string]bool) []string {
-	var out []string
-	add := func(w string) {
-		w = strings.Trim(w, ".")
-		if len(w) < 2 || stopWords[w] || seen[w] {
-			return
-		}
-		seen[w] = true
-		out = append(out, w)
-	}
-	start := -1
-	lower := true // the current word is lower-case ASCII already
-	for i := 0; i <= len(s); {
-		var r rune = ' '
-		size := 1
-		if i < len(s) {
-			if c := s[i]; c < utf8.RuneSelf {
-				r = rune(c)
-			} else {
-				r, size = utf8.DecodeRuneInString(s[i:])
-			}
-		}
-		inWord := r == '_' || r == '.' || r == '%' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' ||
-			'A' <= r && r <= 'Z' || r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))
-		switch {
-		case inWord && start < 0:
-			start, lower = i, true
-			fallthrough
-		case inWord:
-			if !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '_' || r == '.' || r == '%') {
-				lower = false
-			}
-		case start >= 0:
-			w := s[start:i]
-			if !lower {
-				w = strings.ToLower(w)
-			}
-			add(w)
-			start = -1
-		}
-		i += size
-	}
-	return out
+// docText collects the fields of one search document while a page is
+// walked.
+type docText struct {
+	headings, text, code, output []string
 }
 
-// pageEntries returns the search entries of one page: one per section.
-func (b *build) pageEntries(p *page) []searchEntry {
+func (d *docText) doc(title, page, url, kind string) searchDoc {
+	join := func(s []string) string { return strings.Join(s, "\n") }
+	return searchDoc{Title: title, Page: page, URL: url, Kind: kind,
+		Headings: join(d.headings), Text: join(d.text), Code: join(d.code), Output: join(d.output)}
+}
+
+// addSearchText adds block n and what it holds to the fields.
+func (b *build) addSearchText(p *page, d *docText, n ast.Node) {
+	src := p.src()
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *snippets.FrontMatterNode:
+			return ast.WalkSkipChildren, nil
+		case *snippets.CellNode:
+			b.addCellText(p, d, c.Cell)
+			return ast.WalkSkipChildren, nil
+		case *ast.FencedCodeBlock:
+			body := strings.TrimRight(string(c.Lines().Value(src)), "\n")
+			switch string(c.Language(src)) {
+			case "figure":
+				if f, err := b.figures.draw(c.Lines().Value(src)); err == nil {
+					d.text = append(d.text, f.Caption, f.Alt)
+				}
+			default:
+				d.code = append(d.code, body)
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeBlock:
+			d.code = append(d.code, strings.TrimRight(string(c.Lines().Value(src)), "\n"))
+			return ast.WalkSkipChildren, nil
+		case *ast.Heading:
+			d.headings = append(d.headings, textOf(c, src))
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			return ast.WalkSkipChildren, nil
+		}
+		// A block whose children are inline holds prose; blocks that hold
+		// blocks (lists, quotes, alerts, tables) are walked into.
+		if c.Type() == ast.TypeBlock && c.FirstChild() != nil && c.FirstChild().Type() == ast.TypeInline {
+			d.text = append(d.text, textOf(c, src))
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// addCellText adds a runnable snippet: its visible code, and what it
+// prints as the kernel verified it (the page's output block without a
+// kernel), or its verified failure.
+func (b *build) addCellText(p *page, d *docText, c *snippets.Cell) {
+	var code []string
+	for _, l := range c.Lines {
+		if !l.Hidden {
+			code = append(code, l.Text)
+		}
+	}
+	d.code = append(d.code, strings.Join(code, "\n"))
+	out := c.Expected()
+	if p.results != nil {
+		if res := p.results.Result(c); res != nil {
+			out = res.Output + "\n" + res.Panic + "\n" + res.Error
+		}
+	}
+	if out = strings.TrimSpace(out); out != "" {
+		d.output = append(d.output, out)
+	}
+}
+
+// pageDocs returns the search documents of one page.
+func (b *build) pageDocs(p *page) []searchDoc {
+	var d docText
 	switch p.kind {
 	case kindGlossary:
-		seen := map[string]bool{}
-		ws := words(p.title+" "+strings.Join(p.fm().Aliases, " ")+" "+p.fm().Short+" "+textOf(p.doc(), p.src()), seen)
-		return []searchEntry{{Title: p.title, Page: "Glossary", URL: p.out, Kind: "term", Words: strings.Join(ws, " ")}}
+		d.headings = slices.Clone(p.fm().Aliases)
+		d.text = append(d.text, p.fm().Short)
+		b.addSearchText(p, &d, p.doc())
+		return []searchDoc{d.doc(p.title, "Glossary", p.out, "t")}
 	case kindQuestion:
-		seen := map[string]bool{}
-		ws := words(p.title+" "+strings.Join(p.tags, " "), seen)
-		return []searchEntry{{Title: p.title, Page: "Interview questions", URL: p.out, Kind: "question", Words: strings.Join(ws, " ")}}
+		d.headings = slices.Clone(p.tags)
+		b.addSearchText(p, &d, p.doc())
+		return []searchDoc{d.doc(p.title, "Interview questions", p.out, "q")}
 	case kindGenerated:
 		return nil
 	}
-	var entries []searchEntry
-	cur := searchEntry{Title: p.title, Page: p.title, URL: p.out, Kind: "section"}
-	seen := map[string]bool{}
-	var text []string
+	var docs []searchDoc
+	title, url := p.title, p.out
 	flush := func() {
-		ws := words(cur.Title+" "+strings.Join(text, " "), seen)
-		cur.Words = strings.Join(ws, " ")
-		entries = append(entries, cur)
-		text = text[:0]
-		clear(seen)
+		docs = append(docs, d.doc(title, p.title, url, "s"))
+		d = docText{}
 	}
 	for c := p.doc().FirstChild(); c != nil; c = c.NextSibling() {
-		switch n := c.(type) {
-		case *ast.Heading:
-			if n.Level == 1 {
-				continue
-			}
-			if n.Level <= 3 {
-				flush()
-				cur = searchEntry{Title: textOf(n, p.src()), Page: p.title, URL: p.out + "#" + headingID(n), Kind: "section"}
-				continue
-			}
-			text = append(text, textOf(n, p.src()))
-		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak, *snippets.CellNode, *snippets.FrontMatterNode:
-		default:
-			text = append(text, textOf(n, p.src()))
+		if h, ok := c.(*ast.Heading); ok && h.Level >= 2 && h.Level <= 4 {
+			flush()
+			title, url = textOf(h, p.src()), p.out+"#"+headingID(h)
+			continue
 		}
+		if h, ok := c.(*ast.Heading); ok && h.Level == 1 {
+			continue
+		}
+		b.addSearchText(p, &d, c)
 	}
 	flush()
-	return entries
+	return docs
 }
 
 // searchIndex builds assets/search-index.js and warns past the size
 // budget.
 func (b *build) searchIndex() ([]byte, error) {
-	idx := searchIndex{Entries: [][]any{}}
+	idx := searchIndexJSON{Pages: []string{}, Docs: [][]any{}}
 	pageNum := map[string]int{}
 	var pages []*page
 	pages = append(pages, b.order...)
@@ -155,30 +172,32 @@ func (b *build) searchIndex() ([]byte, error) {
 			withDoc = append(withDoc, p)
 		}
 	}
-	entries := make(map[*page][]searchEntry, len(withDoc))
+	docs := make(map[*page][]searchDoc, len(withDoc))
 	var mu sync.Mutex
 	parallel(withDoc, func(p *page) {
-		// A page's entries depend on its source, output path, title and
-		// kind; its tags and aliases come from its source.
+		// A page's documents depend on its source, what verified it, its
+		// output path, title and kind; its tags, aliases and figures come
+		// from its source.
 		type key struct {
 			src        *snippets.Page
+			results    *snippets.PageResult
 			out, title string
 			kind       pageKind
 		}
-		e := b.cache.memo(key{p.snip, p.out, p.title, p.kind}, func() any { return b.pageEntries(p) }).([]searchEntry)
+		e := b.cache.memo(key{p.snip, p.results, p.out, p.title, p.kind}, func() any { return b.pageDocs(p) }).([]searchDoc)
 		mu.Lock()
-		entries[p] = e
+		docs[p] = e
 		mu.Unlock()
 	})
 	for _, p := range withDoc {
-		for _, e := range entries[p] {
+		for _, e := range docs[p] {
 			n, ok := pageNum[e.Page]
 			if !ok {
 				n = len(idx.Pages)
 				pageNum[e.Page] = n
 				idx.Pages = append(idx.Pages, e.Page)
 			}
-			idx.Entries = append(idx.Entries, []any{e.Title, n, e.URL, e.Kind[:1], e.Words})
+			idx.Docs = append(idx.Docs, []any{e.Title, n, e.URL, e.Kind, e.Headings, e.Text, e.Code, e.Output})
 		}
 	}
 	var buf bytes.Buffer
@@ -191,7 +210,7 @@ func (b *build) searchIndex() ([]byte, error) {
 	buf.WriteString(";\n")
 
 	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(buf.Bytes())
 	zw.Close()
 	if kb := gz.Len() / 1024; kb > b.settings.SearchBudget {

@@ -92,6 +92,13 @@ type Options struct {
 	// between builds with the same options (see [Cache]). Nil keeps
 	// nothing.
 	Cache *Cache
+	// Provenance says where the book's source comes from (see
+	// [Provenance]); the pages show it to readers.
+	Provenance Provenance
+	// PDF, when set, prints a written site's print edition (print.html in
+	// dir) to PDF, as package site/pdf does; [BuildDir] writes it into
+	// the site as book.pdf.
+	PDF func(ctx context.Context, dir string) ([]byte, error)
 }
 
 // A Site is a built site: every output file by its slash-separated path.
@@ -172,6 +179,9 @@ type build struct {
 	out      map[string][]byte
 	base     string // URL path of the site from site_url, ending in "/"; "" if unset
 	notFound []byte // 404.html with its links rooted at rootToken
+	prov     Provenance
+	hash     string               // sha256 of the book's files, hex
+	numbered map[string]*numbered // figures and tables by the ids references name
 }
 
 // Build reads the book in fsys, runs and verifies its snippets through the
@@ -191,6 +201,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		sidebars: map[string]string{},
 		figures:  opts.Figures,
 		cache:    opts.Cache,
+		prov:     opts.Provenance,
 	}
 	if b.figures == nil {
 		b.figures = &Figures{}
@@ -202,6 +213,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 	steps := []func() error{
 		b.load,
 		b.structure,
+		b.numberFloats,
 		b.runCells,
 		b.linkGlossary,
 		b.render,
@@ -298,7 +310,7 @@ func parallel(pages []*page, f func(*page)) {
 }
 
 // load reads book.yaml and parses every page.
-func (b *build) load() error {
+func (b *build) load() (err error) {
 	var keys map[string]snippets.Pos
 	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
 	if rerr == nil {
@@ -329,6 +341,9 @@ func (b *build) load() error {
 		b.base = base
 	}
 
+	if b.hash, err = contentHash(b.fsys); err != nil {
+		return fmt.Errorf("read book: %w", err)
+	}
 	md, others, err := sourceFiles(b.fsys)
 	if err != nil {
 		return fmt.Errorf("read book: %w", err)

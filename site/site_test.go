@@ -326,8 +326,8 @@ func TestGlossaryLinksAndBacklinks(t *testing.T) {
 		t.Errorf("one.html has %d term links, want 3", n)
 	}
 	two := page(t, s, "two.html")
-	// Not in headings; "Warps" is not "Warp".
-	contains(t, "two.html", two, `<h2 id="warp-things">Warp things`, `Warps are plural; the <a class="term" href="glossary/warp.html" title="Thirty-two threads.">Warp</a> is singular.`)
+	// Not in headings; "Warps" is "Warp" in the plural.
+	contains(t, "two.html", two, `<h2 id="warp-things">Warp things`, `<a class="term" href="glossary/warp.html" title="Thirty-two threads.">Warps</a> are plural; the Warp is singular.`)
 
 	// Entries list where they are used, with the section, and do not link to themselves.
 	w := page(t, s, "glossary/warp.html")
@@ -336,11 +336,11 @@ func TestGlossaryLinksAndBacklinks(t *testing.T) {
 		`A warp is scheduled by a <a class="term" href="warp-scheduler.html"`,
 		`<li><a href="warp-scheduler.html">Warp scheduler</a></li>`,
 		`<li><a href="../one.html">One</a></li>`,
-		`<li><a href="../two.html#warp-things">Two › Warp things</a></li>`,
+		`<li><a href="../two.html">Two</a> › <a href="../two.html#warp-things">Warp things</a></li>`,
 	)
 	lacks(t, "glossary/warp.html", w, `href="warp.html"`)
 	occ := page(t, s, "glossary/occupancy.html")
-	contains(t, "glossary/occupancy.html", occ, `<li><a href="../one.html#later">One › Later</a></li>`)
+	contains(t, "glossary/occupancy.html", occ, `<li><a href="../one.html">One</a> › <a href="../one.html#later">Later</a></li>`)
 	ws := page(t, s, "glossary/warp-scheduler.html")
 	contains(t, "glossary/warp-scheduler.html", ws, `<li><a href="../one.html">One</a></li>`, `<li><a href="warp.html">Warp</a></li>`)
 
@@ -369,10 +369,8 @@ func TestGlossaryLineBreaks(t *testing.T) {
 	entries := searchEntries(t, s)
 	for _, e := range entries {
 		if e.URL == "one.html" {
-			for _, w := range []string{"sm", "holds", "warp", "scheduler", "picks"} {
-				if !slices.Contains(strings.Fields(e.Words), w) {
-					t.Errorf("words %q lack %q", e.Words, w)
-				}
+			if !strings.Contains(e.Text, "Each SM holds warps. A warp scheduler picks one;") {
+				t.Errorf("text %q lacks the words around the links", e.Text)
 			}
 		}
 	}
@@ -387,7 +385,8 @@ func TestGlossarySpanningTerm(t *testing.T) {
 		"glossary/warp-scheduler.md", "---\nterm: Warp scheduler\nshort: Picks.\n---\nText.\n",
 	), site.Options{})
 	one := page(t, s, "one.html")
-	contains(t, "one.html", one, "The <a class=\"term\" href=\"glossary/warp-scheduler.html\" title=\"Picks.\">warp\nscheduler</a> and the <a class=\"term\" href=\"glossary/warp.html\" title=\"Threads.\">warp</a> scheduler. A\nwarp.")
+	// The second "warp scheduler" is that term again, not "warp".
+	contains(t, "one.html", one, "The <a class=\"term\" href=\"glossary/warp-scheduler.html\" title=\"Picks.\">warp\nscheduler</a> and the warp scheduler. A\n<a class=\"term\" href=\"glossary/warp.html\" title=\"Threads.\">warp</a>.")
 	if n := strings.Count(one, `class="term"`); n != 2 {
 		t.Errorf("%d term links, want 2", n)
 	}
@@ -502,16 +501,40 @@ func TestSearchIndex(t *testing.T) {
 		}
 	}
 	for _, e := range entries {
-		if e.URL == "one.html#later" {
-			for _, w := range []string{"occupancy", "matters", "later"} {
-				if !slices.Contains(strings.Fields(e.Words), w) {
-					t.Errorf("section Later's words %q lack %q", e.Words, w)
-				}
-			}
-			if slices.Contains(strings.Fields(e.Words), "the") {
-				t.Errorf("stop word indexed: %q", e.Words)
-			}
+		if e.URL == "one.html#later" && !strings.HasPrefix(e.Text, "Occupancy matters;") {
+			t.Errorf("section Later's text is %q", e.Text)
 		}
+	}
+}
+
+// The index holds a section's prose, code and outputs apart, and what
+// its headings below level 4 say; a cell's hidden setup lines are left
+// out, its output is what the kernel verified.
+func TestSearchIndexFields(t *testing.T) {
+	s := build(t, book(
+		"a.md", "# A\n\nIntro `sm_89` text.\n\n## Part one\n\nProse here.\n\n"+
+			"```go run id=c hide=1\nimport \"fmt\"\nfmt.Println(\"GeForce RTX 4090\")\n```\n```output\nGeForce RTX 4090\n```\n\n"+
+			"##### Small heading\n\n```go\nx := cudaThing()\n```\n\n#### Deeper\n\nMore.\n",
+	), site.Options{Kernel: relabelKernel{}})
+	byURL := map[string]searchEntry{}
+	for _, e := range searchEntries(t, s) {
+		byURL[e.URL] = e
+	}
+	if e := byURL["a.html"]; e.Text != "Intro sm_89 text." || e.Code != "" {
+		t.Errorf("opening section %+v", e)
+	}
+	e := byURL["a.html#part-one"]
+	if e.Title != "Part one" || e.Text != "Prose here." || e.Headings != "Small heading" {
+		t.Errorf("section Part one: %+v", e)
+	}
+	if e.Code != "fmt.Println(\"GeForce RTX 4090\")\nx := cudaThing()" {
+		t.Errorf("code %q: want the visible lines of the cell, then the code block", e.Code)
+	}
+	if e.Output != "GeForce RTX 4090 (verified)" {
+		t.Errorf("output %q: want the verified output", e.Output)
+	}
+	if d := byURL["a.html#deeper"]; d.Title != "Deeper" || d.Text != "More." {
+		t.Errorf("an h4 starts its own document: %+v", d)
 	}
 }
 
@@ -637,6 +660,19 @@ func fmtInt(i int) string {
 // kernel that found everything right would.
 type fakeKernel struct{ fail bool }
 
+// relabelKernel verifies every cell with an output that differs from the
+// page's, so that a test sees which of the two the site shows.
+type relabelKernel struct{}
+
+func (relabelKernel) Stream(ctx context.Context, pages []*snippets.Page, done func(int, *snippets.PageResult)) {
+	fakeKernel{}.Stream(ctx, pages, func(i int, r *snippets.PageResult) {
+		for _, c := range r.Cells {
+			c.Output = strings.TrimSuffix(c.Output, "\n") + " (verified)\n"
+		}
+		done(i, r)
+	})
+}
+
 func (k fakeKernel) Stream(ctx context.Context, pages []*snippets.Page, done func(int, *snippets.PageResult)) {
 	for i, p := range pages {
 		r := &snippets.PageResult{Page: p, Verifier: snippets.Verifier{Tool: "warpbook v0-test", Engine: "e0", Go: "go1.26"}}
@@ -672,13 +708,13 @@ func TestCells(t *testing.T) {
 	s := build(t, book("a.md", cellPage), site.Options{Kernel: fakeKernel{}})
 	a := page(t, s, "a.html")
 	contains(t, "a.html", a,
-		`<div class="cell" id="cell-occ">`,
-		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label">Show 2 hidden lines of setup</label>`,
+		`<div class="cell" id="cell-occ" data-program="a">`,
+		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label"><span class="when-closed">Show 2 hidden lines of setup</span><span class="when-open">Hide the 2 lines of setup</span></label>`,
 		`<span class="hl"><span class="k">import</span> <span class="s">&#34;fmt&#34;</span>`+"\n</span>",
-		`Output <span class="verified" title="warpbook v0-test, engine e0, go1.26">✓ verified</span></p><pre class="output" tabindex="0"><code>2</code></pre>`,
-		`<p class="callout-title">Why this fails <span class="verified" title="warpbook v0-test, engine e0, go1.26">✓ verified panic</span></p><pre class="output" tabindex="0"><code>runtime error: index out of range</code></pre>`,
+		`Output <span class="verified">✓ verified</span></p><pre class="output" tabindex="0"><code>2</code></pre>`,
+		`<p class="callout-title">Why this fails <span class="verified">✓ verified panic</span></p><pre class="output" tabindex="0"><code>runtime error: index out of range</code></pre>`,
 		`<p class="cell-skip">Not run: needs a GPU</p>`,
-		`Examples verified by warpbook v0-test, engine e0, go1.26`,
+		`by warpbook v0-test with <abbr title="a hash of the engine packages&#39; source">engine e0</abbr> (go1.26)`,
 	)
 	lacks(t, "a.html", a, "```output", `<pre class="output" tabindex="0"><code>2</code></pre>`+"\n<pre")
 
@@ -709,41 +745,42 @@ func TestNoOutsideRequests(t *testing.T) {
 	}
 }
 
-// searchEntry is one entry of assets/search-index.js.
+// searchEntry is one document of assets/search-index.js.
 type searchEntry struct {
 	Title, Page, URL string
 	Kind             string // "section", "term" or "question"
-	Words            string
+	Headings, Text   string
+	Code, Output     string
 }
 
 // searchEntries reads the search index of a built site the way
-// assets/search.js reads it: window.warpbookSearch = {p: page titles, e:
-// [title, page index, url, kind letter, words]}.
+// assets/search.js reads it: window.warpbookSearch = {pages: page titles,
+// docs: [title, page index, url, kind letter, headings, text, code, output]}.
 func searchEntries(t *testing.T, s *site.Site) []searchEntry {
 	t.Helper()
 	data := s.Files["assets/search-index.js"]
 	_, js, _ := bytes.Cut(data, []byte("window.warpbookSearch="))
 	js = bytes.TrimSuffix(bytes.TrimSpace(js), []byte(";"))
 	var idx struct {
-		Pages   []string            `json:"p"`
-		Entries [][]json.RawMessage `json:"e"`
+		Pages []string            `json:"pages"`
+		Docs  [][]json.RawMessage `json:"docs"`
 	}
 	if err := json.Unmarshal(js, &idx); err != nil {
 		t.Fatalf("search index: %v", err)
 	}
 	var out []searchEntry
-	for _, e := range idx.Entries {
+	for _, e := range idx.Docs {
 		var se searchEntry
 		var n int
 		var kind string
-		if len(e) != 5 {
-			t.Fatalf("search index entry %s: want 5 fields", e)
+		if len(e) != 8 {
+			t.Fatalf("search index document %s: want 8 fields", e)
 		}
-		json.Unmarshal(e[0], &se.Title)
-		json.Unmarshal(e[1], &n)
-		json.Unmarshal(e[2], &se.URL)
-		json.Unmarshal(e[3], &kind)
-		json.Unmarshal(e[4], &se.Words)
+		for i, v := range []any{&se.Title, &n, &se.URL, &kind, &se.Headings, &se.Text, &se.Code, &se.Output} {
+			if err := json.Unmarshal(e[i], v); err != nil {
+				t.Fatalf("search index document %s: field %d: %v", e, i, err)
+			}
+		}
 		if n >= 0 && n < len(idx.Pages) {
 			se.Page = idx.Pages[n]
 		}

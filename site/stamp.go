@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,36 +36,9 @@ type fileStat struct {
 // (not a regular file, too large, a link out of the book) is hashed as
 // the reason, never read, and left to the build to report.
 func inputKey(fsys fs.FS, extra string) (string, error) {
-	h := sha256.New()
-	io.WriteString(h, extra)
-	h.Write([]byte{0})
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p != "." && isHidden(d.Name()) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			return nil
-		}
-		max := int64(snippets.MaxAssetBytes)
-		if strings.HasSuffix(p, ".md") {
-			max = snippets.MaxPageBytes
-		}
-		data, err := snippets.ReadFile(fsys, p, max, "a file of the book")
-		if err != nil {
-			fmt.Fprintf(h, "%s\x00error\x00%s\x00", p, err)
-			return nil
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
-		h.Write(data)
-		return nil
-	})
-	return hex.EncodeToString(h.Sum(nil)), err
+	files, err := contentHash(fsys)
+	sum := sha256.Sum256([]byte(extra + "\x00" + files))
+	return hex.EncodeToString(sum[:]), err
 }
 
 // toolKey identifies the running warpbook by what it is, not where it
@@ -163,13 +135,17 @@ func forgetStamp(dir string) {
 
 // BuildDir builds the book in fsys (see [Build]) and writes it into out
 // (see [Site.Write]), keeping a stamp so that a build whose inputs — the
-// book's files, the running tool, opts.Strict and out — have not changed
+// book's files, the running tool, opts.Strict, opts.Provenance, whether
+// opts.PDF is set, and out — have not changed
 // since the last one into out, and whose output is untouched, does no work:
 // it then returns a nil Site and fresh true. force always builds.
 // A failed stamp is reported through opts.Warnf; it costs only the next
-// build's shortcut.
+// build's shortcut. When opts.PDF fails, the site is written and returned
+// with the error.
 func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, fresh bool, err error) {
-	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s", toolKey(), opts.Strict, out))
+	pv := opts.Provenance
+	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v", toolKey(), opts.Strict, out,
+		pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil))
 	if err != nil {
 		return nil, false, err
 	}
@@ -186,8 +162,33 @@ func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force b
 	if err := s.Write(out); err != nil {
 		return nil, false, err
 	}
+	if opts.PDF != nil {
+		// The site is written: a failure here returns it with the error.
+		pdf, err := opts.PDF(ctx, out)
+		if err == nil {
+			err = writeFileAtomic(filepath.Join(out, "book.pdf"), pdf)
+		}
+		if err != nil {
+			return s, false, fmt.Errorf("book.pdf: %w", err)
+		}
+		s.Files["book.pdf"] = pdf
+	}
 	if err := saveStamp(out, key); err != nil && opts.Warnf != nil {
 		opts.Warnf("%v", err)
 	}
 	return s, false, nil
+}
+
+// writeFileAtomic writes data to name through a temporary file beside it,
+// so that name is never half written.
+func writeFileAtomic(name string, data []byte) error {
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

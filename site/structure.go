@@ -82,7 +82,7 @@ func (b *build) structure() error {
 
 	// The title page, unless the book has its own.
 	if b.bySrc["index.md"] == nil && b.bySrc["README.md"] == nil && b.pageAt("index.html") == nil {
-		home := &page{path: "index.md", out: "index.html", kind: kindGenerated, title: b.settings.Title, body: b.titlePage}
+		home := &page{path: "index.md", out: "index.html", kind: kindGenerated, title: b.settings.Title, body: b.frontPage}
 		b.pages = append(b.pages, home)
 		b.bySrc["index.md"] = home
 		b.order = append(b.order, home)
@@ -169,6 +169,9 @@ func (b *build) structure() error {
 	b.inPrint = map[*page]bool{}
 	for _, p := range b.printList {
 		b.inPrint[p] = true
+	}
+	for _, q := range b.questions {
+		b.inPrint[q] = true // after the chapters
 	}
 	b.pages = append(b.pages,
 		&page{path: "print.md", out: "print.html", kind: kindGenerated, title: b.settings.Title, body: b.printPage},

@@ -16,17 +16,20 @@ import (
 // every command: CommonMark, GitHub Flavored Markdown (tables,
 // strikethrough, autolinks, task lists), footnotes, heading ids (automatic
 // and {#id}), front matter, GitHub alerts, and warpbook's cells and
-// checked values. It is immutable and safe for concurrent use.
+// checked values, table captions and references to figures and tables
+// (see xref.go). It is immutable and safe for concurrent use.
 var markdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, extension.Footnote),
 	goldmark.WithParserOptions(
 		parser.WithAutoHeadingID(),
 		parser.WithHeadingAttribute(),
 		parser.WithBlockParsers(util.Prioritized(frontMatterParser{}, 0)),
+		parser.WithInlineParsers(util.Prioritized(refParser{}, 90)),
 		parser.WithASTTransformers(
 			util.Prioritized(cellTransformer{}, 100),
 			util.Prioritized(alertTransformer{}, 500),
 			util.Prioritized(tableTransformer{}, 600),
+			util.Prioritized(captionTransformer{}, 610),
 		),
 	),
 )

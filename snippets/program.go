@@ -218,11 +218,20 @@ func (cc *cellCode) imports(it item) (specs []importSpec, ok bool) {
 
 // generate writes the session's Go program and its units' interpreter
 // chunks.
-func (pl *plan) generate(s *session) {
+func (pl *plan) generate(s *session) { pl.write(s, nil) }
+
+// write writes the session's Go program and its units' interpreter
+// chunks: the kernel's program (scaffolding around each unit, position
+// comments mapping every line to the page) when alone is nil, else the
+// program a reader runs on its own (see Page.Program).
+func (pl *plan) write(s *session, alone *standalone) {
 	if s.program {
 		u := s.units[0]
 		src := u.code.src
 		s.mainGo = src.located(0, len(src.text))
+		if alone != nil {
+			s.mainGo = src.text
+		}
 		plain, pos := src.plain(0, len(src.text))
 		u.chunks = []string{plain}
 		u.maps = []chunkMap{{first: 1, pos: pos}}
@@ -232,9 +241,10 @@ func (pl *plan) generate(s *session) {
 	var imports, decls, body strings.Builder
 	imported := map[string]bool{} // name + " " + path
 	depth := 0
+	var block map[string]bool // names declared in the innermost block (alone)
 	for _, u := range s.units {
 		if u.check != nil {
-			if len(u.diags) > 0 {
+			if len(u.diags) > 0 || alone != nil {
 				continue
 			}
 			k := u.check
@@ -267,6 +277,9 @@ func (pl *plan) generate(s *session) {
 		}
 		for _, it := range cc.items {
 			text := cc.src.located(it.start, it.end)
+			if alone != nil {
+				text = cc.src.text[it.start:it.end]
+			}
 			switch it.kind {
 			case importItem:
 				specs, ok := cc.imports(it)
@@ -282,7 +295,12 @@ func (pl *plan) generate(s *session) {
 					}
 					imported[k] = true
 					fresh = append(fresh, sp)
-					fmt.Fprintf(&imports, "import %s\n", sp.text)
+					switch {
+					case alone == nil:
+						fmt.Fprintf(&imports, "import %s\n", sp.text)
+					case !alone.drop[k]:
+						fmt.Fprintf(&imports, "import %s\n", strings.TrimSpace(k))
+					}
 				}
 				if len(fresh) > 0 {
 					endRun()
@@ -322,6 +340,48 @@ func (pl *plan) generate(s *session) {
 			runPos = append(runPos, pos...)
 		}
 		endRun()
+		if alone != nil {
+			// The reader's program: each cell opens a block only where it
+			// declares again a name the block already holds, as the
+			// session allows; what the cells above the chosen one print
+			// is hidden.
+			names, ok := declared(stmts.String())
+			if u != s.units[0] && (!ok || overlaps(block, names)) {
+				body.WriteString("{\n")
+				depth++
+				block = nil
+			}
+			if block == nil {
+				block = map[string]bool{}
+			}
+			for _, n := range names {
+				block[n] = true
+			}
+			if u == alone.upTo {
+				if u != s.units[0] {
+					body.WriteString("showOutput()\n\n")
+				}
+				fmt.Fprintf(&body, "// %s\n", alone.label(u.cell))
+			} else {
+				fmt.Fprintf(&body, "// %s, run first\n", alone.label(u.cell))
+			}
+			alone.begin(u, &body)
+			if u.cell.Attrs.Panics != "" && u != alone.upTo {
+				// Its panic is what the page shows; the cells after it run.
+				fmt.Fprintf(&body, "func() {\ndefer func() { _ = recover() }()\n%s}()\n", stmts.String())
+			} else {
+				body.WriteString(stmts.String())
+			}
+			for _, v := range alone.unused[u] {
+				fmt.Fprintf(&body, "_ = %s\n", v)
+			}
+			alone.end(u, &body)
+			if u == alone.upTo {
+				break
+			}
+			body.WriteString("\n")
+			continue
+		}
 		// Each cell opens a block inside the previous one: it sees the
 		// variables above it and may redeclare them, as in the session.
 		if depth > 0 || u != s.units[0] {
@@ -335,6 +395,11 @@ func (pl *plan) generate(s *session) {
 		}
 	}
 	var b strings.Builder
+	if alone != nil {
+		alone.assemble(&b, s, imports.String(), decls.String(), body.String(), depth)
+		s.mainGo = b.String()
+		return
+	}
 	b.WriteString("package main\n\n")
 	b.WriteString(imports.String())
 	b.WriteString("\n")

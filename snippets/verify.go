@@ -219,6 +219,20 @@ func UpdateCommand(c *Cell) string {
 	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID(), shellQuote(c.Pos.File))
 }
 
+// RunCommand is the command that runs the page at file as a notebook up to
+// and including cell c: "warpbook run FILE -run '^ID$'". file names the
+// page as the reader's shell sees it (the site gives its path in the
+// repository).
+func RunCommand(c *Cell, file string) string {
+	return fmt.Sprintf("warpbook run %s -run '^%s$'", shellQuote(file), c.ID())
+}
+
+// TestCommand is the command that runs and checks every snippet and
+// checked value of the page at file.
+func TestCommand(file string) string {
+	return "warpbook test " + shellQuote(file)
+}
+
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
 
 // shellQuote quotes s for a POSIX shell unless it needs no quotes, so that

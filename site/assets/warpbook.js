@@ -1,8 +1,7 @@
 // warpbook: progressive enhancements. Every page works without this file;
-// it adds the theme button, keyboard shortcuts, copy buttons, search, the
-// "On this page" highlight, the figure step control and the question
-// filter. It makes no network request other than
-// loading the search index, a file of the site.
+// it adds the theme button, keyboard shortcuts, copy buttons, the "On
+// this page" highlight, the figure step control and the question filter
+// (search is assets/search.js). It makes no network request.
 (function () {
   "use strict";
   var doc = document.documentElement;
@@ -69,128 +68,6 @@
       try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
       document.body.removeChild(ta);
       if (ok) { resolve(); } else { reject(new Error("copy failed")); }
-    });
-  }
-
-  // Search. The index is a script file, so that it loads from file:// too.
-  var search = { loading: false, ready: false, waiting: [] };
-  function loadIndex(then) {
-    if (search.ready) { then(); return; }
-    search.waiting.push(then);
-    if (search.loading) return;
-    search.loading = true;
-    var s = document.createElement("script");
-    s.src = root + "assets/search-index.js";
-    s.onload = function () {
-      search.ready = !!window.warpbookSearch;
-      var w = search.waiting; search.waiting = [];
-      for (var i = 0; i < w.length; i++) w[i]();
-    };
-    s.onerror = function () { search.loading = false; };
-    document.head.appendChild(s);
-  }
-  function tokenize(q) {
-    return q.toLowerCase().split(/[^\p{L}\p{N}_.%]+/u).filter(function (w) { return w.length > 0; });
-  }
-  function runSearch(q) {
-    var idx = window.warpbookSearch;
-    var terms = tokenize(q);
-    if (!idx || terms.length === 0) return [];
-    var out = [];
-    for (var i = 0; i < idx.e.length; i++) {
-      var e = idx.e[i];
-      var title = " " + e[0].toLowerCase().replace(/[^\p{L}\p{N}_.%]+/gu, " ") + " ";
-      var words = " " + e[4] + " ";
-      var score = 0, all = true;
-      for (var j = 0; j < terms.length; j++) {
-        var t = terms[j];
-        if (title.indexOf(" " + t + " ") >= 0) score += 12;
-        else if (title.indexOf(" " + t) >= 0) score += 8;
-        else if (words.indexOf(" " + t + " ") >= 0) score += 3;
-        else if (words.indexOf(" " + t) >= 0) score += 1;
-        else { all = false; break; }
-      }
-      if (!all) continue;
-      if (e[3] === "t") score += 2;
-      out.push({ score: score, order: i, e: e });
-    }
-    out.sort(function (a, b) { return b.score - a.score || a.order - b.order; });
-    return out.slice(0, 12).map(function (r) {
-      var kind = { s: "", t: "Glossary", q: "Question" }[r.e[3]] || "";
-      var page = idx.p[r.e[1]];
-      return { title: r.e[0], page: page, url: root + r.e[2], kind: kind };
-    });
-  }
-  function setupSearch() {
-    var input = document.getElementById("wb-q");
-    var list = document.getElementById("wb-results");
-    if (!input || !list) return;
-    var selected = -1;
-    function close() {
-      list.hidden = true;
-      input.setAttribute("aria-expanded", "false");
-      input.removeAttribute("aria-activedescendant");
-      selected = -1;
-    }
-    function select(i) {
-      var items = list.querySelectorAll("li[role=option]");
-      if (items.length === 0) return;
-      selected = (i + items.length) % items.length;
-      for (var k = 0; k < items.length; k++) {
-        items[k].setAttribute("aria-selected", k === selected ? "true" : "false");
-      }
-      input.setAttribute("aria-activedescendant", items[selected].id);
-      items[selected].scrollIntoView({ block: "nearest" });
-    }
-    function render() {
-      var q = input.value.trim();
-      list.innerHTML = "";
-      selected = -1;
-      if (!q) { close(); return; }
-      var results = runSearch(q);
-      if (results.length === 0) {
-        var none = document.createElement("li");
-        none.className = "none";
-        none.setAttribute("role", "option");
-        none.setAttribute("aria-disabled", "true");
-        none.id = "wb-result-none";
-        none.textContent = "No results for “" + q + "”";
-        list.appendChild(none);
-      }
-      results.forEach(function (r, i) {
-        var li = document.createElement("li");
-        li.setAttribute("role", "option");
-        li.setAttribute("aria-selected", "false");
-        li.id = "wb-result-" + i;
-        var a = document.createElement("a");
-        a.href = r.url;
-        a.tabIndex = -1;
-        a.textContent = r.title;
-        var where = document.createElement("span");
-        where.className = "where";
-        where.textContent = r.kind && r.kind !== r.page ? r.kind + " · " + r.page : r.page;
-        a.appendChild(where);
-        li.appendChild(a);
-        list.appendChild(li);
-      });
-      list.hidden = false;
-      input.setAttribute("aria-expanded", "true");
-    }
-    input.addEventListener("focus", function () { loadIndex(function () {}); });
-    input.addEventListener("input", function () { loadIndex(render); });
-    input.addEventListener("keydown", function (ev) {
-      if (ev.key === "ArrowDown") { ev.preventDefault(); select(selected + 1); }
-      else if (ev.key === "ArrowUp") { ev.preventDefault(); select(selected - 1); }
-      else if (ev.key === "Enter") {
-        var items = list.querySelectorAll("li[role=option] a");
-        var a = items[selected >= 0 ? selected : 0];
-        if (a) { ev.preventDefault(); window.location.href = a.href; }
-      } else if (ev.key === "Escape") {
-        if (!list.hidden) { close(); } else { input.blur(); }
-      }
-    });
-    document.addEventListener("click", function (ev) {
-      if (!ev.target.closest || !ev.target.closest(".wb-search")) close();
     });
   }
 
@@ -345,7 +222,6 @@
     var hb = document.getElementById("wb-help-button");
     if (hb) hb.addEventListener("click", showHelp);
     addCopyButtons();
-    setupSearch();
     setupTOC();
     setupSteppers();
     setupTagFilter();

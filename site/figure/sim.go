@@ -583,7 +583,7 @@ func drawTimeline(s *spec, id string) (*Figure, error) {
 			continue
 		}
 		name := st.String()
-		wdt := 16 + 6.6*float64(len(name)) + 14
+		wdt := 16 + 6.6*float64(len(stateCodes[name])+1+len(name)) + 14
 		if lx+wdt > plotW-padR {
 			lx, ly = labelW, ly+18
 		}
@@ -615,7 +615,13 @@ func drawTimeline(s *spec, id string) (*Figure, error) {
 				if end-cy > 1 {
 					title = fmt.Sprintf("%s, cycles %d to %d: %s", label, cy, end-1, st)
 				}
-				c.rect(labelW+float64(cy-from)*cw, y+2, float64(end-cy)*cw, rowH-4, "st st-"+st.String(), title)
+				x, w := labelW+float64(cy-from)*cw, float64(end-cy)*cw
+				c.rect(x, y+2, w, rowH-4, "st st-"+st.String(), title)
+				// The state's code where it fits, so that no state is
+				// told by colour alone.
+				if code := stateCodes[st.String()]; w >= 7*float64(len(code))+4 {
+					c.text(x+w/2, y+rowH/2+4, "middle", "st-code st-code-"+st.String(), code)
+				}
 			}
 			cy = end
 		}
@@ -632,7 +638,7 @@ func drawTimeline(s *spec, id string) (*Figure, error) {
 	c.text(labelW+float64(to-from)*cw/2, axisY+30, "middle", "fig-text", "cycle")
 	for _, e := range leg {
 		c.rect(e.x, e.y-10, 12, 12, "st st-"+e.name, "")
-		c.text(e.x+16, e.y, "start", "fig-muted", e.name)
+		c.text(e.x+16, e.y, "start", "fig-muted", stateCodes[e.name]+" "+e.name)
 	}
 	c.b.WriteString("</svg>")
 	svg := c.b.String()
@@ -794,4 +800,13 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// stateCodes are the short names of the warp states that a timeline
+// writes on each run wide enough to hold one, and in its legend.
+var stateCodes = map[string]string{
+	"selected": "S", "not_selected": "N", "wait": "W", "short_scoreboard": "SS",
+	"long_scoreboard": "L", "barrier": "B", "membar": "M", "math_pipe_throttle": "MP",
+	"mio_throttle": "IO", "lg_throttle": "LG", "no_instruction": "NI",
+	"branch_resolving": "BR", "drain": "D", "sleeping": "Z", "gmma": "G",
 }

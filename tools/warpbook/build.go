@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/warpbook/warpbook/site"
+	"github.com/warpbook/warpbook/site/pdf"
 	"github.com/warpbook/warpbook/snippets"
 )
 
@@ -29,6 +30,7 @@ nothing (--force rebuilds).`,
 		out := fs.String("o", "_site", "output `directory`, replaced atomically")
 		strict := fs.Bool("strict", false, "refuse to build while any page is a draft")
 		force := fs.Bool("force", false, "rebuild even when nothing changed")
+		toPDF := fs.Bool("pdf", false, "also print the print edition to book.pdf in the site, with Chromium (skipped, with a message, without one)")
 		return func(args []string) int {
 			switch len(args) {
 			case 0:
@@ -37,14 +39,19 @@ nothing (--force rebuilds).`,
 			default:
 				return c.usagef("want one book directory, not %d arguments", len(args))
 			}
-			return buildBook(context.Background(), c, *book, *out, *strict, *force)
+			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF})
 		}
 	},
 }
 
+// buildFlags are the build command's options.
+type buildFlags struct {
+	strict, force, pdf bool
+}
+
 // buildBook builds the book in dir into out and reports like the build
 // command.
-func buildBook(ctx context.Context, c *cli, dir, out string, strict, force bool) int {
+func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 	start := time.Now()
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return c.failf("%s is not a directory", dir)
@@ -60,23 +67,37 @@ func buildBook(ctx context.Context, c *cli, dir, out string, strict, force bool)
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	prog := newProgress(c.stderr, "pages verified")
-	s, upToDate, err := site.BuildDir(ctx, root.FS(), out, site.Options{
-		Dir:      dir,
-		Strict:   strict,
-		Kernel:   newKernel(),
-		Figures:  newFigures(),
-		Progress: prog.update,
+	opts := site.Options{
+		Dir:        dir,
+		Strict:     f.strict,
+		Kernel:     newKernel(),
+		Figures:    newFigures(),
+		Progress:   prog.update,
+		Provenance: provenance(dir),
 		Warnf: func(format string, args ...any) {
 			prog.clear()
 			fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
 		},
-	}, force)
+	}
+	if f.pdf {
+		if _, err := pdf.Browser(); err != nil {
+			fmt.Fprintf(c.stderr, "warpbook build: not printing book.pdf: %v\n", err)
+		} else {
+			date := opts.Provenance.Date
+			opts.PDF = func(ctx context.Context, dir string) ([]byte, error) { return pdf.Print(ctx, dir, date) }
+		}
+	}
+	s, upToDate, err := site.BuildDir(ctx, root.FS(), out, opts, f.force)
 	prog.clear()
 	pruneCache()
 	stdout, stderr := c.stdout, c.stderr
 	if upToDate {
 		fmt.Fprintf(stdout, "%s is up to date\n", out)
 		return 0
+	}
+	if err != nil && s != nil {
+		fmt.Fprintf(stderr, "warpbook build: built %s into %s, but %v\n", plural(s.Pages, "page", "pages"), out, err)
+		return 1
 	}
 	if err != nil {
 		var list snippets.Diagnostics
@@ -93,6 +114,9 @@ func buildBook(ctx context.Context, c *cli, dir, out string, strict, force bool)
 		drafts = fmt.Sprintf(" (%s)", plural(n, "draft", "drafts"))
 	}
 	fmt.Fprintf(stdout, "built %s%s into %s in %s\n", plural(s.Pages, "page", "pages"), drafts, out, seconds(time.Since(start)))
+	if p, ok := s.Files["book.pdf"]; ok {
+		fmt.Fprintf(stdout, "printed the print edition to %s (%d KB)\n", filepath.Join(out, "book.pdf"), len(p)/1024)
+	}
 	if abs, err := filepath.Abs(filepath.Join(out, "index.html")); err == nil {
 		fmt.Fprintf(stdout, "open %s, or preview with: warpbook serve\n", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())
 	}

@@ -1,0 +1,243 @@
+package snippets
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Program returns cell c as a Go program of its own, for a reader to run
+// with the Go toolchain in a clone of the module (github.com/warpbook/warpbook):
+// the kernel's program of c's session (see [Kernel]), cut after c, as the
+// page writes it — no scaffolding, no position comments, no interpreter
+// rewrites — with what the cells above c print hidden, so that it prints
+// what c prints. A cell opens a block only where it declares again a name
+// the session already holds; variables and imports that only later cells
+// use are kept quiet with "_ =" or left out. A whole program ("package
+// main") is itself. Cells with skip= or error= have no program.
+func (p *Page) Program(c *Cell) (string, error) {
+	pl := newPlan(p, DefaultTimeout)
+	u := pl.byCell[c]
+	if u == nil {
+		return "", fmt.Errorf("%s: %s does not run (skip= or error=), so it has no program", c.Pos, c.ID())
+	}
+	alone := &standalone{upTo: u, drop: map[string]bool{}, unused: map[*unit][]string{}}
+	for range 4 {
+		pl.write(u.session, alone)
+		src := u.session.mainGo
+		if u.session.program {
+			return src, nil
+		}
+		fixed, problem := alone.quieten(src)
+		if problem != "" {
+			return "", fmt.Errorf("%s: %s: its program does not compile: %s", c.Pos, c.ID(), problem)
+		}
+		if !fixed {
+			out, err := format.Source([]byte(src))
+			if err != nil {
+				return "", fmt.Errorf("%s: %s: format its program: %w", c.Pos, c.ID(), err)
+			}
+			return string(out), nil
+		}
+	}
+	return "", fmt.Errorf("%s: %s: its program does not compile", c.Pos, c.ID())
+}
+
+// A standalone asks [plan.write] for the program a reader runs on its own
+// (see Page.Program) instead of the kernel's.
+type standalone struct {
+	upTo   *unit              // the cell the program ends with
+	drop   map[string]bool    // imports (name + " " + quoted path) only later cells use
+	unused map[*unit][]string // variables a cell declares that only later cells use
+	spans  map[*unit][2]int   // where each cell's code is in the body
+	body   int                // where the body starts in the program
+	file   *ast.File          // the program as last checked
+	fset   *token.FileSet
+}
+
+// label names a cell in the program's comments.
+func (a *standalone) label(c *Cell) string {
+	return fmt.Sprintf("Cell %s (%s:%d)", c.ID(), c.Pos.File, c.Pos.Line)
+}
+
+func (a *standalone) begin(u *unit, body *strings.Builder) {
+	if a.spans == nil {
+		a.spans = map[*unit][2]int{}
+	}
+	a.spans[u] = [2]int{body.Len(), 0}
+}
+
+func (a *standalone) end(u *unit, body *strings.Builder) {
+	s := a.spans[u]
+	a.spans[u] = [2]int{s[0], body.Len()}
+}
+
+// assemble writes the whole program.
+func (a *standalone) assemble(b *strings.Builder, s *session, imports, decls, body string, depth int) {
+	c := a.upTo.cell
+	hide := a.upTo != s.units[0]
+	fmt.Fprintf(b, "// %s as a program of its own, made by warpbook.\n", a.label(c))
+	if hide {
+		b.WriteString("// The cells above it on the page run first, with their output hidden.\n")
+	}
+	fmt.Fprintf(b, "// Run it inside the module %s (a clone of its repository): go run FILE.go\n", modulePath)
+	b.WriteString("package main\n\n")
+	// One import block: the standard library, then the rest.
+	var std, other []string
+	specs := strings.Split(strings.TrimSpace(imports), "\n")
+	if hide {
+		specs = append(specs, `import "os"`)
+	}
+	seen := map[string]bool{}
+	for _, l := range specs {
+		sp := strings.TrimPrefix(l, "import ")
+		if sp == "" || seen[sp] {
+			continue
+		}
+		seen[sp] = true
+		if strings.Contains(sp, ".") {
+			other = append(other, sp)
+		} else {
+			std = append(std, sp)
+		}
+	}
+	if len(std)+len(other) > 0 {
+		b.WriteString("import (\n")
+		for _, sp := range std {
+			b.WriteString(sp + "\n")
+		}
+		if len(std) > 0 && len(other) > 0 {
+			b.WriteString("\n")
+		}
+		for _, sp := range other {
+			b.WriteString(sp + "\n")
+		}
+		b.WriteString(")\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(decls)
+	b.WriteString("\nfunc main() {\n")
+	if hide {
+		b.WriteString("showOutput := hideOutput()\n\n")
+	}
+	a.body = b.Len()
+	b.WriteString(body)
+	b.WriteString(strings.Repeat("}\n", depth))
+	b.WriteString("}\n")
+	if hide {
+		b.WriteString(`
+// hideOutput sends what the program prints to nowhere until the function
+// it returns is called.
+func hideOutput() (show func()) {
+	stdout := os.Stdout
+	os.Stdout, _ = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	return func() { os.Stdout = stdout }
+}
+`)
+	}
+}
+
+// quieten type-checks a program and records the variables that only later
+// cells would use and the imports that only they would need; it reports
+// whether it found any, so that the program is written again, or the first
+// other problem, which the page's own check would have reported.
+func (a *standalone) quieten(src string) (found bool, problem string) {
+	a.fset = token.NewFileSet()
+	f, err := parser.ParseFile(a.fset, "main.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return false, err.Error()
+	}
+	conf := types.Config{
+		Importer:  &importer{fake: map[string]*types.Package{}},
+		GoVersion: goVersion,
+		Error: func(err error) {
+			var te types.Error
+			if !errors.As(err, &te) {
+				return
+			}
+			off := a.fset.Position(te.Pos).Offset
+			known := false
+			defer func() {
+				if !known && problem == "" && !te.Soft {
+					problem = fmt.Sprintf("%s: %s", a.fset.Position(te.Pos), te.Msg)
+				}
+			}()
+			switch {
+			case strings.HasPrefix(te.Msg, "declared and not used: "):
+				name := strings.TrimPrefix(te.Msg, "declared and not used: ")
+				for u, sp := range a.spans {
+					if a.body+sp[0] <= off && off < a.body+sp[1] {
+						a.unused[u] = append(a.unused[u], name)
+						found, known = true, true
+					}
+				}
+			case strings.Contains(te.Msg, "imported and not used") || strings.Contains(te.Msg, "imported as"):
+				for _, is := range f.Imports {
+					if is.Pos() <= te.Pos && te.Pos < is.End() {
+						name := ""
+						if is.Name != nil {
+							name = is.Name.Name
+						}
+						a.drop[name+" "+is.Path.Value] = true
+						found, known = true, true
+					}
+				}
+			}
+		},
+	}
+	_, _ = conf.Check("main", a.fset, []*ast.File{f}, nil)
+	return found, problem
+}
+
+// declared returns the names that the top-level statements of stmts
+// declare in their block; ok is false when they do not parse.
+func declared(stmts string) (names []string, ok bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc _() {\n"+stmts+"\n}\n", parser.SkipObjectResolution)
+	if err != nil {
+		return nil, false
+	}
+	add := func(id *ast.Ident) {
+		if id.Name != "_" {
+			names = append(names, id.Name)
+		}
+	}
+	for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				for _, e := range st.Lhs {
+					if id, ok := e.(*ast.Ident); ok {
+						add(id)
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			for _, sp := range st.Decl.(*ast.GenDecl).Specs {
+				switch sp := sp.(type) {
+				case *ast.ValueSpec:
+					for _, id := range sp.Names {
+						add(id)
+					}
+				case *ast.TypeSpec:
+					add(sp.Name)
+				}
+			}
+		}
+	}
+	return names, true
+}
+
+// overlaps reports whether any of names is in set.
+func overlaps(set map[string]bool, names []string) bool {
+	for _, n := range names {
+		if set[n] {
+			return true
+		}
+	}
+	return false
+}

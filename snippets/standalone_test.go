@@ -1,0 +1,123 @@
+package snippets_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/warpbook/warpbook/snippets"
+)
+
+const programPage = "# P\n\n" +
+	"```go run id=a\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\nx := 1\ny := 2\nfmt.Println(x)\n```\n```output\n1\n```\n\n" +
+	"A checked [1](= \"x\").\n\n" +
+	"```go run id=b panics=\"boom\"\nfmt.Println(\"before\")\npanic(\"boom\")\n```\n```output\nbefore\n```\n\n" +
+	"```go run id=c\nx := \"again\"\nfmt.Println(x, y, strings.ToUpper(\"z\"))\n```\n```output\nagain 2 Z\n```\n\n" +
+	"```go run id=d fresh\nimport \"fmt\"\nfmt.Println(\"fresh\")\n```\n```output\nfresh\n```\n\n" +
+	"```go run id=e fresh\nfmt.Println(\"no import\")\n```\n```output\nno import\n```\n\n" +
+	"```go run id=f skip=\"not here\"\nfmt.Println(1)\n```\n"
+
+// A cell's program is its session cut after it, as the page writes it: the
+// cells above run first with their output hidden (a panics= cell's panic
+// recovered), a block opens only where a name is declared again, and what
+// only later cells use is kept quiet or left out.
+func TestProgram(t *testing.T) {
+	p, err := snippets.Parse("p.md", []byte(programPage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a": `// Cell a (p.md:3) as a program of its own, made by warpbook.
+// Run it inside the module github.com/warpbook/warpbook (a clone of its repository): go run FILE.go
+package main
+
+import (
+	"fmt"
+)
+
+func main() {
+	// Cell a (p.md:3)
+	x := 1
+	y := 2
+	fmt.Println(x)
+	_ = y
+}
+`,
+		"c": `// Cell c (p.md:26) as a program of its own, made by warpbook.
+// The cells above it on the page run first, with their output hidden.
+// Run it inside the module github.com/warpbook/warpbook (a clone of its repository): go run FILE.go
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+func main() {
+	showOutput := hideOutput()
+
+	// Cell a (p.md:3), run first
+	x := 1
+	y := 2
+	fmt.Println(x)
+
+	// Cell b (p.md:18), run first
+	func() {
+		defer func() { _ = recover() }()
+		fmt.Println("before")
+		panic("boom")
+	}()
+
+	{
+		showOutput()
+
+		// Cell c (p.md:26)
+		x := "again"
+		fmt.Println(x, y, strings.ToUpper("z"))
+	}
+}
+
+// hideOutput sends what the program prints to nowhere until the function
+// it returns is called.
+func hideOutput() (show func()) {
+	stdout := os.Stdout
+	os.Stdout, _ = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	return func() { os.Stdout = stdout }
+}
+`,
+		"d": `// Cell d (p.md:34) as a program of its own, made by warpbook.
+// Run it inside the module github.com/warpbook/warpbook (a clone of its repository): go run FILE.go
+package main
+
+import (
+	"fmt"
+)
+
+func main() {
+	// Cell d (p.md:34)
+	fmt.Println("fresh")
+}
+`,
+	}
+	for id, w := range want {
+		got, err := p.Program(p.Cell(id))
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+			continue
+		}
+		if got != w {
+			t.Errorf("program of %s:\n%s\nwant:\n%s", id, got, w)
+		}
+	}
+	// The cell above ends in its panic, not recovered.
+	if b, err := p.Program(p.Cell("b")); err != nil || !strings.Contains(b, "\tpanic(\"boom\")\n}\n") || strings.Contains(b, "recover") {
+		t.Errorf("program of b (%v):\n%s", err, b)
+	}
+	// A program that would not compile is an error, not a program.
+	if _, err := p.Program(p.Cell("e")); err == nil || !strings.Contains(err.Error(), "undefined: fmt") {
+		t.Errorf("program of e: error %v, want undefined: fmt", err)
+	}
+	if _, err := p.Program(p.Cell("f")); err == nil {
+		t.Error("a skipped cell has a program")
+	}
+}
