@@ -326,7 +326,7 @@ func TestBrowserLive(t *testing.T) {
 		start := time.Now()
 		r := tb.run("quick", &loop)
 		took := time.Since(start)
-		want := "testdata/live/index.md:34:1: quick: did not finish within 4s (an infinite loop?)\n"
+		want := "testdata/live/index.md:35:1: quick: did not finish within 4s (an infinite loop?)\n"
 		if r.Status != "fail" || r.Error != want {
 			t.Errorf("endless loop: %s %q, want %q", r.Status, r.Error, want)
 		}

@@ -10,8 +10,7 @@ import (
 // WithCode returns the page's source with the code of the cells named in
 // code (by id) replaced: what a reader's edits in the browser make of the
 // page, and what "warpbook test" would run had the author made the same
-// edits. Every other byte is kept, except that an edited cell loses its
-// hide= attribute (its line numbers belong to the book's code). Each new
+// edits. Every other byte is kept. Each new
 // line gets the prefix of the cell's fence line (a list's indentation, a
 // quote's "> "). Code with a line that would close the cell's fence, and
 // an id the page has no runnable cell for, are errors.
@@ -63,11 +62,6 @@ func (p *Page) WithCode(code map[string]string) ([]byte, error) {
 			b.WriteString(nl)
 		}
 		edits = append(edits, edit{p.lineStart(c.Pos.Line + 1), p.lineStart(closing), b.String()})
-		if c.Attrs.Hide != "" {
-			if s, e, ok := p.attrSpan(c, "hide"); ok {
-				edits = append(edits, edit{s, e, ""})
-			}
-		}
 	}
 	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
 	out := bytes.Clone(p.Source)
@@ -75,30 +69,4 @@ func (p *Page) WithCode(code map[string]string) ([]byte, error) {
 		out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
 	}
 	return out, nil
-}
-
-// attrSpan returns the byte span, in the page's source, of cell c's
-// attribute key with the blanks before it.
-func (p *Page) attrSpan(c *Cell, key string) (start, end int, ok bool) {
-	info := c.Code.Info
-	if info == nil {
-		return 0, 0, false
-	}
-	at := info.Segment.Start
-	toks, bad := splitInfo(string(info.Segment.Value(p.Source)))
-	if bad != nil {
-		return 0, 0, false
-	}
-	for _, t := range toks {
-		if t.key != key {
-			continue
-		}
-		start = at + t.col - 1
-		end = start + len(t.text)
-		for start > at && (p.Source[start-1] == ' ' || p.Source[start-1] == '\t') {
-			start--
-		}
-		return start, end, true
-	}
-	return 0, 0, false
 }

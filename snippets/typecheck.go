@@ -83,20 +83,11 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 		}
 		ck.files = append(ck.files, f)
 	}
-	var paths []string
-	for _, f := range ck.files {
-		for _, is := range f.Imports {
-			if p, err := strconv.Unquote(is.Path.Value); err == nil {
-				paths = append(paths, p)
-			}
-		}
-	}
-	pkgs, err := symbols.TypesOf(paths)
+	imp, err := newImporter(ck.files...)
 	if err != nil {
 		ck.other = append(ck.other, err.Error())
 		return ck
 	}
-	imp := &importer{pkgs: pkgs, fake: map[string]*types.Package{}}
 	conf := types.Config{
 		Importer:  imp,
 		GoVersion: goVersion,
@@ -153,6 +144,23 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 type importer struct {
 	pkgs map[string]*types.Package // the program's imports, from symbols.TypesOf
 	fake map[string]*types.Package
+}
+
+// newImporter returns an importer for what files import.
+func newImporter(files ...*ast.File) (*importer, error) {
+	var paths []string
+	for _, f := range files {
+		for _, is := range f.Imports {
+			if p, err := strconv.Unquote(is.Path.Value); err == nil {
+				paths = append(paths, p)
+			}
+		}
+	}
+	pkgs, err := symbols.TypesOf(paths)
+	if err != nil {
+		return nil, err
+	}
+	return &importer{pkgs: pkgs, fake: map[string]*types.Package{}}, nil
 }
 
 func (im *importer) Import(p string) (*types.Package, error) {
