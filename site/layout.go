@@ -39,6 +39,7 @@ type layoutData struct {
 	Prev, Next                     *linkData
 	TOC                            []tocEntry
 	Provenance                     template.HTML
+	Live                           *liveData
 }
 
 type tocEntry struct {
@@ -152,6 +153,7 @@ func (b *build) layout(r *renderer) *layoutData {
 		d.TOC = nil
 	}
 	d.Provenance = template.HTML(b.provenanceNote(r))
+	d.Live = b.liveFor(r)
 	return d
 }
 
