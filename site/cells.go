@@ -44,6 +44,7 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 	if skip == "" && c.Attrs.Error == "" {
 		fmt.Fprintf(w, ` data-program="%s"`, html.EscapeString(programsKey(r.p)))
 	}
+	w.WriteString(liveCellAttrs(r, c, skip))
 	w.WriteString(">\n")
 	if hidden > 0 {
 		toggle := id + "-hidden"

@@ -163,5 +163,6 @@ func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
 		w.WriteString(strings.ReplaceAll(f.Data, figID, id))
 		w.WriteString("\n</details>\n")
 	}
+	w.WriteString(r.figureControls(n, id))
 	w.WriteString("</figure>\n")
 }

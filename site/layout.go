@@ -40,6 +40,7 @@ type layoutData struct {
 	TOC                            []tocEntry
 	Provenance                     template.HTML
 	Practice                       bool // the practice page: load its styles and scripts
+	Live                           *liveData
 }
 
 type tocEntry struct {
@@ -154,6 +155,7 @@ func (b *build) layout(r *renderer) *layoutData {
 	}
 	d.Provenance = template.HTML(b.provenanceNote(r))
 	d.Practice = p == b.practice
+	d.Live = b.liveFor(r)
 	return d
 }
 

@@ -170,6 +170,22 @@ func bookParts(t *testing.T) int {
 	return strings.Count(string(sum), "\n# ")
 }
 
+// fenceLine returns the 1-based line of the page's first fence whose
+// info string contains attr.
+func fenceLine(t *testing.T, page, attr string) int {
+	src, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(l, "```") && strings.Contains(l, attr) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no fence with %s", page, attr)
+	return 0
+}
+
 // jsString quotes s as a JavaScript string literal.
 func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
@@ -248,9 +264,10 @@ func TestReaderBrowser(t *testing.T) {
 						t.Errorf("the provenance note lacks %q: %q", w, note)
 					}
 				}
-				// The first snippet's fence is on line 47 of its page.
+				// The link names the line of the first snippet's fence.
+				fence := fenceLine(t, "../book/occupancy.md", "id=first")
 				meta := evalJS[[]string](tb, `(m => [m.querySelector('a').href, m.innerText])(document.querySelector('#cell-first .cell-meta'))`)
-				if meta[0] != repo+"#L47" || !strings.Contains(meta[1], "warpbook run book/occupancy.md -run '^first$'") {
+				if meta[0] != fmt.Sprintf("%s#L%d", repo, fence) || !strings.Contains(meta[1], "warpbook run book/occupancy.md -run '^first$'") {
 					t.Errorf("the first snippet's line and command: %q", meta)
 				}
 				if n := evalJS[int](tb, `document.body.innerText.split("warpbook devel").length - 1`); n > 1 {

@@ -351,7 +351,8 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 // check writes a checked prose value as its text: the kernel verified it.
 func (r *renderer) check(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		fmt.Fprintf(w, `<span class="checked" title="Checked by the build: %s">`, html.EscapeString(node.(*snippets.CheckNode).Check.Expr))
+		ch := node.(*snippets.CheckNode).Check
+		fmt.Fprintf(w, `<span class="checked" title="Checked by the build: %s"%s>`, html.EscapeString(ch.Expr), liveCheckAttrs(r, ch))
 	} else {
 		w.WriteString("</span>")
 	}

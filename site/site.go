@@ -65,6 +65,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/snippets"
 	"github.com/yuin/goldmark/ast"
 )
@@ -92,6 +93,11 @@ type Options struct {
 	// between builds with the same options (see [Cache]). Nil keeps
 	// nothing.
 	Cache *Cache
+	// Live returns the browser kernel, which lets readers run and edit the
+	// snippets (see package live); it is called once, and only when a page
+	// has a snippet or a figure. Nil, or an error (said once, as a
+	// warning), builds the site without Run.
+	Live func(context.Context) (*live.Kernel, error)
 	// Provenance says where the book's source comes from (see
 	// [Provenance]); the pages show it to readers.
 	Provenance Provenance
@@ -180,6 +186,8 @@ type build struct {
 	out      map[string][]byte
 	base     string // URL path of the site from site_url, ending in "/"; "" if unset
 	notFound []byte // 404.html with its links rooted at rootToken
+	kernel   *live.Kernel
+	liveOff  string // why the site's snippets cannot run in the browser
 	prov     Provenance
 	hash     string               // sha256 of the book's files, hex
 	numbered map[string]*numbered // figures and tables by the ids references name
@@ -216,6 +224,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 		b.structure,
 		b.numberFloats,
 		b.runCells,
+		b.live,
 		b.linkGlossary,
 		b.render,
 		b.checkLinks,

@@ -189,7 +189,7 @@ func TestMarkdownFeatures(t *testing.T) {
 		`<h2 id="my-id">Custom<a class="hanchor" href="#my-id"`,
 		`<span class="k">func</span> <span class="nf">f</span>() <span class="kt">int</span>`,
 		`<span class="c">// one</span>`,
-		`<span class="checked" title="Checked by the build: 100*r.Occupancy">75.0 %</span>`,
+		`<span class="checked" title="Checked by the build: 100*r.Occupancy" data-check="value-1">75.0 %</span>`,
 		`<kbd>Ctrl</kbd>`,
 	)
 	lacks(t, "index.html", h, "[!WARNING]", "a note to authors", `href="="`)
@@ -513,7 +513,7 @@ func TestSearchIndex(t *testing.T) {
 func TestSearchIndexFields(t *testing.T) {
 	s := build(t, book(
 		"a.md", "# A\n\nIntro `sm_89` text.\n\n## Part one\n\nProse here.\n\n"+
-			"```go run id=c hide=1\nimport \"fmt\"\nfmt.Println(\"GeForce RTX 4090\")\n```\n```output\nGeForce RTX 4090\n```\n\n"+
+			"```go run id=c\nimport \"fmt\"\n// ---\nfmt.Println(\"GeForce RTX 4090\")\n```\n```output\nGeForce RTX 4090\n```\n\n"+
 			"##### Small heading\n\n```go\nx := cudaThing()\n```\n\n#### Deeper\n\nMore.\n",
 	), site.Options{Kernel: relabelKernel{}})
 	byURL := map[string]searchEntry{}
@@ -700,7 +700,7 @@ func (k fakeKernel) Stream(ctx context.Context, pages []*snippets.Page, done fun
 }
 
 const cellPage = "# Cells\n\n" +
-	"```go run id=occ hide=1-2\nimport \"fmt\"\nx := 1\nfmt.Println(x + 1)\n```\n\n```output\n2\n```\n\n" +
+	"```go run id=occ\nimport \"fmt\"\nx := 1\n// ---\nfmt.Println(x + 1)\n```\n\n```output\n2\n```\n\n" +
 	"```go run id=boom panics=\"index out of range\"\nvar s []int\n_ = s[3]\n```\n\n" +
 	"```go run id=later skip=\"needs a GPU\"\nfmt.Println(3)\n```\n"
 
@@ -708,8 +708,8 @@ func TestCells(t *testing.T) {
 	s := build(t, book("a.md", cellPage), site.Options{Kernel: fakeKernel{}})
 	a := page(t, s, "a.html")
 	contains(t, "a.html", a,
-		`<div class="cell" id="cell-occ" data-program="a">`,
-		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label"><span class="when-closed">Show 2 hidden lines of setup</span><span class="when-open">Hide the 2 lines of setup</span></label>`,
+		`<div class="cell" id="cell-occ" data-program="a" data-cell="occ">`,
+		`<input type="checkbox" class="show-hidden" id="cell-occ-hidden"><label for="cell-occ-hidden" class="show-hidden-label"><span class="when-closed">Show 3 hidden lines of setup</span><span class="when-open">Hide the 3 lines of setup</span></label>`,
 		`<span class="hl"><span class="k">import</span> <span class="s">&#34;fmt&#34;</span>`+"\n</span>",
 		`Output <span class="verified">✓ verified</span></p><pre class="output" tabindex="0"><code>2</code></pre>`,
 		`<p class="callout-title">Why this fails <span class="verified">✓ verified panic</span></p><pre class="output" tabindex="0"><code>runtime error: index out of range</code></pre>`,

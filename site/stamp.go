@@ -144,8 +144,8 @@ func forgetStamp(dir string) {
 // with the error.
 func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, fresh bool, err error) {
 	pv := opts.Provenance
-	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v", toolKey(), opts.Strict, out,
-		pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil))
+	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v\x00live=%v", toolKey(), opts.Strict, out,
+		pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil, opts.Live != nil))
 	if err != nil {
 		return nil, false, err
 	}

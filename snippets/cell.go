@@ -77,7 +77,8 @@ type Line struct {
 	Text string
 	// Pos is where the line starts in the Markdown file.
 	Pos Pos
-	// Hidden marks setup lines (hide=): rendered collapsed, still run.
+	// Hidden marks setup lines, those above the cell's [SetupSeparator]
+	// line and that line itself: rendered collapsed, still run.
 	Hidden bool
 }
 
@@ -97,9 +98,6 @@ type Attrs struct {
 	// ID is id=NAME: a stable anchor and -run target ([A-Za-z0-9_-]+);
 	// "" without one (see [Cell.ID]).
 	ID string
-	// Hide is hide=LINES, e.g. "1-3,7": the snippet's hidden setup lines,
-	// numbered from 1 within the block.
-	Hide string
 	// Panics is panics="text": the snippet must panic with a message
 	// containing text.
 	Panics string
@@ -247,9 +245,7 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 				}
 			}
 		case "hide":
-			if needValue() {
-				c.Attrs.Hide = t.value
-			}
+			bad(t, "hide= is gone: put the setup lines first and a %q line under them; the lines above it are hidden", SetupSeparator)
 		case "panics":
 			if needValue() {
 				c.Attrs.Panics = t.value
@@ -296,7 +292,7 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 				}
 			}
 		default:
-			bad(t, "unknown attribute %q (known: id, hide, panics, error, unordered, skip, timeout, fresh, nodrill, drill)", t.key)
+			bad(t, "unknown attribute %q (known: id, panics, error, unordered, skip, timeout, fresh, nodrill, drill)", t.key)
 		}
 	}
 	if c.Attrs.NoDrill && c.Attrs.Drill != "" {
@@ -314,14 +310,8 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 		txt := strings.TrimRight(string(seg.Value(pg.Source)), "\r\n")
 		c.Lines = append(c.Lines, Line{Text: txt, Pos: pg.Pos(seg.Start)})
 	}
-	if c.Attrs.Hide != "" {
-		hidden, msg := parseLineSet(c.Attrs.Hide, len(c.Lines))
-		if msg != "" {
-			*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "hide=" + c.Attrs.Hide + ": " + msg})
-		}
-		for l := range hidden {
-			c.Lines[l-1].Hidden = true
-		}
+	if msg := hideSetup(c.Lines); msg != "" {
+		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: msg})
 	}
 	if !pg.closed(n) {
 		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "snippet is never closed (its fence runs to the end of the page)"})
@@ -331,7 +321,6 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 
 var attrUsage = map[string]string{
 	"id":      "id=NAME",
-	"hide":    "hide=1-3,7 (line numbers within the snippet)",
 	"panics":  `panics="part of the panic message"`,
 	"error":   `error="part of the compile error"`,
 	"skip":    `skip="why it does not run"`,
@@ -339,26 +328,33 @@ var attrUsage = map[string]string{
 	"drill":   `drill="the question the practice page asks"`,
 }
 
-// parseLineSet parses "1-3,7" into a set of line numbers within 1..n.
-func parseLineSet(s string, n int) (map[int]bool, string) {
-	set := map[int]bool{}
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
+// SetupSeparator is the line that ends a snippet's hidden setup: the
+// lines above it, and the line itself, are rendered collapsed and still
+// run. Being part of the code, it moves with the setup it closes, so
+// adding a line above cannot hide the wrong ones.
+const SetupSeparator = "// ---"
+
+// hideSetup marks the lines up to the first SetupSeparator hidden and
+// returns what is wrong with the cell's separators, if anything.
+func hideSetup(lines []Line) string {
+	sep := -1
+	for i, l := range lines {
+		if strings.TrimSpace(l.Text) != SetupSeparator {
+			continue
 		}
-		if err1 != nil || err2 != nil || a < 1 || b < a {
-			return nil, fmt.Sprintf("%q is not a line number or range such as 1-3", part)
+		if sep >= 0 {
+			return fmt.Sprintf("line %d of the snippet is a second %q line: only one ends the hidden setup (line %d does)", i+1, SetupSeparator, sep+1)
 		}
-		if b > n {
-			return nil, fmt.Sprintf("line %d is past the end of the snippet (%d lines)", b, n)
-		}
-		for l := a; l <= b; l++ {
-			set[l] = true
-		}
+		sep = i
 	}
-	return set, ""
+	switch {
+	case sep == 0:
+		return fmt.Sprintf("the snippet starts with %q, which hides the lines above it: there are none", SetupSeparator)
+	case sep >= 0 && sep == len(lines)-1:
+		return fmt.Sprintf("the snippet ends with %q, which would hide all of it: put the code a reader should see under it", SetupSeparator)
+	}
+	for i := 0; i <= sep; i++ {
+		lines[i].Hidden = true
+	}
+	return ""
 }

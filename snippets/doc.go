@@ -39,11 +39,12 @@
 // fenced block with info string "output" right after it holds what the cell
 // must print. A plain "go" block is display-only and never runs.
 //
-//	```go run id=a100 hide=1-4
+//	```go run id=a100
 //	import (
 //		"fmt"
 //		"github.com/warpbook/warpbook/engine/gpu"
 //	)
+//	// ---
 //	d := gpu.A100()
 //	fmt.Println(d.Name, d.SMs)
 //	```
@@ -51,11 +52,15 @@
 //	A100 SXM4 108
 //	```
 //
+// The lines above a line that reads "// ---" ([SetupSeparator]), and that
+// line, are hidden setup: rendered collapsed and still run. The separator
+// is part of the code, so the setup it closes cannot drift when a line is
+// added above; a cell has at most one, with code under it.
+//
 // Attributes follow "go run" as key=value (the value bare or a double-quoted
 // Go string) or bare flags:
 //
 //	id=NAME          stable anchor and -run target
-//	hide=1-4,9       hidden setup lines (rendered collapsed, still run)
 //	panics="text"    must panic with a message containing text
 //	error="text"     must fail to compile with an error containing text
 //	unordered        compare output lines as a multiset

@@ -2,6 +2,7 @@ package snippets
 
 import (
 	"context"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -48,9 +49,16 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 		r.Diagnostics = append(r.Diagnostics, p.Diagnostics...)
 		return pr
 	}
-	pl := newPlan(p, k.timeout())
+	var pl *plan
+	if k.Resident != nil {
+		var d Diagnostics
+		pl, d = k.Resident.plan(p, k.timeout())
+		r.Diagnostics = append(r.Diagnostics, d...)
+	} else {
+		pl = newPlan(p, k.timeout())
+		r.Diagnostics = append(r.Diagnostics, pl.compile()...)
+	}
 	pr.pl = pl
-	r.Diagnostics = append(r.Diagnostics, pl.compile()...)
 
 	// What runs: each session up to its last selected unit, but not past
 	// its first unit that does not compile.
@@ -94,11 +102,11 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 				continue // a checked value that does not compile
 			}
 			pr.jobs = append(pr.jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr})
-			pr.timeouts[u.index] = u.timeout
+			pr.timeouts[u.index] = k.wallLimit(u.timeout)
 		}
 	}
 	sortJobs(pr.jobs)
-	if k.Native {
+	if k.Native && k.Resident == nil {
 		k.prepareNative(pr)
 	}
 	return pr
@@ -112,11 +120,34 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 	if len(pr.jobs) > 0 {
 		start := pool.Start
 		lim := worker.Limits{Timeout: pr.timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit()}
-		if k.InProcess {
+		var started func(int)
+		if k.Started != nil {
+			started = func(n int) {
+				u := pr.pl.units[n]
+				k.Started(u.id(), pr.timeouts[n])
+			}
+		}
+		var res *worker.Resident
+		switch {
+		case k.Resident != nil:
+			res = k.Resident.runner(pr.r.Page.Path)
+			start, lim.Memory, lim.Once = res.Start(started), 0, true
+		case k.InProcess && started != nil:
+			start, lim.Memory = worker.InProcessTraced(started), 0
+		case k.InProcess:
 			start, lim.Memory = worker.InProcess, 0
 		}
+		var got map[int]*worker.Outcome
+		if res != nil {
+			replayed, rest := res.Prepare(pr.jobs)
+			got = worker.Run(ctx, rest, lim, start, k.memoryLimit())
+			res.Record(rest, got)
+			maps.Copy(got, replayed)
+		} else {
+			got = worker.Run(ctx, pr.jobs, lim, start, k.memoryLimit())
+		}
 		cache := k.cache()
-		for n, o := range worker.Run(ctx, pr.jobs, lim, start, k.memoryLimit()) {
+		for n, o := range got {
 			pr.outcomes[n] = o
 			if o.Finished() {
 				cache.put(pr.keys[pr.pl.units[n]], o)
@@ -124,7 +155,7 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 		}
 	}
 	var native map[int]*worker.Outcome
-	if k.Native {
+	if k.Native && k.Resident == nil {
 		native = k.runNative(ctx, pr)
 		pr.r.Diagnostics = append(pr.r.Diagnostics, pr.ndiags...)
 	}

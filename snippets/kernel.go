@@ -43,6 +43,17 @@ type Kernel struct {
 	// loop leaks a goroutine, a panicking goroutine kills the process).
 	// For trusted code and tests only.
 	InProcess bool
+	// Resident, when not nil, runs snippets in this process (as InProcess
+	// does, and never natively) and keeps compiled pages and interpreters
+	// between runs; see [Resident].
+	Resident *Resident
+	// Started, when not nil, is called just before each cell or checked
+	// value starts, with its id and time limit, on the goroutine that runs
+	// the snippets (InProcess or Resident only). It is how the browser kernel's page
+	// enforces time limits: Go in WebAssembly has one thread and does not
+	// preempt, so only the page can stop a snippet that never yields, by
+	// ending the Web Worker (see [Kernel.Stopped]).
+	Started func(id string, limit time.Duration)
 }
 
 // Defaults used where a Kernel field is zero.

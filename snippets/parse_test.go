@@ -10,8 +10,9 @@ import (
 
 const samplePage = "---\ntitle: Sample\ntags: [a, b]\n---\n" +
 	"# Sample\n\n" +
-	"```go run id=first hide=1\n" +
+	"```go run id=first\n" +
 	"import \"fmt\"\n" +
+	"// ---\n" +
 	"fmt.Println(\"hi\")\n" +
 	"```\n" +
 	"```output\n" +
@@ -44,10 +45,10 @@ func TestParsePage(t *testing.T) {
 	if c.ID() != "first" || c.Pos.String() != "book/sample.md:7:1" || c.Output == nil || c.Expected() != "hi\n" {
 		t.Errorf("cell 0 = %+v", c)
 	}
-	if c.OutputPos.Line != 11 {
-		t.Errorf("output at line %d, want 11", c.OutputPos.Line)
+	if c.OutputPos.Line != 12 {
+		t.Errorf("output at line %d, want 12", c.OutputPos.Line)
 	}
-	if !c.Lines[0].Hidden || c.Lines[1].Hidden || c.Lines[1].Pos.Line != 9 {
+	if !c.Lines[0].Hidden || !c.Lines[1].Hidden || c.Lines[2].Hidden || c.Lines[2].Pos.Line != 10 {
 		t.Errorf("lines = %+v", c.Lines)
 	}
 	c = pg.Cells[1]
@@ -59,11 +60,11 @@ func TestParsePage(t *testing.T) {
 		t.Fatalf("got %d checks, want 2", len(pg.Checks))
 	}
 	k := pg.Checks[0]
-	if k.Text != "42" || k.Expr != "6*7" || k.After != 1 || k.Pos.String() != "book/sample.md:15:15" || k.ExprPos.String() != "book/sample.md:15:23" {
+	if k.Text != "42" || k.Expr != "6*7" || k.After != 1 || k.Pos.String() != "book/sample.md:16:15" || k.ExprPos.String() != "book/sample.md:16:23" {
 		t.Errorf("check 0 = %+v", k)
 	}
 	k = pg.Checks[1]
-	if k.Text != "hello" || k.Expr != `fmt.Sprint("hello")` || k.ExprPos.String() != "book/sample.md:16:12" {
+	if k.Text != "hello" || k.Expr != `fmt.Sprint("hello")` || k.ExprPos.String() != "book/sample.md:17:12" {
 		t.Errorf("check 1 = %+v", k)
 	}
 	// The cells and checks are nodes of the AST, in place of what they
@@ -166,7 +167,8 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate id", "```go run id=a\n```\n\n```go run id=a\n```\n", `x.md:4:1: a: duplicate snippet id "a" (first used at line 1)`},
 		{"skip needs reason", "```go run skip\n```\n", "x.md:1:11: skip needs a value"},
 		{"bad timeout", "```go run timeout=soon\n```\n", `x.md:1:11: timeout "soon" is not a duration`},
-		{"hide past end", "```go run hide=1-5\nx\n```\n", "x.md:1:1: snippet-1: hide=1-5: line 5 is past the end"},
+		{"hide attribute", "```go run hide=1-5\nx\n```\n", `x.md:1:11: hide= is gone: put the setup lines first and a "// ---" line under them`},
+		{"separator last", "```go run\nx\n// ---\n```\n", `x.md:1:1: snippet-1: the snippet ends with "// ---", which would hide all of it`},
 		{"flag with value", "```go run fresh=yes\n```\n", "x.md:1:11: fresh is a flag"},
 		{"display go attrs", "```go id=x\n```\n", "x.md:1:7: a display-only go block takes no attributes"},
 		{"unclosed", "```go run\nx\n", "x.md:1:1: snippet-1: snippet is never closed"},

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"strings"
-	"syscall"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
@@ -69,7 +68,7 @@ func limitf(format string, args ...any) error {
 func ReadFile(fsys fs.FS, name string, max int64, what string) ([]byte, error) {
 	var f fs.File
 	if fsys == nil {
-		of, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		of, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 		if err != nil {
 			return nil, err
 		}

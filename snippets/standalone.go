@@ -152,8 +152,12 @@ func (a *standalone) quieten(src string) (found bool, problem string) {
 	if err != nil {
 		return false, err.Error()
 	}
+	imp, err := newImporter(f)
+	if err != nil {
+		return false, err.Error()
+	}
 	conf := types.Config{
-		Importer:  &importer{fake: map[string]*types.Package{}},
+		Importer:  imp,
 		GoVersion: goVersion,
 		Error: func(err error) {
 			var te types.Error

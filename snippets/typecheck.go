@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
@@ -82,7 +83,11 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 		}
 		ck.files = append(ck.files, f)
 	}
-	imp := &importer{fake: map[string]*types.Package{}}
+	imp, err := newImporter(ck.files...)
+	if err != nil {
+		ck.other = append(ck.other, err.Error())
+		return ck
+	}
 	conf := types.Config{
 		Importer:  imp,
 		GoVersion: goVersion,
@@ -137,16 +142,30 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 // other import gets an empty stand-in package, so that the only error is
 // the one the sandbox reports at the import.
 type importer struct {
+	pkgs map[string]*types.Package // the program's imports, from symbols.TypesOf
 	fake map[string]*types.Package
 }
 
-func (im *importer) Import(p string) (*types.Package, error) {
-	pkgs, err := symbols.Types()
+// newImporter returns an importer for what files import.
+func newImporter(files ...*ast.File) (*importer, error) {
+	var paths []string
+	for _, f := range files {
+		for _, is := range f.Imports {
+			if p, err := strconv.Unquote(is.Path.Value); err == nil {
+				paths = append(paths, p)
+			}
+		}
+	}
+	pkgs, err := symbols.TypesOf(paths)
 	if err != nil {
 		return nil, err
 	}
+	return &importer{pkgs: pkgs, fake: map[string]*types.Package{}}, nil
+}
+
+func (im *importer) Import(p string) (*types.Package, error) {
 	if _, ok := symbols.Allowed(p); ok {
-		if pkg := pkgs[p]; pkg != nil {
+		if pkg := im.pkgs[p]; pkg != nil {
 			return pkg, nil
 		}
 	}

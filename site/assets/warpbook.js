@@ -1,7 +1,8 @@
 // warpbook: progressive enhancements. Every page works without this file;
 // it adds the theme button, keyboard shortcuts, copy buttons, the "On
 // this page" highlight, the figure step control and the question filter
-// (search is assets/search.js). It makes no network request.
+// (search is assets/search.js, loaded when the reader first reaches for
+// the search box). It makes no network request.
 (function () {
   "use strict";
   var doc = document.documentElement;
@@ -108,6 +109,46 @@
   function showHelp() {
     var d = document.getElementById("wb-help");
     if (d && typeof d.showModal === "function" && !d.open) d.showModal();
+  }
+  // Search: assets/search.js loads when the reader first reaches for the
+  // box, or a script calls window.warpbook.search, so that no page pays
+  // for it before. It then replaces this window.warpbook.search.
+  var searchScript = null;
+  function loadSearch() {
+    if (!searchScript) {
+      searchScript = new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = root + "assets/search.js";
+        s.onload = function () { resolve(); };
+        s.onerror = function () { searchScript = null; reject(new Error("could not load assets/search.js")); };
+        document.head.appendChild(s);
+      });
+    }
+    return searchScript;
+  }
+  var api = window.warpbook = window.warpbook || {};
+  function searchFirst(q) {
+    return loadSearch().then(function () {
+      if (window.warpbook.search === searchFirst) throw new Error("assets/search.js did not start");
+      return window.warpbook.search(q);
+    });
+  }
+  api.search = searchFirst;
+  function setupSearch() {
+    var input = document.getElementById("wb-q");
+    if (!input) return;
+    function reach() {
+      input.removeEventListener("focus", reach);
+      input.removeEventListener("input", reach);
+      // search.js binds the box when it runs; what the reader did before
+      // is handed on to it.
+      loadSearch().then(function () {
+        if (document.activeElement === input) input.dispatchEvent(new Event("focus"));
+        if (input.value) input.dispatchEvent(new Event("input"));
+      }, function () { /* the box stays a plain input */ });
+    }
+    input.addEventListener("focus", reach);
+    input.addEventListener("input", reach);
   }
   function setupKeys() {
     document.addEventListener("keydown", function (ev) {
@@ -225,6 +266,7 @@
     setupTOC();
     setupSteppers();
     setupTagFilter();
+    setupSearch();
     setupKeys();
   }
 

@@ -206,6 +206,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", ct)
 	}
 	w.Header().Set("Cache-Control", "no-store")
+	if strings.HasPrefix(name, "assets/kernel-") {
+		// The browser kernel's name changes with its content: browsers
+		// may keep it, and load it once for every page.
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	}
 	w.WriteHeader(status)
 	w.Write(data)
 }

@@ -18,6 +18,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/gcexportdata"
@@ -78,42 +79,93 @@ func AllowedMethods(path string) []string {
 	return nil
 }
 
-var (
-	typesOnce sync.Once
-	typesPkgs map[string]*types.Package
-	typesErr  error
-)
-
 // Types returns the type information of every allowed package, by import
-// path, decoded once from the generated export data. The packages are
-// complete and shared: callers must not modify them.
+// path (see [TypesOf]). The packages are complete and shared: callers must
+// not modify them.
 func Types() (map[string]*types.Package, error) {
-	typesOnce.Do(func() {
-		typesPkgs, typesErr = decode(typesBin)
-	})
-	return typesPkgs, typesErr
+	return TypesOf(append(Std(), Engine()...))
 }
 
-func decode(data []byte) (map[string]*types.Package, error) {
+// typeSets is how many sets of packages TypesOf keeps decoded.
+const typeSets = 8
+
+var (
+	blobsOnce sync.Once
+	blobs     map[string][]byte // each package's export data, by path
+	order     []string          // the paths, as the data lists them
+	blobsErr  error
+	setsMu    sync.Mutex
+	sets      []*typeSet // the most recently used last
+)
+
+type typeSet struct {
+	key  string
+	pkgs map[string]*types.Package
+	err  error
+}
+
+// TypesOf returns the type information of the allowed packages among
+// paths, decoded for this set of paths alone: a program that imports a few
+// packages pays for those (the browser kernel decodes, for each page, what
+// it imports, not the whole allow-list). The packages of one set share
+// their identities, as Types' do, but not with those of another set; the
+// last few sets are kept. Paths that are not allowed are left out.
+func TypesOf(paths []string) (map[string]*types.Package, error) {
+	blobsOnce.Do(func() {
+		blobs = map[string][]byte{}
+		data := typesBin
+		for len(data) > 0 {
+			var p, blob []byte
+			if p, data, blobsErr = chunk(data); blobsErr != nil {
+				return
+			}
+			if blob, data, blobsErr = chunk(data); blobsErr != nil {
+				return
+			}
+			blobs[string(p)] = blob
+			order = append(order, string(p))
+		}
+	})
+	if blobsErr != nil {
+		return nil, blobsErr
+	}
+	want := map[string]bool{}
+	for _, p := range paths {
+		if _, ok := blobs[p]; ok {
+			want[p] = true
+		}
+	}
+	var ps []string
+	for _, p := range order {
+		if want[p] {
+			ps = append(ps, p)
+		}
+	}
+	key := strings.Join(ps, "\n")
+	setsMu.Lock()
+	defer setsMu.Unlock()
+	for i, s := range sets {
+		if s.key == key {
+			sets = append(append(sets[:i:i], sets[i+1:]...), s)
+			return s.pkgs, s.err
+		}
+	}
+	s := &typeSet{key: key, pkgs: map[string]*types.Package{}}
 	fset := token.NewFileSet()
 	imports := map[string]*types.Package{}
-	out := map[string]*types.Package{}
-	for len(data) > 0 {
-		var p, blob []byte
-		var err error
-		if p, data, err = chunk(data); err != nil {
-			return nil, err
-		}
-		if blob, data, err = chunk(data); err != nil {
-			return nil, err
-		}
-		pkg, err := gcexportdata.Read(bytes.NewReader(blob), fset, imports, string(p))
+	for _, p := range ps {
+		pkg, err := gcexportdata.Read(bytes.NewReader(blobs[p]), fset, imports, p)
 		if err != nil {
-			return nil, fmt.Errorf("symbols: type data of %s: %w", p, err)
+			s.pkgs, s.err = nil, fmt.Errorf("symbols: type data of %s: %w", p, err)
+			break
 		}
-		out[string(p)] = pkg
+		s.pkgs[p] = pkg
 	}
-	return out, nil
+	sets = append(sets, s)
+	if len(sets) > typeSets {
+		sets = sets[1:]
+	}
+	return s.pkgs, s.err
 }
 
 func chunk(data []byte) (c, rest []byte, err error) {

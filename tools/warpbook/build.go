@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/warpbook/warpbook/site"
+	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/site/pdf"
 	"github.com/warpbook/warpbook/snippets"
 )
@@ -30,6 +31,7 @@ nothing (--force rebuilds).`,
 		out := fs.String("o", "_site", "output `directory`, replaced atomically")
 		strict := fs.Bool("strict", false, "refuse to build while any page is a draft")
 		force := fs.Bool("force", false, "rebuild even when nothing changed")
+		liveKernel := fs.Bool("live", true, "build the browser kernel, so that readers can run and edit the snippets (needs the Go toolchain and the warpbook module)")
 		toPDF := fs.Bool("pdf", false, "also print the print edition to book.pdf in the site, with Chromium (skipped, with a message, without one)")
 		return func(args []string) int {
 			switch len(args) {
@@ -39,14 +41,14 @@ nothing (--force rebuilds).`,
 			default:
 				return c.usagef("want one book directory, not %d arguments", len(args))
 			}
-			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF})
+			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF, live: *liveKernel})
 		}
 	},
 }
 
 // buildFlags are the build command's options.
 type buildFlags struct {
-	strict, force, pdf bool
+	strict, force, pdf, live bool
 }
 
 // buildBook builds the book in dir into out and reports like the build
@@ -72,6 +74,7 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 		Strict:     f.strict,
 		Kernel:     newKernel(),
 		Figures:    newFigures(),
+		Live:       newLive(f.live),
 		Progress:   prog.update,
 		Provenance: provenance(dir),
 		Warnf: func(format string, args ...any) {
@@ -126,6 +129,19 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 // seconds writes a duration as the summaries do: "3.2s".
 func seconds(d time.Duration) string {
 	return fmt.Sprintf("%.1fs", d.Seconds())
+}
+
+// newLive returns what builds the browser kernel (nil without one), with
+// its cache in the user's cache directory.
+func newLive(on bool) func(context.Context) (*live.Kernel, error) {
+	if !on {
+		return nil
+	}
+	b := &live.Builder{}
+	if d, err := live.DefaultCacheDir(); err == nil {
+		b.CacheDir = d
+	}
+	return b.Kernel
 }
 
 // newKernel returns the snippet kernel the build runs pages through, with

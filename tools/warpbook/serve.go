@@ -52,6 +52,7 @@ func serveBook(c *cli, dir, addr string, strict bool) int {
 			Strict:  strict,
 			Kernel:  newKernel(),
 			Figures: newFigures(),
+			Live:    newLive(true),
 			Warnf:   func(format string, a ...any) { fmt.Fprintf(c.stderr, "warning: "+format+"\n", a...) },
 		},
 		Logf: func(format string, a ...any) { fmt.Fprintf(c.stderr, format+"\n", a...) },

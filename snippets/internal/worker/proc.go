@@ -6,10 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
 )
@@ -90,49 +88,14 @@ func (p *execProc) Wait() ([]byte, error) {
 // InProcess runs the job on a goroutine of this process, with no hard
 // limits: a snippet stuck in a loop is abandoned, not stopped, and a
 // panicking goroutine ends the process. For trusted code and tests.
-func InProcess(ctx context.Context, j *Job) (Proc, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	p := &goProc{r: r, w: w, done: make(chan struct{}), stderr: cappedBuffer{max: 64 << 10}}
-	go func() {
-		defer close(p.done)
-		defer w.Close()
-		defer func() {
-			if e := recover(); e != nil {
-				p.err = fmt.Errorf("panic: %v", e)
-			}
-		}()
-		serve(j, w, &p.stderr, false)
-	}()
-	return p, nil
-}
+func InProcess(ctx context.Context, j *Job) (Proc, error) { return inProcess(j, nil) }
 
-type goProc struct {
-	r, w   *os.File
-	done   chan struct{}
-	stderr cappedBuffer
-	err    error
-	once   sync.Once
-	killed bool
-}
-
-func (p *goProc) Stdout() io.Reader { return p.r }
-func (p *goProc) Pid() int          { return 0 }
-func (p *goProc) Kill() {
-	p.once.Do(func() {
-		p.killed = true
-		p.r.Close()
-	})
-}
-func (p *goProc) Wait() ([]byte, error) {
-	if p.killed {
-		return nil, errors.New("killed")
-	}
-	<-p.done
-	p.r.Close()
-	return p.stderr.Bytes(), p.err
+// InProcessTraced is [InProcess] that calls started on the goroutine that
+// runs the snippets, just before each unit starts, with the unit's number:
+// synchronously, so that a host can watch the time of a unit that never
+// yields (Go in WebAssembly has one thread and does not preempt).
+func InProcessTraced(started func(u int)) StartFunc {
+	return func(ctx context.Context, j *Job) (Proc, error) { return inProcess(j, started) }
 }
 
 // cappedBuffer keeps the first max bytes written to it.

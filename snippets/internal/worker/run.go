@@ -25,6 +25,9 @@ type Limits struct {
 	// Raw marks a whole program compiled natively: no markers, all of
 	// its output is its one unit's, and a panic is read from its stderr.
 	Raw bool
+	// Once runs one process: after a unit that kills it, the units left
+	// do not run (a Resident's sessions cannot be replayed elsewhere).
+	Once bool
 }
 
 // WallFactor is the wall-clock backstop of a unit whose CPU time is
@@ -103,7 +106,7 @@ func Run(ctx context.Context, units []Unit, lim Limits, start StartFunc, memLimi
 				rest = append(rest, u)
 			}
 		}
-		if len(rest) == len(todo) || broken || lim.Program || lim.Raw {
+		if len(rest) == len(todo) || broken || lim.Program || lim.Raw || lim.Once {
 			for _, u := range rest {
 				res[u.U] = &Outcome{}
 			}
@@ -245,7 +248,7 @@ func (r *runner) check() {
 	}
 	switch cpu := r.usage.cpu - r.since.cpu; {
 	case !r.meter && wall > limit:
-		r.stop(fmt.Sprintf("did not finish within %s%s (an infinite loop?)", limit, what), TimeLimit)
+		r.stop(WallTimeout(limit, what), TimeLimit)
 	case r.meter && cpu > limit:
 		r.stop(fmt.Sprintf("used more than %s of CPU time%s (an infinite loop?)", limit, what), TimeLimit)
 	case r.meter && wall > WallFactor*limit && r.idle():
@@ -255,6 +258,13 @@ func (r *runner) check() {
 		r.stop(fmt.Sprintf("did not finish within %s of wall-clock time (%d× its limit of %s; it used %s of CPU time)",
 			WallCeiling*limit, WallCeiling, limit, cpu.Round(10*time.Millisecond)), TimeLimit)
 	}
+}
+
+// WallTimeout says that a unit ran past its limit of wall-clock time
+// (where CPU time cannot be read, and in the browser); what says when, if
+// it was not in the unit's own lines.
+func WallTimeout(limit time.Duration, what string) string {
+	return fmt.Sprintf("did not finish within %s%s (an infinite loop?)", limit, what)
 }
 
 // idle reports whether the process used under idleShare of a core over

@@ -56,13 +56,14 @@ func ServeStdio() int {
 // snippets print and the events to out. The process must run nothing but
 // j: a unit that leaves goroutines running fails (see [Event].Leaked), and
 // goroutines are counted process-wide.
-func Serve(j *Job, out, errOut io.Writer) { serve(j, out, errOut, true) }
+func Serve(j *Job, out, errOut io.Writer) { serve(j, out, errOut, true, nil) }
 
 // grace is how long a unit's goroutines get to end after the unit has.
 const grace = time.Second
 
-// serve is Serve; leaks says whether goroutine counts are the job's.
-func serve(j *Job, out, errOut io.Writer, leaks bool) {
+// serve is Serve; leaks says whether goroutine counts are the job's, and
+// started, when not nil, is called just before each unit starts.
+func serve(j *Job, out, errOut io.Writer, leaks bool, started func(u int)) {
 	mark := func(e Event) { _ = WriteEvent(out, j.Nonce, e) }
 	sessions := map[int]*interp.Interpreter{}
 	mark(Event{U: -1, Kind: Ready})
@@ -80,23 +81,10 @@ func serve(j *Job, out, errOut io.Writer, leaks bool) {
 		}
 		base := runtime.NumGoroutine()
 		mark(Event{U: u.U, Kind: Start})
-		done := Event{U: u.U, Kind: Done}
-		if u.Expr != "" {
-			v, err := eval(it, u.Expr)
-			if err == nil {
-				s := truncate(fmt.Sprint(valueOf(v)), j.OutputLimit)
-				done.Value = &s
-			}
-			setErr(&done, err, j.OutputLimit)
-		} else {
-			for i, c := range u.Chunks {
-				if _, err := eval(it, c); err != nil {
-					setErr(&done, err, j.OutputLimit)
-					done.Chunk = i
-					break
-				}
-			}
+		if started != nil {
+			started(u.U)
 		}
+		done := runUnit(it, &u, j.OutputLimit)
 		// The goroutines the unit started get a moment to end, while it is
 		// still the running unit: a panicking one crashes the process now,
 		// and is blamed on this unit, not on the next.
@@ -106,6 +94,28 @@ func serve(j *Job, out, errOut io.Writer, leaks bool) {
 		mark(done)
 	}
 	mark(Event{U: -1, Kind: End})
+}
+
+// runUnit evaluates a unit in it and returns its Done event.
+func runUnit(it *interp.Interpreter, u *Unit, limit int64) Event {
+	done := Event{U: u.U, Kind: Done}
+	if u.Expr != "" {
+		v, err := eval(it, u.Expr)
+		if err == nil {
+			s := truncate(fmt.Sprint(valueOf(v)), limit)
+			done.Value = &s
+		}
+		setErr(&done, err, limit)
+		return done
+	}
+	for i, c := range u.Chunks {
+		if _, err := eval(it, c); err != nil {
+			setErr(&done, err, limit)
+			done.Chunk = i
+			break
+		}
+	}
+	return done
 }
 
 // settle waits up to grace for the goroutines above base to end and

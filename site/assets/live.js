@@ -1,0 +1,500 @@
+// warpbook live: the reader runs and edits a chapter's snippets in the
+// browser, offline, in the kernel that checked them (the snippets kernel
+// compiled to WebAssembly; see package site/live). Nothing of the kernel
+// loads until the first Run: then assets/kernel.js (the module, gzipped, in
+// base64: file:// refuses to fetch a .wasm) and the page's source script,
+// both by <script>, and a Web Worker made from a Blob runs the module, so
+// the page stays responsive. Every page works without this file.
+//
+// The scripting contract, on every chapter page with snippets:
+//   window.warpbook.run(cellId, source?) -> Promise<{stdout, error, ...}>
+// cellId is the snippet's id=; source, when given, replaces the cell's code
+// (as an edit would). error is what "warpbook test" would print for the
+// run ("" when there is nothing); the rest is the kernel's result (status,
+// diff, panic, values).
+(function () {
+  "use strict";
+  var doc = document.documentElement;
+  var root = doc.getAttribute("data-root") || "";
+  var sourceURL = doc.getAttribute("data-live-source");
+  var kernelURL = doc.getAttribute("data-live-kernel");
+  var pagePath = doc.getAttribute("data-live-path");
+  var off = doc.getAttribute("data-live-off");
+  if (!sourceURL) return;
+
+  var api = window.warpbook = window.warpbook || {};
+  var edits = {};   // cell id -> the reader's code
+  var editors = {}; // cell id -> open editor
+  var page = null;  // {path, source, figures} once loaded
+
+  // Loading. Each asset is a script, loaded once.
+  var scripts = {};
+  function loadScript(url) {
+    if (!scripts[url]) {
+      scripts[url] = new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = url;
+        s.onload = function () { resolve(); };
+        s.onerror = function () { reject(new Error("could not load " + url)); };
+        document.head.appendChild(s);
+      });
+    }
+    return scripts[url];
+  }
+  function loadPage() {
+    if (page) return Promise.resolve(page);
+    return new Promise(function (resolve, reject) {
+      window.warpbookLivePage = function (p) { page = p; resolve(p); };
+      loadScript(sourceURL).catch(reject);
+    });
+  }
+
+  // The kernel: one compiled module, one worker at a time.
+  var kernel = null; // Promise of {module, data}
+  var worker = null; // {w, ready: Promise}
+  function decode(b64) {
+    if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
+    var bin = atob(b64), out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  function loadKernel() {
+    if (!kernel) {
+      kernel = loadScript(kernelURL).then(function () {
+        api.kernelTimes.script = performance.now();
+        var data = window.warpbookKernelData;
+        var gz = new Blob([decode(data.wasm)]);
+        var wasm = new Response(gz.stream().pipeThrough(new DecompressionStream("gzip")), { headers: { "Content-Type": "application/wasm" } });
+        return WebAssembly.compileStreaming(wasm).then(function (module) {
+          api.kernelTimes.compiled = performance.now();
+          return { module: module, data: data };
+        });
+      });
+      kernel.catch(function () { kernel = null; });
+    }
+    return kernel;
+  }
+
+  // The worker's code around the Go runtime's wasm_exec.js: a file system
+  // whose standard output goes back to the kernel (see StdoutHook in
+  // snippets/internal/worker) and whose standard error is kept, in case the
+  // runtime dies.
+  var prelude = "(" + function () {
+    var dec = new TextDecoder(), stderr = "";
+    function enosys() { var e = new Error("not implemented"); e.code = "ENOSYS"; return e; }
+    function keep(buf) {
+      stderr += dec.decode(buf, { stream: true });
+      if (stderr.length > 65536) stderr = stderr.slice(-65536);
+    }
+    var fs = {
+      constants: { O_WRONLY: -1, O_RDWR: -1, O_CREAT: -1, O_TRUNC: -1, O_APPEND: -1, O_EXCL: -1, O_DIRECTORY: -1 },
+      // The runtime's own writes (a panic, a fatal error).
+      writeSync: function (fd, buf) { keep(buf); return buf.length; },
+      // The program's writes, through package syscall.
+      write: function (fd, buf, offset, length, position, callback) {
+        if (position !== null) { callback(enosys()); return; }
+        var b = buf.subarray(offset, offset + length);
+        if (fd === 1 && self.warpbookStdout) self.warpbookStdout(b); else keep(b);
+        callback(null, length);
+      },
+      fsync: function (fd, callback) { callback(null); }
+    };
+    ["chmod", "chown", "close", "fchmod", "fchown", "fstat", "ftruncate", "lchown", "link", "lstat", "mkdir", "open", "read", "readdir", "readlink", "rename", "rmdir", "stat", "symlink", "truncate", "unlink", "utimes"].forEach(function (name) {
+      fs[name] = function () { arguments[arguments.length - 1](enosys()); };
+    });
+    self.fs = fs;
+    self.warpbookStderr = function () { return stderr; };
+  } + ")();\n";
+  var boot = "(" + function () {
+    self.onmessage = function (e) {
+      var m = e.data;
+      if (m.module) {
+        var go = new Go();
+        go.exit = function (code) { postMessage({ exited: code, stderr: self.warpbookStderr() }); };
+        WebAssembly.instantiate(m.module, go.importObject).then(function (inst) { go.run(inst); },
+          function (err) { postMessage({ exited: -1, stderr: String(err) }); });
+        return;
+      }
+      self.warpbookKernel(m.req);
+    };
+  } + ")();\n";
+
+  function startWorker(k) {
+    var url = URL.createObjectURL(new Blob([prelude, k.data.exec, "\n", boot], { type: "text/javascript" }));
+    var w = new Worker(url);
+    URL.revokeObjectURL(url);
+    var wk = { w: w, k: k, onMessage: null, sent: {} };
+    wk.ready = new Promise(function (resolve) {
+      w.onmessage = function (e) {
+        if (e.data && e.data.ready) { api.kernelTimes.ready = performance.now(); resolve(); return; }
+        if (wk.onMessage) wk.onMessage(e.data);
+      };
+    });
+    w.postMessage({ module: k.module });
+    return wk;
+  }
+  function stopWorker() {
+    if (worker) worker.w.terminate();
+    worker = null;
+  }
+
+  // Requests go one at a time; a cell that runs past its limit ends the
+  // worker, and a new one reports it.
+  var queue = Promise.resolve();
+  var nextID = 1;
+  function request(run) {
+    var job = queue.then(function () { return send(run); });
+    queue = job.catch(function () {});
+    return job;
+  }
+  function requestFigure(fig) {
+    var job = queue.then(function () {
+      return loadKernel().then(function (k) {
+        if (!worker) worker = startWorker(k);
+        var wk = worker;
+        return wk.ready.then(function () {
+          return new Promise(function (resolve) {
+            var id = nextID++;
+            wk.onMessage = function (m) {
+              if (typeof m !== "string") {
+                if (m.exited !== undefined) { wk.onMessage = null; stopWorker(); resolve({ error: "the kernel stopped: " + (m.stderr || "") }); }
+                return;
+              }
+              var r = JSON.parse(m);
+              if (r.id !== id) return;
+              wk.onMessage = null;
+              resolve(r.figure || { error: r.error });
+            };
+            wk.w.postMessage({ req: JSON.stringify({ id: id, op: "figure", figure: fig }) });
+          });
+        });
+      });
+    });
+    queue = job.catch(function () {});
+    return job;
+  }
+  function send(run) {
+    return loadKernel().then(function (k) {
+      if (!worker) worker = startWorker(k);
+      var wk = worker;
+      return wk.ready.then(function () {
+        return new Promise(function (resolve) {
+          var id = nextID++, timer = null, current = null;
+          function finish(res) {
+            clearTimeout(timer);
+            wk.onMessage = null;
+            resolve(res);
+          }
+          function stopped(stderr) {
+            clearTimeout(timer);
+            wk.onMessage = null;
+            stopWorker();
+            var again = Object.assign({}, run, { stopped: current || run.cell });
+            if (stderr !== undefined) again.stderr = stderr;
+            resolve(send(again));
+          }
+          wk.onMessage = function (m) {
+            if (typeof m === "string") {
+              var r = JSON.parse(m);
+              if (r.id !== id) return;
+              if (r.run && r.run.restart) stopWorker();
+              finish(r.run || { status: "fail", stdout: "", error: r.error + "\n" });
+              return;
+            }
+            if (m.started) {
+              current = m.started;
+              clearTimeout(timer);
+              timer = setTimeout(function () { stopped(); }, m.limitMs);
+            } else if (m.exited !== undefined) {
+              stopped(m.stderr || "the kernel stopped (exit status " + m.exited + ")");
+            }
+          };
+          var req = run;
+          if (wk.sent[run.path]) req = Object.assign({}, run, { source: "" });
+          wk.sent[run.path] = true;
+          wk.w.postMessage({ req: JSON.stringify({ id: id, op: "run", run: req }) });
+        });
+      });
+    });
+  }
+
+  // run runs a cell with the reader's edits (source, when given, is the
+  // cell's new code) and shows the result.
+  function run(id, source) {
+    var cell = cellByID(id);
+    if (!cell) return Promise.reject(new Error("no snippet " + id + " on this page"));
+    if (source !== undefined && source !== null) {
+      edits[id] = source;
+      if (editors[id]) editors[id].setValue(source);
+      cell.classList.add("edited");
+    }
+    if (!kernelURL) return Promise.resolve({ status: "fail", stdout: "", error: off + "\n" });
+    var timing = { cell: id, start: performance.now() };
+    for (var eid in editors) edits[eid] = editors[eid].getValue();
+    var loading = !kernel || !worker;
+    status(cell, loading ? "Loading the kernel…" : "Running…", "busy");
+    return loadPage().then(function (p) {
+      var ed = {};
+      for (var k in edits) ed[k] = edits[k];
+      return request({ path: p.path, source: p.source, cell: id, edits: ed });
+    }).then(function (res) {
+      show(cell, res);
+      values(res.values || []);
+      timing.shown = performance.now();
+      api.timings.push(timing);
+      return res;
+    }, function (err) {
+      status(cell, "Could not run: " + err.message, "fail");
+      throw err;
+    });
+  }
+  api.run = run;
+  // timings holds, for each run, when it started and when its result was
+  // shown (performance.now(), in ms): what the benchmarks measure.
+  api.timings = [];
+  // kernelTimes says when the kernel's script loaded, its module compiled
+  // and its last worker was ready.
+  api.kernelTimes = {};
+
+  function cellByID(id) {
+    var cells = document.querySelectorAll(".cell[data-cell]");
+    for (var i = 0; i < cells.length; i++) {
+      if (cells[i].getAttribute("data-cell") === id) return cells[i];
+    }
+    return null;
+  }
+  function codeOf(cell) {
+    var code = cell.querySelector("pre.code code");
+    return code ? code.textContent : "";
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function status(cell, text, kind) {
+    var s = cell.querySelector(".cell-status");
+    s.textContent = text;
+    s.setAttribute("data-state", kind || "");
+  }
+
+  // show writes a run's result under the cell's verified output.
+  function show(cell, res) {
+    var box = cell.querySelector(".cell-run");
+    box.textContent = "";
+    box.hidden = false;
+    var label = el("p", "output-label", "Your run ");
+    var verdict = {
+      pass: ["✓ prints the verified output", "pass"],
+      differs: ["prints something else than the verified output", "differs"],
+      fail: ["failed", "fail"]
+    }[res.status] || [res.status, "fail"];
+    label.appendChild(el("span", "run-verdict run-" + verdict[1], verdict[0]));
+    box.appendChild(label);
+    if (res.stdout !== "" || res.status !== "fail") {
+      var pre = el("pre", "output");
+      pre.tabIndex = 0;
+      pre.appendChild(el("code", "", res.stdout.replace(/\n$/, "")));
+      box.appendChild(pre);
+    }
+    var why = res.panic || res.compileError;
+    if (why && !res.error) {
+      var p = el("pre", "output run-why");
+      p.tabIndex = 0;
+      p.appendChild(el("code", "", (res.panic ? "panic: " : "") + why));
+      box.appendChild(p);
+    }
+    if (res.diff) {
+      var d = el("details", "run-diff");
+      d.open = true;
+      d.appendChild(el("summary", "", "Difference from the verified output"));
+      var dp = el("pre", "output");
+      dp.tabIndex = 0;
+      dp.appendChild(el("code", "", res.diff.replace(/\n$/, "")));
+      d.appendChild(dp);
+      box.appendChild(d);
+    }
+    if (res.error) {
+      var ep = el("pre", "output run-error");
+      ep.tabIndex = 0;
+      ep.appendChild(el("code", "", res.error.replace(/\n$/, "")));
+      box.appendChild(ep);
+    }
+    status(cell, "", "");
+  }
+
+  // values marks the checked prose values the run changed, with the new
+  // value beside the old.
+  function values(list) {
+    list.forEach(function (v) {
+      var spans = document.querySelectorAll('[data-check="' + v.id + '"]');
+      for (var i = 0; i < spans.length; i++) {
+        var s = spans[i], mark = s.nextElementSibling;
+        if (!mark || !mark.classList.contains("check-new")) mark = null;
+        var changed = v.error ? "?" : (v.value.trim() !== v.text ? v.value.trim() : null);
+        if (changed === null) {
+          s.classList.remove("changed");
+          if (mark) mark.remove();
+          continue;
+        }
+        if (!mark) {
+          mark = el("ins", "check-new");
+          s.after(mark);
+        }
+        s.classList.add("changed");
+        mark.textContent = changed;
+        mark.title = v.error ? v.error : "In your edited session: " + changed + " (the book says " + v.text + ")";
+      }
+    });
+  }
+  function clearValues() {
+    var marks = document.querySelectorAll(".check-new");
+    for (var i = 0; i < marks.length; i++) marks[i].remove();
+    var ch = document.querySelectorAll(".checked.changed");
+    for (var j = 0; j < ch.length; j++) ch[j].classList.remove("changed");
+  }
+
+  // The editor: assets/editor.js (CodeMirror, vendored) on first Edit; a
+  // plain text area if it cannot load.
+  var editorLib = null;
+  function loadEditor() {
+    if (!editorLib) {
+      editorLib = loadScript(root + "assets/editor.js").then(function () { return window.warpbookEditor; }, function () { return null; });
+    }
+    return editorLib;
+  }
+  function textArea(parent, code, opts) {
+    var ta = el("textarea", "cell-textarea");
+    ta.value = code;
+    ta.spellcheck = false;
+    ta.rows = Math.min(30, code.split("\n").length + 1);
+    ta.setAttribute("aria-label", opts.label);
+    ta.addEventListener("keydown", function (e) {
+      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") { e.preventDefault(); opts.onRun(); }
+    });
+    parent.appendChild(ta);
+    return { getValue: function () { return ta.value; }, setValue: function (v) { ta.value = v; }, focus: function () { ta.focus(); }, destroy: function () { ta.remove(); } };
+  }
+  function edit(cell) {
+    var id = cell.getAttribute("data-cell");
+    if (editors[id]) { editors[id].focus(); return Promise.resolve(editors[id]); }
+    return loadEditor().then(function (lib) {
+      if (editors[id]) return editors[id];
+      var pre = cell.querySelector("pre.code");
+      var host = el("div", "cell-editor");
+      pre.after(host);
+      pre.hidden = true;
+      var toggle = cell.querySelector(".show-hidden-label");
+      if (toggle) toggle.hidden = true;
+      var opts = { label: "Code of snippet " + id + " (Ctrl+Enter runs it)", onRun: function () { run(id); } };
+      var code = edits[id] !== undefined ? edits[id] : codeOf(cell).replace(/\n$/, "");
+      var ed = lib ? lib.create(host, code, opts) : textArea(host, code, opts);
+      editors[id] = ed;
+      cell.classList.add("editing", "edited");
+      cell.querySelector(".cell-reset").hidden = false;
+      ed.focus();
+      return ed;
+    });
+  }
+  function reset(cell) {
+    var id = cell.getAttribute("data-cell");
+    if (editors[id]) { editors[id].destroy(); delete editors[id]; }
+    delete edits[id];
+    var host = cell.querySelector(".cell-editor");
+    if (host) host.remove();
+    cell.querySelector("pre.code").hidden = false;
+    var toggle = cell.querySelector(".show-hidden-label");
+    if (toggle) toggle.hidden = false;
+    cell.classList.remove("editing", "edited");
+    cell.querySelector(".cell-reset").hidden = true;
+    var box = cell.querySelector(".cell-run");
+    box.hidden = true;
+    box.textContent = "";
+    if (Object.keys(edits).length === 0) clearValues();
+  }
+
+  // Buttons on every cell that runs.
+  function button(text, cls, label, onClick) {
+    var b = el("button", cls, text);
+    b.type = "button";
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", onClick);
+    return b;
+  }
+  function setup() {
+    if (!kernelURL) return;
+    setupFigures();
+    var cells = document.querySelectorAll(".cell[data-cell]");
+    for (var i = 0; i < cells.length; i++) {
+      (function (cell) {
+        if (cell.getAttribute("data-expect") === "skip") return;
+        var id = cell.getAttribute("data-cell");
+        var bar = el("div", "cell-tools");
+        bar.setAttribute("role", "group");
+        bar.setAttribute("aria-label", "Snippet " + id);
+        bar.appendChild(button("▶ Run", "cell-run-button", "Run snippet " + id, function () { run(id).catch(function () {}); }));
+        bar.appendChild(button("Edit", "cell-edit", "Edit snippet " + id, function () { edit(cell); }));
+        var r = button("Reset", "cell-reset", "Reset snippet " + id + " to the book's code", function () { reset(cell); });
+        r.hidden = true;
+        bar.appendChild(r);
+        var st = el("span", "cell-status");
+        st.setAttribute("role", "status");
+        bar.appendChild(st);
+        var pre = cell.querySelector("pre.code");
+        pre.after(bar);
+        var box = el("div", "cell-run");
+        box.hidden = true;
+        box.setAttribute("aria-live", "polite");
+        var verified = cell.querySelector(".output-wrap, .callout-fails, .cell-skip");
+        (verified || bar).after(box);
+      })(cells[i]);
+    }
+  }
+  // Figures with inputs: the form under each figure redraws it in the
+  // kernel, with the figure package's own drawing code.
+  function setupFigures() {
+    var forms = document.querySelectorAll("form.fig-controls[data-figure]");
+    for (var i = 0; i < forms.length; i++) {
+      (function (form) {
+        var fig = form.closest("figure");
+        var id = form.getAttribute("data-figure");
+        var status = form.querySelector(".fig-status");
+        var svg0 = fig.querySelector("svg").outerHTML;
+        var data = fig.querySelector("details.fig-data");
+        var data0 = data ? data.innerHTML : null;
+        form.hidden = false;
+        function restore() {
+          fig.querySelector("svg").outerHTML = svg0;
+          if (data) data.innerHTML = data0;
+          fig.classList.remove("redrawn");
+          status.textContent = "";
+        }
+        form.addEventListener("reset", function () { setTimeout(restore, 0); });
+        form.addEventListener("submit", function (e) {
+          e.preventDefault();
+          var values = {}, changed = false;
+          var inputs = form.querySelectorAll("[data-template]");
+          for (var j = 0; j < inputs.length; j++) {
+            var inp = inputs[j];
+            if (inp.value !== inp.getAttribute("data-value")) { values[inp.name] = inp.value; changed = true; }
+          }
+          if (!changed) { restore(); return; }
+          status.textContent = kernel ? "Drawing…" : "Loading the kernel…";
+          loadPage().then(function (p) {
+            return requestFigure({ yaml: p.figures[id], id: id, values: values });
+          }).then(function (r) {
+            if (r.error) { status.textContent = "Cannot draw: " + r.error; return; }
+            fig.querySelector("svg").outerHTML = r.svg;
+            if (data && r.data) data.innerHTML = data.querySelector("summary").outerHTML + "\n" + r.data;
+            fig.classList.add("redrawn");
+            status.textContent = "Redrawn for your inputs; the caption and the description are the book's.";
+          }, function (err) { status.textContent = "Cannot draw: " + err.message; });
+        });
+      })(forms[i]);
+    }
+  }
+  api.edit = function (id) { var c = cellByID(id); return c ? edit(c) : Promise.reject(new Error("no snippet " + id)); };
+  api.reset = function (id) { var c = cellByID(id); if (c) reset(c); };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
+})();

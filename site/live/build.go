@@ -1,0 +1,436 @@
+package live
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	_ "embed" // the kernel's main, see kernelMain
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// KernelPackage is the import path of the browser kernel's main package.
+const KernelPackage = "github.com/warpbook/warpbook/site/live/kernel"
+
+// kernelMain is the kernel's main file. It is embedded only so that the
+// warpbook command, which depends on every other package the kernel is
+// built from, changes whenever the kernel could: a build stamp that trusts
+// the command's fingerprint then never keeps a site with a stale kernel.
+//
+//go:embed kernel/main.go
+var kernelMain []byte
+
+// buildFlags are the go build flags of the kernel: no paths or version
+// control state in the binary (a build depends only on its sources), no
+// symbol table.
+var buildFlags = []string{"-trimpath", "-buildvcs=false", "-ldflags=-s -w"}
+
+// ErrNoToolchain is wrapped by Build's error when there is no Go toolchain
+// to build the kernel with.
+var ErrNoToolchain = errors.New("no Go toolchain")
+
+// ErrNotModule is wrapped by Build's error when the Go command does not
+// find the kernel's package: warpbook runs outside its own module.
+var ErrNotModule = errors.New("not in the warpbook module")
+
+// A Kernel is a built browser kernel.
+type Kernel struct {
+	// Script is assets/kernel.js: the Go runtime's support script
+	// (wasm_exec.js) and the module, gzipped and in base64, for a page to
+	// load with a <script> element (file:// refuses to fetch a .wasm).
+	Script []byte
+	// Key is the hash of everything the module was built from.
+	Key string
+	// Go is the version of the toolchain that built it.
+	Go string
+	// Wasm and Gzip are the module's size in bytes, and gzipped.
+	Wasm, Gzip int
+	// Cached reports that the kernel came from the cache.
+	Cached bool
+}
+
+// Builder builds the browser kernel with the Go toolchain, once, and
+// keeps it in a cache by the content of its inputs: every file of the
+// module's packages it is built from, the versions of its dependencies,
+// go.mod and go.sum, the toolchain's version and the build's settings. A
+// second build of unchanged sources only checks the sizes and times of
+// those files.
+type Builder struct {
+	// GoCommand is the go command; "" means "go" from PATH.
+	GoCommand string
+	// Dir is where the go command runs, inside the warpbook module; ""
+	// means the current directory.
+	Dir string
+	// CacheDir holds built kernels; "" builds every time.
+	CacheDir string
+
+	once sync.Once
+	k    *Kernel
+	err  error
+}
+
+// Kernel builds the kernel, or returns it from the cache; later calls
+// return the first call's answer.
+func (b *Builder) Kernel(ctx context.Context) (*Kernel, error) {
+	b.once.Do(func() { b.k, b.err = b.build(ctx) })
+	return b.k, b.err
+}
+
+func (b *Builder) goCmd() (string, error) {
+	name := b.GoCommand
+	if name == "" {
+		name = "go"
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%w (%s is not in PATH)", ErrNoToolchain, name)
+	}
+	return p, nil
+}
+
+// command returns a go command for the kernel's platform.
+func (b *Builder) command(ctx context.Context, goExe string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, goExe, args...)
+	cmd.Dir = b.Dir
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
+	return cmd
+}
+
+func (b *Builder) run(ctx context.Context, goExe string, args ...string) ([]byte, error) {
+	cmd := b.command(ctx, goExe, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("go %s: %s", args[0], msg)
+	}
+	return out, nil
+}
+
+func (b *Builder) build(ctx context.Context) (*Kernel, error) {
+	goExe, err := b.goCmd()
+	if err != nil {
+		return nil, err
+	}
+	in, err := b.inputs(ctx, goExe)
+	if err != nil {
+		return nil, err
+	}
+	if k := b.cached(in.key); k != nil {
+		return k, nil
+	}
+	dir, err := os.MkdirTemp("", "warpbook-kernel-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	wasm := filepath.Join(dir, "kernel.wasm")
+	args := append(append([]string{"build"}, buildFlags...), "-o", wasm, KernelPackage)
+	if _, err := b.run(ctx, goExe, args...); err != nil {
+		return nil, fmt.Errorf("build the browser kernel: %w", err)
+	}
+	mod, err := os.ReadFile(wasm)
+	if err != nil {
+		return nil, err
+	}
+	execJS, err := os.ReadFile(in.wasmExec)
+	if err != nil {
+		return nil, fmt.Errorf("the Go toolchain's WebAssembly support script: %w", err)
+	}
+	k, err := newKernel(mod, execJS, in.key, in.goVersion)
+	if err != nil {
+		return nil, err
+	}
+	b.store(k)
+	return k, nil
+}
+
+// newKernel packs a module and the support script into a kernel script.
+func newKernel(mod, execJS []byte, key, goVersion string) (*Kernel, error) {
+	var gz bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	zw.Write(mod)
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	meta, err := json.Marshal(map[string]any{"go": goVersion, "key": key, "exec": string(execJS), "size": len(mod)})
+	if err != nil {
+		return nil, err
+	}
+	var s bytes.Buffer
+	fmt.Fprintf(&s, "// The warpbook browser kernel (package site/live): %s, %d bytes of WebAssembly, %d gzipped. Generated by warpbook build.\n", goVersion, len(mod), gz.Len())
+	s.WriteString("window.warpbookKernelData = ")
+	s.Write(meta[:len(meta)-1])
+	s.WriteString(`,"wasm":"`)
+	s.WriteString(base64.StdEncoding.EncodeToString(gz.Bytes()))
+	s.WriteString("\"};\n")
+	return &Kernel{Script: s.Bytes(), Key: key, Go: goVersion, Wasm: len(mod), Gzip: gz.Len()}, nil
+}
+
+// inputs is what a kernel is built from.
+type inputs struct {
+	key       string
+	goVersion string
+	wasmExec  string // the toolchain's wasm_exec.js
+}
+
+// stampFile records, for one module directory, the key of its kernel's
+// inputs and the size and time of every file behind it, so that an
+// unchanged tree needs no go list.
+type stampFile struct {
+	Key       string     `json:"key"`
+	GoVersion string     `json:"go"`
+	WasmExec  string     `json:"wasmExec"`
+	Env       string     `json:"env"`
+	Files     []fileStat `json:"files"`
+}
+
+type fileStat struct {
+	Path  string `json:"path"`
+	Size  int64  `json:"size"`
+	MTime int64  `json:"mtime"`
+}
+
+func stat(p string) fileStat {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return fileStat{Path: p, Size: -1}
+	}
+	return fileStat{Path: p, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+}
+
+// envKey is the part of the environment that changes what go build does.
+func envKey(goExe string) string {
+	var b strings.Builder
+	for _, v := range []string{"GOFLAGS", "GOEXPERIMENT", "GOWASM", "GOTOOLCHAIN", "GOROOT", "GOPATH", "GOMODCACHE", "GOWORK"} {
+		fmt.Fprintf(&b, "%s=%s\x00", v, os.Getenv(v))
+	}
+	st := stat(goExe)
+	fmt.Fprintf(&b, "go=%s %d %d\x00", goExe, st.Size, st.MTime)
+	return b.String()
+}
+
+func dirOr(d string, err error) string {
+	if err != nil {
+		return "."
+	}
+	return d
+}
+
+func (b *Builder) stampPath() string {
+	if b.CacheDir == "" {
+		return ""
+	}
+	wd := b.Dir
+	if wd == "" {
+		wd = dirOr(os.Getwd())
+	}
+	abs, _ := filepath.Abs(wd)
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(b.CacheDir, "stamp-"+hex.EncodeToString(sum[:8])+".json")
+}
+
+// inputs hashes what the kernel is built from: from the stamp when no
+// file behind it changed, else from go list.
+func (b *Builder) inputs(ctx context.Context, goExe string) (*inputs, error) {
+	env := envKey(goExe)
+	sp := b.stampPath()
+	if sp != "" {
+		var st stampFile
+		if data, err := os.ReadFile(sp); err == nil && json.Unmarshal(data, &st) == nil && st.Env == env && st.Key != "" {
+			same := true
+			for _, f := range st.Files {
+				if stat(f.Path) != f {
+					same = false
+					break
+				}
+			}
+			if same {
+				return &inputs{key: st.Key, goVersion: st.GoVersion, wasmExec: st.WasmExec}, nil
+			}
+		}
+	}
+	envOut, err := b.run(ctx, goExe, "env", "-json", "GOVERSION", "GOROOT", "GOMODCACHE", "GOMOD", "GOFLAGS", "GOEXPERIMENT", "GOWASM")
+	if err != nil {
+		return nil, err
+	}
+	var ge map[string]string
+	if err := json.Unmarshal(envOut, &ge); err != nil {
+		return nil, fmt.Errorf("go env: %w", err)
+	}
+	if ge["GOMOD"] == "" || ge["GOMOD"] == os.DevNull {
+		return nil, fmt.Errorf("%w: the go command finds no go.mod here", ErrNotModule)
+	}
+	out, err := b.run(ctx, goExe, "list", "-deps", "-json=ImportPath,Dir,Standard,GoFiles,EmbedFiles,Module", KernelPackage)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotModule, err)
+	}
+	type module struct {
+		Path, Version, Sum, Dir string
+		Main                    bool
+	}
+	type pkg struct {
+		ImportPath, Dir     string
+		Standard            bool
+		GoFiles, EmbedFiles []string
+		Module              *module
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "flags=%q\x00go=%s\x00", buildFlags, ge["GOVERSION"])
+	for _, k := range []string{"GOFLAGS", "GOEXPERIMENT", "GOWASM"} {
+		fmt.Fprintf(h, "%s=%s\x00", k, ge[k])
+	}
+	var files []string
+	add := func(p string) error {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "file %s %d\x00", filepath.Base(p), len(data))
+		h.Write(data)
+		files = append(files, p)
+		return nil
+	}
+	wasmExec := filepath.Join(ge["GOROOT"], "lib", "wasm", "wasm_exec.js")
+	gomod := ge["GOMOD"]
+	for _, p := range []string{wasmExec, gomod, strings.TrimSuffix(gomod, ".mod") + ".sum"} {
+		if err := add(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		if p.Standard {
+			continue // the toolchain's version covers it
+		}
+		fmt.Fprintf(h, "pkg %s\x00", p.ImportPath)
+		if m := p.Module; m != nil && !m.Main && m.Version != "" && strings.HasPrefix(p.Dir, ge["GOMODCACHE"]) {
+			fmt.Fprintf(h, "mod %s@%s %s\x00", m.Path, m.Version, m.Sum)
+			continue // the module cache is read-only: the version names it
+		}
+		for _, f := range slices.Concat(p.GoFiles, p.EmbedFiles) {
+			if err := add(filepath.Join(p.Dir, f)); err != nil {
+				return nil, err
+			}
+		}
+		files = append(files, p.Dir) // a new file changes its time
+	}
+	in := &inputs{key: hex.EncodeToString(h.Sum(nil))[:32], goVersion: ge["GOVERSION"], wasmExec: wasmExec}
+	if sp != "" {
+		st := stampFile{Key: in.key, GoVersion: in.goVersion, WasmExec: wasmExec, Env: env}
+		for _, f := range files {
+			st.Files = append(st.Files, stat(f))
+		}
+		if data, err := json.Marshal(st); err == nil {
+			_ = writeAtomic(sp, data) // a lost stamp costs the next build a go list
+		}
+	}
+	return in, nil
+}
+
+func (b *Builder) cachePath(key string) string {
+	if b.CacheDir == "" {
+		return ""
+	}
+	return filepath.Join(b.CacheDir, "kernel-"+key+".js")
+}
+
+// cached returns the kernel built from key before, or nil.
+func (b *Builder) cached(key string) *Kernel {
+	p := b.cachePath(key)
+	if p == "" {
+		return nil
+	}
+	script, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	meta, err := os.ReadFile(p + ".json")
+	if err != nil {
+		return nil
+	}
+	var k Kernel
+	if json.Unmarshal(meta, &k) != nil || k.Key != key {
+		return nil
+	}
+	k.Script, k.Cached = script, true
+	return &k
+}
+
+// store keeps a built kernel in the cache; a failure only costs the next
+// build its shortcut.
+func (b *Builder) store(k *Kernel) {
+	p := b.cachePath(k.Key)
+	if p == "" {
+		return
+	}
+	meta, err := json.Marshal(Kernel{Key: k.Key, Go: k.Go, Wasm: k.Wasm, Gzip: k.Gzip})
+	if err != nil {
+		return
+	}
+	if writeAtomic(p, k.Script) == nil {
+		_ = writeAtomic(p+".json", meta)
+	}
+}
+
+// writeAtomic writes a file through a temporary one, so that a reader
+// never sees half of it.
+func writeAtomic(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), p); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// DefaultCacheDir is where the warpbook command keeps built kernels:
+// warpbook/kernel in the user's cache directory.
+func DefaultCacheDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "warpbook", "kernel"), nil
+}
+
+var _ = kernelMain

@@ -1,0 +1,50 @@
+//go:build js && wasm
+
+// Command kernel is the browser kernel: the snippets kernel and the
+// figures, compiled to WebAssembly, serving one page's requests in a Web
+// Worker. It is built by [live.Build]; see package live for the protocol.
+//
+// The worker's script posts each request to the function the module sets
+// as globalThis.warpbookKernel, a JSON string; the module answers with
+// postMessage, one JSON object per request, with the request's id, and
+// posts {"started": ID, "limitMs": N} as each cell or checked value
+// starts, so that the page can end the worker when it runs past its limit.
+package main
+
+import (
+	"context"
+	"runtime/debug"
+	"syscall/js"
+	"time"
+
+	"github.com/warpbook/warpbook/site/live"
+	"github.com/warpbook/warpbook/snippets"
+)
+
+func main() {
+	// A worker's heap is mostly the interpreter's symbol tables and the
+	// engine's type information, which never die; collecting less often
+	// costs memory, not time (WebAssembly's collector runs on the one
+	// thread the snippets run on).
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(1 << 30)
+	post := js.Global().Get("postMessage")
+	k := snippets.Kernel{Started: func(id string, limit time.Duration) {
+		post.Invoke(js.ValueOf(map[string]any{"started": id, "limitMs": limit.Milliseconds()}))
+	}}
+	s := live.NewServer(k)
+	js.Global().Set("warpbookKernel", js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := args[0].String()
+		// A wrapped function must not block the event loop.
+		go func() {
+			out := s.Handle(context.Background(), []byte(msg))
+			post.Invoke(string(out))
+		}()
+		return nil
+	}))
+	post.Invoke(js.ValueOf(map[string]any{"ready": true}))
+	select {}
+}

@@ -1,0 +1,228 @@
+// Package live is the live book: the reader runs and edits a page's cells
+// in the browser, offline, with the kernel that checked them at build time.
+//
+// # The browser kernel
+//
+// The kernel is the snippets package itself (the page model, program
+// generation, the type check against the engine's export data, the
+// sandbox, the interpreter's rewrites and yaegi with the engine's
+// symbols), compiled with GOOS=js GOARCH=wasm from the same packages as
+// the warpbook command: the program in package
+// github.com/warpbook/warpbook/site/live/kernel, a thin wrapper around
+// [Run] and the figure package's Draw. [Build] compiles it with the Go
+// toolchain and caches it by the content of its inputs; the site ships it
+// as a script (the module gzipped, in base64), which a page loads only when
+// the reader first presses Run, because file:// refuses to fetch a .wasm.
+//
+// # A run
+//
+// A [Request] names a page (its path and its Markdown as built), the cell
+// to run and the reader's edits (new code by cell id). [Run] applies the
+// edits to the page ([snippets.Page.WithCode]), parses it and runs it
+// through the kernel in process, up to the cell and the checked values that
+// follow it: the cells above run first, as "warpbook test" runs them. The
+// [Result] carries what the cell printed, the diagnostics of the run
+// printed as "warpbook test" prints them, a diff against the verified
+// output when the output differs, and the checked prose values evaluated in
+// the edited session.
+//
+// Time limits: Go in WebAssembly has one thread and never preempts a
+// goroutine, so a snippet in an endless loop cannot be stopped from inside.
+// The kernel reports each cell as it starts ([snippets.Kernel.Started]);
+// the page ends the Web Worker when a cell runs past its limit, starts a
+// new one, and asks it for the run's result with [Request.Stopped] set.
+package live
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/warpbook/warpbook/snippets"
+)
+
+// Request is one run of a cell in the reader's browser.
+type Request struct {
+	// Path is the page's path as the build reports it ("book/occupancy.md"):
+	// the file of every diagnostic.
+	Path string `json:"path"`
+	// Source is the page's Markdown, as the site was built from it; ""
+	// for the source the server was last sent for Path (the page sends it
+	// once per worker).
+	Source string `json:"source,omitempty"`
+	// Cell is the id of the cell to run.
+	Cell string `json:"cell"`
+	// Edits holds the reader's code by cell id; the cells above Cell run
+	// with theirs.
+	Edits map[string]string `json:"edits,omitempty"`
+	// Stopped is the id of the cell or checked value at which the page
+	// stopped this request's previous run, at its time limit or because
+	// the worker died (then Stderr holds what it wrote on its standard
+	// error): the result reports that, without running anything.
+	Stopped string  `json:"stopped,omitempty"`
+	Stderr  *string `json:"stderr,omitempty"`
+}
+
+// Result is what a run found.
+type Result struct {
+	// Cell is the cell that ran.
+	Cell string `json:"cell"`
+	// Status is "pass" (the cell printed its verified output and failed as
+	// the book says, if it does), "differs" (it ran, and printed something
+	// else) or "fail" (it did not compile, panicked unexpectedly, ran out
+	// of time, or did not run).
+	Status string `json:"status"`
+	// Stdout is what the cell printed.
+	Stdout string `json:"stdout"`
+	// Error is every problem of the run, printed as "warpbook test" prints
+	// them ("book/x.md:12:5: id: message"); "" when there is none. A
+	// different output is not a problem here (see Diff).
+	Error string `json:"error"`
+	// Panic is the message of the cell's panic, "" if none.
+	Panic string `json:"panic,omitempty"`
+	// CompileError is the verified compile error of an error= cell.
+	CompileError string `json:"compileError,omitempty"`
+	// Diff is a unified diff from the verified output to Stdout, "" when
+	// they agree.
+	Diff string `json:"diff,omitempty"`
+	// Restart says that the run abandoned a snippet it could not stop (a
+	// time or output limit): the page should start a new worker before the
+	// next run, so that nothing the snippet still does reaches it.
+	Restart bool `json:"restart,omitempty"`
+	// Values are the page's checked prose values that the run evaluated:
+	// those above the cell and those after it, up to the next cell.
+	Values []Value `json:"values,omitempty"`
+}
+
+// Value is a checked prose value evaluated in the reader's session.
+type Value struct {
+	// ID is the value's id ("value-3").
+	ID string `json:"id"`
+	// Text is what the page states.
+	Text string `json:"text"`
+	// Value is fmt.Sprint of the expression in the edited session, ""
+	// when it did not evaluate.
+	Value string `json:"value"`
+	// Error says why it did not evaluate, as "warpbook test" prints it.
+	Error string `json:"error,omitempty"`
+}
+
+// Run runs a request. It never fails: what goes wrong is in the result's
+// Error.
+func (s *Server) Run(ctx context.Context, req *Request) *Result {
+	res := &Result{Cell: req.Cell, Status: "fail"}
+	src, ok := s.source(req.Path, req.Source)
+	if !ok {
+		res.Error = req.Path + ": the page's source was not sent\n"
+		return res
+	}
+	book := s.parse(req.Path, src)
+	target := book.Cell(req.Cell)
+	if target == nil {
+		res.Error = req.Path + ": no snippet with id " + req.Cell + "\n"
+		return res
+	}
+	src, err := book.WithCode(req.Edits)
+	if err != nil {
+		res.Error = err.Error() + "\n"
+		return res
+	}
+	page := book
+	if len(req.Edits) > 0 {
+		page = s.parse(req.Path, src)
+	}
+	if len(page.Diagnostics) > 0 {
+		res.Error = writeDiags(page.Diagnostics)
+		return res
+	}
+	k := s.k
+	if req.Stopped != "" {
+		var stderr []byte
+		if req.Stderr != nil {
+			stderr = []byte(*req.Stderr)
+		}
+		if d := k.Stopped(page, req.Stopped, stderr); d != nil {
+			res.Error = writeDiags(snippets.Diagnostics{d})
+			res.Restart = true
+			return res
+		}
+	}
+	cell := page.Cell(req.Cell)
+	ids := []string{}
+	for _, c := range page.Cells[:cell.Index+1] {
+		ids = append(ids, regexp.QuoteMeta(c.ID()))
+	}
+	for _, ch := range page.Checks {
+		if ch.After <= cell.Index+1 {
+			ids = append(ids, regexp.QuoteMeta(ch.ID()))
+		}
+	}
+	k.Filter = regexp.MustCompile("^(?:" + strings.Join(ids, "|") + ")$")
+	r := k.RunPage(ctx, page)
+
+	var problems snippets.Diagnostics
+	problems = append(problems, r.Diagnostics...)
+	for _, cr := range r.Cells {
+		if cr == nil {
+			continue
+		}
+		for _, d := range cr.Diagnostics {
+			if errors.Is(d, snippets.ErrTimeout) || errors.Is(d, snippets.ErrLimit) {
+				res.Restart = true
+			}
+			if errors.Is(d, snippets.ErrOutput) {
+				if cr.ID == cell.ID() {
+					res.Diff = d.Diff
+				}
+				continue
+			}
+			problems = append(problems, d)
+		}
+	}
+	for i, vr := range r.Checks {
+		if vr == nil {
+			continue
+		}
+		v := Value{ID: vr.ID, Text: page.Checks[i].Text, Value: vr.Value}
+		var own snippets.Diagnostics
+		for _, d := range vr.Diagnostics {
+			if !errors.Is(d, snippets.ErrOutput) {
+				own = append(own, d)
+			}
+		}
+		v.Error = writeDiags(own)
+		res.Values = append(res.Values, v)
+	}
+	res.Error = writeDiags(problems)
+	cr := r.Result(cell)
+	if cr == nil {
+		return res
+	}
+	res.Stdout, res.Panic = cr.Output, cr.Panic
+	if cell.Attrs.Error != "" {
+		res.CompileError = cr.Error
+	}
+	switch {
+	case res.Error != "" || cr.Status == snippets.StatusSkip:
+		if res.Error == "" && cr.Skip != "" {
+			res.Error = cell.Pos.String() + ": " + cell.ID() + ": " + cr.Skip + "\n"
+		}
+		res.Status = "fail"
+	case res.Diff != "":
+		res.Status = "differs"
+	default:
+		res.Status = "pass"
+	}
+	return res
+}
+
+// writeDiags prints ds as every command prints diagnostics, "" for none.
+func writeDiags(ds snippets.Diagnostics) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	_ = ds.Sorted().Write(&b)
+	return b.String()
+}

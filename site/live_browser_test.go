@@ -1,0 +1,446 @@
+package site_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/warpbook/warpbook/site"
+	"github.com/warpbook/warpbook/site/figure"
+	"github.com/warpbook/warpbook/site/live"
+	"github.com/warpbook/warpbook/site/preview"
+	"github.com/warpbook/warpbook/snippets"
+)
+
+// liveBook builds a book with the browser kernel into a directory.
+func liveBook(t testing.TB, dir string) string {
+	t.Helper()
+	cache, err := live.DefaultCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &live.Builder{CacheDir: cache}
+	s, err := site.Build(context.Background(), os.DirFS(dir), site.Options{Dir: dir, Live: b.Kernel})
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	if len(s.Warnings) > 0 {
+		t.Fatalf("Build warns: %v", s.Warnings)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if err := s.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// runResult is what window.warpbook.run resolves to.
+type runResult struct {
+	Status       string `json:"status"`
+	Stdout       string `json:"stdout"`
+	Error        string `json:"error"`
+	Diff         string `json:"diff"`
+	Panic        string `json:"panic"`
+	CompileError string `json:"compileError"`
+	Values       []struct {
+		ID, Text, Value, Error string
+	} `json:"values"`
+}
+
+// run runs a cell through the page's scripting contract.
+func (tb *tab) run(id string, source *string) runResult {
+	tb.t.Helper()
+	js := fmt.Sprintf(`window.warpbook.run(%q)`, id)
+	if source != nil {
+		js = fmt.Sprintf(`window.warpbook.run(%q, %q)`, id, *source)
+	}
+	r, err := chromedp.Run(tb.ctx, chromedp.Evaluate[runResult](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("%s: %v", js, err)
+	}
+	return r
+}
+
+// bookPages parses every page of a book that has runnable cells.
+func bookPages(t *testing.T, dir string) []*snippets.Page {
+	t.Helper()
+	var pages []*snippets.Page
+	err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".md" {
+			return err
+		}
+		src, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			return err
+		}
+		pg, err := snippets.Parse(path.Join(dir, p), src)
+		if err != nil {
+			return err
+		}
+		if len(pg.Cells) > 0 {
+			pages = append(pages, pg)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(pages, func(i, j int) bool { return pages[i].Path < pages[j].Path })
+	return pages
+}
+
+// htmlOf is the output path of a page of a book.
+func htmlOf(dir string, p *snippets.Page) string {
+	rel := strings.TrimPrefix(p.Path, dir+"/")
+	switch path.Base(rel) {
+	case "README.md", "index.md":
+		return path.Join(path.Dir(rel), "index.html")
+	}
+	return strings.TrimSuffix(rel, ".md") + ".html"
+}
+
+// native runs cell id of the page at path, with the edits, through the
+// native kernel (worker processes, as warpbook test runs them) and returns
+// what the cell printed and every problem of the run but a different
+// output, printed as warpbook test prints them.
+func native(t *testing.T, path string, edits map[string]string, id string) (stdout, errText string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, _ := snippets.Parse(path, src)
+	if src, err = book.WithCode(edits); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := snippets.Parse(path, src)
+	c := p.Cell(id)
+	ids := []string{}
+	for _, x := range p.Cells[:c.Index+1] {
+		ids = append(ids, regexp.QuoteMeta(x.ID()))
+	}
+	for _, ch := range p.Checks {
+		if ch.After <= c.Index+1 {
+			ids = append(ids, regexp.QuoteMeta(ch.ID()))
+		}
+	}
+	k := &snippets.Kernel{Filter: regexp.MustCompile("^(?:" + strings.Join(ids, "|") + ")$")}
+	r := k.RunPage(context.Background(), p)
+	var ds snippets.Diagnostics
+	ds = append(ds, r.Diagnostics...)
+	for _, cr := range r.Cells {
+		if cr == nil {
+			continue
+		}
+		for _, d := range cr.Diagnostics {
+			if !errors.Is(d, snippets.ErrOutput) {
+				ds = append(ds, d)
+			}
+		}
+	}
+	var b strings.Builder
+	ds.Sorted().Write(&b)
+	if cr := r.Result(c); cr != nil {
+		stdout = cr.Output
+	}
+	return stdout, b.String()
+}
+
+// axeViolations runs axe-core on the page as it is and reports what it
+// finds.
+func axeViolations(tb *tab, axe []byte, what string) {
+	tb.t.Helper()
+	tb.do(chromedp.Evaluate[chromedp.Void](string(axe)))
+	raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](
+		`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
+		chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("axe on %s: %v", what, err)
+	}
+	var violations []struct {
+		ID, Help string
+		Nodes    []string
+	}
+	if err := json.Unmarshal(raw, &violations); err != nil {
+		tb.t.Fatalf("axe result %s: %v", raw, err)
+	}
+	for _, v := range violations {
+		tb.t.Errorf("axe, %s: %s: %s\n\t%s", what, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
+	}
+}
+
+// resources lists the URLs the tab has asked for so far.
+func (tb *tab) resources() string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return strings.Join(tb.requests, "\n")
+}
+
+// TestBrowserLive runs cells of site/testdata/live in the browser kernel,
+// from file:// and over http, and through warpbook serve's preview server.
+func TestBrowserLive(t *testing.T) {
+	bctx := browser(t)
+	const book = "testdata/live"
+	const page = book + "/index.md"
+	dir := liveBook(t, book)
+	fileBase := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	axe, err := os.ReadFile("testdata/axe/axe.min.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Nothing of the kernel loads before the first Run; a click on Run
+	// loads it and shows the verified output.
+	t.Run("lazy", func(t *testing.T) {
+		for _, base := range []string{fileBase, srv.URL + "/"} {
+			tb := newTab(t, bctx, base)
+			tb.open("index.html")
+			before := tb.resources()
+			if strings.Contains(before, "kernel") || strings.Contains(before, "assets/pages/") || strings.Contains(before, "editor.js") {
+				t.Errorf("%s: loaded before any Run:\n%s", base, before)
+			}
+			if evalJS[bool](tb, `typeof window.warpbookKernelData !== "undefined"`) {
+				t.Errorf("%s: the kernel is there before any Run", base)
+			}
+			tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-run-button`)),
+				chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cell-run pre.output`)))
+			if got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cell-run pre.output').textContent`); got != "48 warps" {
+				t.Errorf("%s: Run shows %q, want 48 warps", base, got)
+			}
+			if got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .run-verdict').textContent`); !strings.Contains(got, "verified output") {
+				t.Errorf("%s: verdict %q", base, got)
+			}
+			if after := tb.resources(); !strings.Contains(after, "assets/kernel-") {
+				t.Errorf("%s: the kernel did not load:\n%s", base, after)
+			}
+		}
+	})
+
+	// An edit typed in the editor and run with Ctrl+Enter prints what the
+	// native kernel prints for the same edit, with a diff against the
+	// verified output, and the checked values follow it.
+	t.Run("edit", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-edit`)),
+			chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cell-editor .cm-content`)))
+		if evalJS[bool](tb, `document.querySelector('.cell[data-cell="a100"] pre.code').checkVisibility()`) {
+			t.Error("the book's code is still shown beside the editor")
+		}
+		axeViolations(tb, axe, "the editor open (light)")
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
+		axeViolations(tb, axe, "the editor open (dark)")
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
+
+		// Type at the end of the code, then run with Ctrl+Enter.
+		tb.do(chromedp.Focus(chromedp.CSS(`.cell[data-cell="a100"] .cm-content`)),
+			chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(cdpCtrl)),
+			chromedp.KeyEvent("\nfmt.Println(\"blocks:\", r.ActiveBlocks)"),
+			chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(cdpCtrl)),
+			chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .run-diff`)))
+		code := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cm-content').innerText`)
+		if !strings.HasSuffix(strings.TrimSpace(code), `fmt.Println("blocks:", r.ActiveBlocks)`) {
+			t.Fatalf("the editor holds %q", code)
+		}
+		edited := strings.TrimRight(code, "\n")
+		wantOut, wantErr := native(t, page, map[string]string{"a100": edited}, "a100")
+		got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cell-run pre.output').textContent`)
+		if got+"\n" != wantOut || wantErr != "" {
+			t.Errorf("the edited cell shows %q; the native kernel prints %q (problems %q)", got, wantOut, wantErr)
+		}
+		if d := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .run-diff pre').textContent`); !strings.Contains(d, "+blocks: 24") {
+			t.Errorf("diff %q lacks +blocks: 24", d)
+		}
+
+		// The issue's example: 32 registers instead of 33 fill the SM, and
+		// the prose says so beside the book's numbers.
+		src32 := strings.Replace(edited, "Registers: 33", "Registers: 32", 1)
+		r := tb.run("a100", &src32)
+		wantOut, wantErr = native(t, page, map[string]string{"a100": src32}, "a100")
+		if r.Stdout != wantOut || r.Error != wantErr || r.Status != "differs" {
+			t.Errorf("32 registers: %s %q %q; the native kernel prints %q %q", r.Status, r.Stdout, r.Error, wantOut, wantErr)
+		}
+		marks := evalJS[string](tb, `Array.from(document.querySelectorAll(".checked.changed + ins.check-new")).map(e => e.previousElementSibling.textContent + " -> " + e.textContent).join("; ")`)
+		if marks != "75 % -> 100 %; 48 -> 64" {
+			t.Errorf("changed values %q, want 75 %% -> 100 %%; 48 -> 64", marks)
+		}
+		// The cell below runs in the edited session.
+		if r := tb.run("twice", nil); r.Stdout != "128\n" || r.Status != "differs" {
+			t.Errorf("twice after the edit: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+		// Reset restores the book's code, output and prose.
+		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-reset`)))
+		if evalJS[bool](tb, `document.querySelector(".check-new") !== null || !document.querySelector('.cell[data-cell="a100"] pre.code').checkVisibility()`) {
+			t.Error("Reset left the edit's marks or hid the code")
+		}
+		if r := tb.run("twice", nil); r.Stdout != "96\n" || r.Status != "pass" {
+			t.Errorf("twice after Reset: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+	})
+
+	// A forbidden import and a compile error get the native messages, at
+	// the cell's line.
+	t.Run("errors", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		for _, src := range []string{
+			"import \"os/exec\"\n\nfmt.Println(exec.Command(\"true\").Run())\n",
+			"fmt.Println(undefinedName)\n",
+			"fmt.Println(2 * r.ActiveWarps\n",
+		} {
+			r := tb.run("twice", &src)
+			_, want := native(t, page, map[string]string{"twice": src}, "twice")
+			if r.Status != "fail" || r.Error != want || want == "" {
+				t.Errorf("%q: %s %q, want the native %q", src, r.Status, r.Error, want)
+			}
+		}
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("twice")`))
+		if r := tb.run("boom", nil); r.Status != "pass" || !strings.Contains(r.Panic, "unknown GPU") {
+			t.Errorf("boom: %s panic %q error %q", r.Status, r.Panic, r.Error)
+		}
+	})
+
+	// An endless loop is stopped at the cell's limit (timeout=1s, four
+	// times that as wall-clock time), and the next run works.
+	t.Run("loop", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		loop := "for {\n}\n"
+		start := time.Now()
+		r := tb.run("quick", &loop)
+		took := time.Since(start)
+		want := "testdata/live/index.md:35:1: quick: did not finish within 4s (an infinite loop?)\n"
+		if r.Status != "fail" || r.Error != want {
+			t.Errorf("endless loop: %s %q, want %q", r.Status, r.Error, want)
+		}
+		if took < 4*time.Second {
+			t.Errorf("stopped after %v, before its limit", took)
+		}
+		again := "fmt.Println(\"again\", r.ActiveWarps)\n"
+		if r := tb.run("quick", &again); r.Stdout != "again 48\n" || r.Error != "" {
+			t.Errorf("after the loop: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+	})
+
+	// A figure's inputs redraw it in the kernel with the figure package's
+	// own code; Reset restores the built drawing.
+	t.Run("figure", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		built := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`)
+		tb.do(chromedp.SetValue(chromedp.CSS(`#figure-1-in-gpu`), "H100 SXM5"),
+			chromedp.Click(chromedp.CSS(`form.fig-controls button[type=submit]`)))
+		status := `document.querySelector("form.fig-controls .fig-status").textContent`
+		tb.do(chromedp.Poll[chromedp.Void](status+` !== "" && !`+status+`.endsWith("…")`, chromedp.WithPollingTimeout(5*time.Minute)))
+		if s := evalJS[string](tb, status); !strings.HasPrefix(s, "Redrawn") {
+			t.Fatalf("figure status %q", s)
+		}
+		src, _ := os.ReadFile(page)
+		spec := regexp.MustCompile("(?s)```figure\n(.*?)```").FindSubmatch(src)[1]
+		f, err := figure.DrawWith(spec, "figure-1", map[string]string{"gpu": "H100 SXM5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`)
+		if normSVG(got) != normSVG(f.SVG) {
+			t.Errorf("redrawn figure differs from figure.DrawWith's:\n%s\n%s", got, f.SVG)
+		}
+		axeViolations(tb, axe, "a redrawn figure")
+		tb.do(chromedp.Click(chromedp.CSS(`form.fig-controls button[type=reset]`)))
+		time.Sleep(100 * time.Millisecond)
+		if now := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`); now != built {
+			t.Error("Reset did not restore the built figure")
+		}
+	})
+
+	// warpbook serve serves the same kernel: a run over the preview server.
+	t.Run("serve", func(t *testing.T) {
+		cache, _ := live.DefaultCacheDir()
+		ps := &preview.Server{Dir: book, Options: site.Options{Live: (&live.Builder{CacheDir: cache}).Kernel}}
+		if err := ps.Rebuild(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(ps)
+		t.Cleanup(hs.Close)
+		tb := newTab(t, bctx, hs.URL+"/")
+		tb.open("index.html")
+		if r := tb.run("a100", nil); r.Status != "pass" || r.Stdout != "48 warps\n" {
+			t.Errorf("over warpbook serve: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+	})
+}
+
+// cdpCtrl is the Control key modifier.
+const cdpCtrl = chromedp.ModifierCtrl
+
+// normSVG drops what the browser's serializer writes differently from Go
+// (self-closing tags, the order of nothing else).
+func normSVG(s string) string {
+	s = regexp.MustCompile(`\s*/>`).ReplaceAllString(s, ">")
+	s = regexp.MustCompile(`></(line|rect|path|circle|polyline|polygon|text|use)>`).ReplaceAllString(s, ">")
+	return strings.TrimSpace(s)
+}
+
+// TestBrowserLiveBook runs every snippet of the book in the browser
+// kernel, from file://, and checks that each gets its verified output
+// (the output block, which warpbook test checks natively). It takes about
+// 20 minutes on the 2-core development machine, so it runs only when
+// WARPBOOK_LIVE_BOOK is set: "all", or part of a page's path.
+func TestBrowserLiveBook(t *testing.T) {
+	which := os.Getenv("WARPBOOK_LIVE_BOOK")
+	if which == "" {
+		t.Skip("set WARPBOOK_LIVE_BOOK=all (or part of a page's path) to run the book's snippets in the browser kernel")
+	}
+	bctx := browser(t)
+	const book = "../book"
+	dir := liveBook(t, book)
+	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
+	for _, p := range bookPages(t, book) {
+		if which != "all" && !strings.Contains(p.Path, which) {
+			continue
+		}
+		tb := newTab(t, bctx, base)
+		tb.open(htmlOf(book, p))
+		for _, c := range p.Cells {
+			if c.Attrs.Skip != "" {
+				continue
+			}
+			start := time.Now()
+			r := tb.run(c.ID(), nil)
+			t.Logf("%s %s %s %v", p.Path, c.ID(), r.Status, time.Since(start).Round(time.Millisecond))
+			if r.Status != "pass" {
+				t.Errorf("%s: %s: %s\n%s%s", c.Pos, c.ID(), r.Status, r.Error, r.Diff)
+				continue
+			}
+			if want := strings.TrimRight(c.Expected(), "\n"); c.Attrs.Error == "" && !c.Attrs.Unordered && strings.TrimRight(r.Stdout, "\n") != want && normLines(r.Stdout) != normLines(want) {
+				t.Errorf("%s: %s prints %q, the page says %q", c.Pos, c.ID(), r.Stdout, want)
+			}
+		}
+	}
+}
+
+// normLines trims each line's trailing blanks, as the kernel compares.
+func normLines(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,189 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/warpbook/warpbook/site/figure"
+	"github.com/warpbook/warpbook/site/live"
+	"github.com/warpbook/warpbook/snippets"
+)
+
+// The live book: a chapter's cells run and can be edited in the reader's
+// browser, in the browser kernel (package live). The build writes, for
+// each page with a runnable cell or a figure, assets/pages/<page>.js (the
+// page's Markdown and its figures' YAML, which the kernel runs and draws),
+// and assets/kernel.js once; assets/live.js loads both only when the
+// reader first presses Run. Without a kernel the pages carry the reason,
+// and the script adds no Run button.
+
+// liveData is what a page's script needs to run its cells.
+type liveData struct {
+	Source string // URL of the page's source script
+	Path   string // the page's path as diagnostics name it
+	Kernel string // URL of the kernel script; "" when the build has none
+	Off    string // why cells cannot run, when Kernel is ""
+}
+
+// livePage is the content of a page's source script.
+type livePage struct {
+	Path    string            `json:"path"`
+	Source  string            `json:"source"`
+	Figures map[string]string `json:"figures,omitempty"`
+}
+
+// liveSource returns the output path of page p's source script.
+func liveSource(p *page) string {
+	return "assets/pages/" + strings.TrimSuffix(p.out, ".html") + ".js"
+}
+
+// isLive reports whether page p has something the browser kernel runs.
+func isLive(p *page) bool {
+	if p.snip == nil {
+		return false
+	}
+	return len(p.snip.Cells) > 0 || len(liveFigures(p)) > 0
+}
+
+// liveFigures returns the YAML of each figure of page p by its id, in the
+// order the renderer numbers them.
+func liveFigures(p *page) map[string]string {
+	figs := map[string]string{}
+	n := 0
+	_ = ast.Walk(p.doc(), func(node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if fc, ok := node.(*ast.FencedCodeBlock); ok && entering && string(fc.Language(p.src())) == "figure" {
+			n++
+			figs[fmt.Sprintf("figure-%d", n)] = string(fc.Lines().Value(p.src()))
+		}
+		return ast.WalkContinue, nil
+	})
+	return figs
+}
+
+// live builds (or finds) the browser kernel when a page needs it and
+// writes each live page's source script. A kernel that cannot be built
+// is a warning, said once: the site is then built without Run.
+func (b *build) live() error {
+	var pages []*page
+	for _, p := range b.pages {
+		if isLive(p) {
+			pages = append(pages, p)
+		}
+	}
+	if len(pages) == 0 {
+		return nil
+	}
+	switch {
+	case b.opts.Live == nil:
+		b.liveOff = "this site was built without the browser kernel"
+	default:
+		k, err := b.opts.Live(b.ctx)
+		if err != nil {
+			b.liveOff = "the browser kernel could not be built: " + err.Error()
+			b.warnf("readers cannot run the snippets in this build: %v", err)
+		} else {
+			b.kernel = k
+			b.out[kernelAsset(k)] = k.Script
+		}
+	}
+	for _, p := range pages {
+		data, err := json.Marshal(livePage{Path: b.file(p.path), Source: string(p.src()), Figures: liveFigures(p)})
+		if err != nil {
+			return err
+		}
+		b.out[liveSource(p)] = []byte("warpbookLivePage(" + string(data) + ");\n")
+	}
+	return nil
+}
+
+// kernelAsset is where the site keeps the kernel script: a name that
+// changes with its content, so that a server may let browsers keep it
+// (warpbook serve does) and reuse it on every page.
+func kernelAsset(k *live.Kernel) string {
+	return "assets/kernel-" + k.Key[:16] + ".js"
+}
+
+// liveFor returns what the page being rendered needs to run its cells, nil
+// for a page with nothing to run (and on the print page).
+func (b *build) liveFor(r *renderer) *liveData {
+	if r.print || !isLive(r.p) {
+		return nil
+	}
+	d := &liveData{Source: r.href(liveSource(r.p)), Path: b.file(r.p.path), Off: b.liveOff}
+	if b.kernel != nil {
+		d.Kernel, d.Off = r.href(kernelAsset(b.kernel)), ""
+	}
+	return d
+}
+
+// liveCellAttrs returns the attributes by which the page's script finds a
+// runnable cell: its id and what the book says it does.
+func liveCellAttrs(r *renderer, c *snippets.Cell, skip string) string {
+	if r.print {
+		return ""
+	}
+	s := fmt.Sprintf(` data-cell="%s"`, html.EscapeString(c.ID()))
+	switch {
+	case skip != "":
+		s += ` data-expect="skip"`
+	case c.Attrs.Panics != "":
+		s += ` data-expect="panic"`
+	case c.Attrs.Error != "":
+		s += ` data-expect="error"`
+	}
+	return s
+}
+
+// figureControls returns the form of a figure's inputs, which live.js
+// shows and answers by redrawing the figure in the browser kernel; the
+// built drawing is what a page without JavaScript (or without a kernel)
+// shows.
+func (r *renderer) figureControls(n *ast.FencedCodeBlock, id string) string {
+	if r.print {
+		return ""
+	}
+	cs := figure.Controls(n.Lines().Value(r.p.src()))
+	if len(cs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	// novalidate: the figure package checks the values, and says what is
+	// wrong; the browser would refuse a block size off its step silently.
+	fmt.Fprintf(&b, `<form class="fig-controls" data-figure="%s" aria-label="Inputs of this figure" novalidate hidden>`+"\n", html.EscapeString(id))
+	for _, c := range cs {
+		cid := html.EscapeString(id + "-in-" + c.Key)
+		fmt.Fprintf(&b, `<label for="%s">%s</label> `, cid, html.EscapeString(c.Label))
+		attrs := fmt.Sprintf(` id="%s" name="%s" data-template="%s" data-value="%s"`, cid, html.EscapeString(c.Key), html.EscapeString(c.Template), html.EscapeString(c.Value))
+		switch c.Kind {
+		case "select":
+			fmt.Fprintf(&b, `<select%s>`, attrs)
+			for _, o := range c.Options {
+				sel := ""
+				if o == c.Value {
+					sel = " selected"
+				}
+				fmt.Fprintf(&b, `<option%s>%s</option>`, sel, html.EscapeString(o))
+			}
+			b.WriteString("</select>\n")
+		case "number":
+			fmt.Fprintf(&b, `<input type="number"%s value="%s" min="%d" max="%d" step="%d">`+"\n", attrs, html.EscapeString(c.Value), c.Min, c.Max, c.Step)
+		default:
+			fmt.Fprintf(&b, `<input type="text"%s value="%s" size="12">`+"\n", attrs, html.EscapeString(c.Value))
+		}
+	}
+	b.WriteString(`<button type="submit">Redraw</button> <button type="reset">Reset</button> <output class="fig-status" aria-live="polite"></output>` + "\n</form>\n")
+	return b.String()
+}
+
+// liveCheckAttrs returns the attribute by which the page's script finds a
+// checked value.
+func liveCheckAttrs(r *renderer, ch *snippets.Check) string {
+	if r.print {
+		return ""
+	}
+	return fmt.Sprintf(` data-check="%s"`, ch.ID())
+}

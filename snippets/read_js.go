@@ -1,0 +1,7 @@
+//go:build js && wasm
+
+package snippets
+
+// openNonblock is 0 in WebAssembly, which has no named pipes (and no
+// O_NONBLOCK): the browser kernel reads no files.
+const openNonblock = 0

@@ -1,0 +1,34 @@
+package snippets
+
+import "github.com/warpbook/warpbook/snippets/internal/worker"
+
+// Stopped returns what the kernel reports when the cell or checked value
+// id of page p was stopped from outside, as the browser kernel's page
+// stops a Web Worker: at its time limit when stderr is nil (wall-clock
+// time, WallFactor times the limit with a Resident), or because the
+// runtime died, with what it wrote on its standard
+// error (a panic in a goroutine, running out of memory). It returns nil
+// when the page has no such unit.
+func (k *Kernel) Stopped(p *Page, id string, stderr []byte) *Diagnostic {
+	pos, limit := Pos{}, k.timeout()
+	if c := p.Cell(id); c != nil {
+		pos = c.Pos
+		if c.Attrs.Timeout > 0 {
+			limit = c.Attrs.Timeout
+		}
+	} else {
+		for _, ch := range p.Checks {
+			if ch.ID() == id {
+				pos = ch.Pos
+			}
+		}
+	}
+	if pos.File == "" {
+		return nil
+	}
+	limit = k.wallLimit(limit)
+	if stderr != nil {
+		return &Diagnostic{Pos: pos, ID: id, Msg: worker.CrashMessage(stderr, nil, nil)}
+	}
+	return &Diagnostic{Pos: pos, ID: id, Msg: worker.WallTimeout(limit, ""), Err: ErrTimeout}
+}
