@@ -292,7 +292,7 @@ func (b *build) cellCard(p *page, c *snippets.Cell) (*practiceCard, *snippets.Di
 		card.prompt = "What does this print?"
 	}
 	if failure == "" {
-		if num, unit, ok := oneNumber(out); ok && unit == "" {
+		if num, unit, ok := oneNumber(out); ok && unit == "#" {
 			card.number, card.tolerance = num, tolerance(num)
 		}
 	}
@@ -407,7 +407,10 @@ func choices(text, num, unit string, peers []string) []string {
 		return strings.Compare(x, y)
 	})
 	for _, n := range near {
-		add(n)
+		// Only values of the same order: 1,536 is no choice for 4.
+		if x, _ := strconv.ParseFloat(n, 64); v != 0 && x/v >= 0.25 && x/v <= 4 {
+			add(n)
+		}
 	}
 	for _, f := range []float64{2, 0.5, 1.5, 0.75, 4, 0.25, 3} {
 		x := v * f
