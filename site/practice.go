@@ -61,7 +61,7 @@ type practiceCard struct {
 }
 
 // blank stands for the hidden part of a value's sentence.
-const blank = "＿＿＿"
+const blank = "_____"
 
 // practiceCards makes the cards of the whole book, in reading order:
 // questions first, then the predict cards of each chapter, then those of
@@ -612,6 +612,12 @@ func (b *build) practicePage(r *renderer) string {
 	w.WriteString("</form>\n")
 	w.WriteString(`<p id="pr-status" class="pr-js pr-status" role="status"></p>` + "\n")
 
+	// The cards, then (with JavaScript) the answer under the one shown.
+	fmt.Fprintf(&w, `<div id="pr-cards" class="pr-cards" data-book="%s">`+"\n", html.EscapeString(b.settings.Title))
+	for _, c := range cards {
+		b.writeCard(&w, r, c)
+	}
+	w.WriteString("</div>\n")
 	w.WriteString(`<section id="pr-drill" class="pr-js pr-drill" aria-label="Your answer">` + "\n")
 	w.WriteString(`<form id="pr-answer-form"><p><label for="pr-answer">Your answer</label></p><p><textarea id="pr-answer" rows="2" spellcheck="false"></textarea></p><div id="pr-choices" class="pr-choices" role="group" aria-label="Or pick one"></div><p><button type="submit" id="pr-reveal">Show the answer <kbd>Space</kbd></button></p></form>` + "\n")
 	w.WriteString(`<p id="pr-verdict" class="pr-verdict" role="status"></p>` + "\n")
@@ -636,11 +642,6 @@ func (b *build) practicePage(r *renderer) string {
 	w.WriteString(`<p id="pr-io-status" role="status"></p>` + "\n")
 	w.WriteString("</details>\n")
 
-	fmt.Fprintf(&w, `<div id="pr-cards" class="pr-cards" data-book="%s">`+"\n", html.EscapeString(b.settings.Title))
-	for _, c := range cards {
-		b.writeCard(&w, r, c)
-	}
-	w.WriteString("</div>\n")
 	return w.String()
 }
 
@@ -669,7 +670,8 @@ func (b *build) writeCard(w *strings.Builder, r *renderer, c *practiceCard) {
 		fmt.Fprintf(w, `<pre class="code" tabindex="0"><code class="language-go">%s</code></pre>`+"\n", c.code)
 	}
 	if c.context != "" {
-		fmt.Fprintf(w, `<p class="pcard-context">%s</p>`+"\n", html.EscapeString(c.context))
+		ctx := strings.Replace(html.EscapeString(c.context), blank, `<span class="pcard-blank">`+blank+`<span class="visually-hidden"> (the blank)</span></span>`, 1)
+		fmt.Fprintf(w, `<p class="pcard-context">%s</p>`+"\n", ctx)
 	}
 	if c.tolerance != "" {
 		fmt.Fprintf(w, `<p class="pcard-tolerance">A number: within ±%s of the book's counts as right.</p>`+"\n", c.tolerance)

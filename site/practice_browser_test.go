@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,10 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
+
+// screenshot rewrites docs/practice.png, the README's picture of the
+// practice page: go test ./site -run TestPracticeBrowser/http -screenshot
+var screenshot = flag.Bool("screenshot", false, "rewrite docs/practice.png from the practice page")
 
 // practiceCard is what window.warpbook.practice.cards() returns for one card.
 type practiceCard struct {
@@ -288,13 +293,13 @@ func TestPracticeBrowser(t *testing.T) {
 				t.Errorf("the imported state did not survive a reload: %s", got)
 			}
 
-			// The mock interview: three questions, two seconds each; the
+			// The mock interview: three questions, three seconds each; the
 			// second runs out of time; the answers come at the end with
 			// links into the book, and the schedule is left alone.
 			reviews := evalJS[string](tb, `localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith("warpbook-practice/")))`)
 			choose("pr-kind", "question")
 			tb.do(chromedp.Click(chromedp.CSS("#pr-mock-box > summary")),
-				chromedp.SetValue(chromedp.ID("pr-mock-n"), "3"), chromedp.SetValue(chromedp.ID("pr-mock-secs"), "2"),
+				chromedp.SetValue(chromedp.ID("pr-mock-n"), "3"), chromedp.SetValue(chromedp.ID("pr-mock-secs"), "3"),
 				chromedp.Click(chromedp.ID("pr-mock-start")))
 			if !evalJS[bool](tb, `document.getElementById('pr-mock').checkVisibility() && !document.getElementById('pr-cards').checkVisibility()`) {
 				t.Fatal("the mock interview did not start")
@@ -302,9 +307,11 @@ func TestPracticeBrowser(t *testing.T) {
 			if timer := evalJS[string](tb, `document.getElementById('pr-timer').textContent`); !strings.HasSuffix(timer, " left") {
 				t.Errorf("timer %q", timer)
 			}
-			tb.do(chromedp.KeyEvent("Registers are allocated per warp."), chromedp.Click(chromedp.ID("pr-mock-next")))
+			// The first answer goes in at once (typing could outlast the
+			// limit on a loaded machine); the second waits out its time.
+			tb.do(chromedp.Evaluate[chromedp.Void](api + `.mock.answer("Registers are allocated per warp."); document.getElementById("pr-mock-next").click()`))
 			poll(tb, `document.getElementById('pr-mock-count').textContent === "Question 3 of 3."`)
-			tb.do(chromedp.KeyEvent("third"), chromedp.Click(chromedp.ID("pr-mock-next")))
+			tb.do(chromedp.Evaluate[chromedp.Void](api + `.mock.answer("third"); document.getElementById("pr-mock-next").click()`))
 			if !evalJS[bool](tb, `document.getElementById('pr-results').checkVisibility()`) {
 				t.Fatal("no results at the end of the interview")
 			}
@@ -334,6 +341,20 @@ func TestPracticeBrowser(t *testing.T) {
 			if got := evalJS[string](tb, `localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith("warpbook-practice/")))`); got != reviews {
 				t.Errorf("the mock interview changed the schedule")
 			}
+			if *screenshot && base.name == "http" {
+				tb.open("index.html")
+				tb.open("practice.html#chapter=occupancy-calculator")
+				tb.do(chromedp.Evaluate[chromedp.Void](`(() => { const p = window.warpbook.practice; p.filter({kind: "predict"}); const c = p.cards().find(c => c.chapter === "occupancy-calculator" && c.kind === "predict" && c.choices.length === 4); p.go(c.id); p.pick(c.choices.indexOf(document.querySelector("article.pcard:not([hidden]) .pcard-answer-body").textContent)); p.reveal(); scrollTo(0, 0); })()`))
+				tb.do(chromedp.EmulateViewport(1280, 1180))
+				png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile("../docs/practice.png", png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+
 			// axe: the interview's results, a card being asked and a card
 			// answered, in the light theme over http and the dark one from
 			// file:// (each run takes seconds on the page's 23,000 elements).

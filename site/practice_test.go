@@ -1,6 +1,9 @@
 package site_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -58,12 +61,12 @@ func TestPracticeCards(t *testing.T) {
 		// A value: its sentence with the number blank, the tolerance its
 		// precision gives, four choices, the section's link.
 		`data-number="75" data-tolerance="0.5">`,
-		`<p class="pcard-context">The A100 holds 48 warps. So the occupancy is ＿＿＿ %, and that is final.</p>`,
+		`<p class="pcard-context">The A100 holds 48 warps. So the occupancy is <span class="pcard-blank">_____<span class="visually-hidden"> (the blank)</span></span> %, and that is final.</p>`,
 		`<p class="pcard-tolerance">A number: within ±0.5 of the book's counts as right.</p>`,
 		`<ul class="pcard-choices"><li>19 %</li><li>38 %</li><li>56 %</li><li>75 %</li></ul>`,
 		`<h2 class="pcard-q">How many sub-partitions?</h2>`,
 		// A short sentence comes with the one before it.
-		`<p class="pcard-context">So the occupancy is 75 %, and that is final. It has 1,536 threads and ＿＿＿ sub-partitions.</p>`,
+		`<p class="pcard-context">So the occupancy is 75 %, and that is final. It has 1,536 threads and <span class="pcard-blank">_____<span class="visually-hidden"> (the blank)</span></span> sub-partitions.</p>`,
 		`<ul class="pcard-choices"><li>2</li><li>4</li><li>6</li><li>8</li></ul>`,
 		// The controls and the scripts.
 		`<script src="assets/fsrs.js" defer></script>`, `<script src="assets/practice.js" defer></script>`,
@@ -94,4 +97,30 @@ func TestNoPracticePage(t *testing.T) {
 		t.Error("a book without questions, snippets or values has a practice page")
 	}
 	lacks(t, "a.html", page(t, s, "a.html"), "practice.html")
+}
+
+// TestVendoredFSRS checks that assets/fsrs.js is the file site/fsrs.sh
+// writes from the pinned ts-fsrs package, and that the site ships it with
+// its licence.
+func TestVendoredFSRS(t *testing.T) {
+	script, err := os.ReadFile("fsrs.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^SHA256=([0-9a-f]{64})$`).FindSubmatch(script)
+	if m == nil {
+		t.Fatal("fsrs.sh pins no SHA256")
+	}
+	data, err := os.ReadFile("assets/fsrs.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != string(m[1]) {
+		t.Errorf("assets/fsrs.js has sha256 %s; fsrs.sh writes %s: run sh site/fsrs.sh", got, m[1])
+	}
+	s := build(t, book("a.md", "# A\n\nIt is [4](= \"4\").\n"), site.Options{})
+	if string(s.Files["assets/fsrs.js"]) != string(data) || !strings.Contains(string(s.Files["assets/fsrs.LICENSE.txt"]), "Open Spaced Repetition") {
+		t.Error("the site lacks assets/fsrs.js or its licence")
+	}
 }
