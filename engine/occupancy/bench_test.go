@@ -1,7 +1,9 @@
 package occupancy_test
 
 import (
+	"math"
 	"testing"
+	"time"
 
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
@@ -45,6 +47,37 @@ func BenchmarkCompute(b *testing.B) {
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "configs/s")
 		_ = sink
 	})
+}
+
+// BenchmarkComputeRatio runs the two sides of BenchmarkCompute in
+// alternating batches of 10,000 calls and reports the fastest batch of
+// each, per configuration, and their ratio. On a shared, busy machine the
+// fastest batch is the least disturbed one, and alternating exposes both
+// sides to the same load, so the ratio holds still where the sequential
+// sub-benchmarks' does not.
+func BenchmarkComputeRatio(b *testing.B) {
+	d := gpu.A100()
+	k := occupancy.Kernel{BlockSize: 64, Registers: 33}
+	const batch = 10000
+	bestNaive, bestExact := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	sink := 0
+	for b.Loop() {
+		start := time.Now()
+		for range batch {
+			sink += naiveBlocks(d, k)
+		}
+		mid := time.Now()
+		for range batch {
+			r, _ := occupancy.Compute(d, k)
+			sink += r.ActiveBlocks
+		}
+		bestNaive = min(bestNaive, mid.Sub(start))
+		bestExact = min(bestExact, time.Since(mid))
+	}
+	b.ReportMetric(float64(bestNaive)/batch, "naive-ns/config")
+	b.ReportMetric(float64(bestExact)/batch, "exact-ns/config")
+	b.ReportMetric(float64(bestExact)/float64(bestNaive), "exact/naive")
+	_ = sink
 }
 
 // BenchmarkGoldenSample computes every row of the reference sample (23,736
