@@ -187,13 +187,12 @@ func isHidden(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
-// sourceFiles lists the Markdown files of the book in path order, and the
-// other files that pages may link to. Every entry that is not a directory
-// is listed, whatever it is: reading a page or a linked file refuses what
-// is not a regular file inside the book, at its path.
-func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
-	others = map[string]bool{}
-	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+// bookFiles lists every entry of the book that is not a directory, in
+// path order, leaving out hidden ones (a name that starts with "." or
+// "_", and whatever is below such a directory).
+func bookFiles(fsys fs.FS) ([]string, error) {
+	var files []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -203,9 +202,22 @@ func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
 			}
 			return nil
 		}
-		if d.IsDir() {
-			return nil
+		if !d.IsDir() {
+			files = append(files, p)
 		}
+		return nil
+	})
+	return files, err
+}
+
+// sourceFiles lists the Markdown files of the book in path order, and the
+// other files that pages may link to. Every entry that is not a directory
+// is listed, whatever it is: reading a page or a linked file refuses what
+// is not a regular file inside the book, at its path.
+func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
+	files, err := bookFiles(fsys)
+	others = map[string]bool{}
+	for _, p := range files {
 		switch {
 		case p == "SUMMARY.md" || p == "book.yaml":
 		case strings.HasSuffix(p, ".md"):
@@ -213,8 +225,7 @@ func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
 		default:
 			others[p] = true
 		}
-		return nil
-	})
+	}
 	slices.Sort(md)
 	return md, others, err
 }

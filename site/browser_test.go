@@ -24,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/warpbook/warpbook/site"
+	"github.com/warpbook/warpbook/site/pdf"
 )
 
 // The browser tests drive Debian's chromium over the built test book, from
@@ -53,18 +54,7 @@ func chromium(t testing.TB) string {
 func browser(t testing.TB) context.Context {
 	t.Helper()
 	exe := chromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
+	opts := append(pdf.Options(exe, t.TempDir()), chromedp.WindowSize(1280, 900))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
 	bctx, cancel2 := chromedp.NewContext(actx)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/warpbook/warpbook/internal/atomicfile"
 	"html"
 	"os"
 	"path/filepath"
@@ -81,14 +82,7 @@ func (fs *Figures) draw(spec []byte) (*figure.Figure, error) {
 			if b, err := json.Marshal(d); err == nil {
 				// The cache is an optimisation: a failure to write it
 				// costs the next run the drawing.
-				_ = os.MkdirAll(filepath.Dir(file), 0o755)
-				if tmp, err := os.CreateTemp(filepath.Dir(file), ".fig*"); err == nil {
-					_, werr := tmp.Write(b)
-					if cerr := tmp.Close(); werr == nil && cerr == nil {
-						_ = os.Rename(tmp.Name(), file)
-					}
-					os.Remove(tmp.Name())
-				}
+				_ = atomicfile.Write(file, b, 0o644)
 			}
 		}
 	}

@@ -40,20 +40,9 @@ type Provenance struct {
 // a regular file, too large, a link out of the book) is hashed as the
 // reason, never read, and left to the build to report.
 func contentHash(fsys fs.FS) (string, error) {
+	files, err := bookFiles(fsys)
 	h := sha256.New()
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p != "." && isHidden(d.Name()) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			return nil
-		}
+	for _, p := range files {
 		max := int64(snippets.MaxAssetBytes)
 		if strings.HasSuffix(p, ".md") {
 			max = snippets.MaxPageBytes
@@ -61,12 +50,11 @@ func contentHash(fsys fs.FS) (string, error) {
 		data, err := snippets.ReadFile(fsys, p, max, "a file of the book")
 		if err != nil {
 			fmt.Fprintf(h, "%s\x00error\x00%s\x00", p, err)
-			return nil
+			continue
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
 		h.Write(data)
-		return nil
-	})
+	}
 	return hex.EncodeToString(h.Sum(nil)), err
 }
 

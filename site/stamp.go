@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/warpbook/warpbook/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -166,7 +167,7 @@ func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force b
 		// The site is written: a failure here returns it with the error.
 		pdf, err := opts.PDF(ctx, out)
 		if err == nil {
-			err = writeFileAtomic(filepath.Join(out, "book.pdf"), pdf)
+			err = atomicfile.Write(filepath.Join(out, "book.pdf"), pdf, 0o644)
 		}
 		if err != nil {
 			return s, false, fmt.Errorf("book.pdf: %w", err)
@@ -177,18 +178,4 @@ func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force b
 		opts.Warnf("%v", err)
 	}
 	return s, false, nil
-}
-
-// writeFileAtomic writes data to name through a temporary file beside it,
-// so that name is never half written.
-func writeFileAtomic(name string, data []byte) error {
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/warpbook/warpbook/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -137,31 +138,7 @@ func (c *resultCache) put(key string, o *worker.Outcome) {
 	if err != nil {
 		return
 	}
-	_ = writeFileAtomic(c.path(key), b, 0o644)
-}
-
-// writeFileAtomic writes b to name through a temporary file in the same
-// directory and a rename, so that readers see the old or the new contents.
-func writeFileAtomic(name string, b []byte, perm os.FileMode) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(f.Name(), perm)); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), name); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	_ = atomicfile.Write(c.path(key), b, 0o644)
 }
 
 // DefaultCacheLimit is the size the cache directory is pruned to:

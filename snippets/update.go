@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/warpbook/warpbook/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"sort"
@@ -147,7 +148,7 @@ func UpdateFile(r *PageResult) ([]string, error) {
 	if !bytes.Equal(now, r.Page.Source) {
 		return nil, fmt.Errorf("update %s: the page %w; run again to update it", r.Page.Path, ErrChanged)
 	}
-	if err := writeFileAtomic(path, src, fi.Mode().Perm()); err != nil {
+	if err := atomicfile.Write(path, src, fi.Mode().Perm()); err != nil {
 		return nil, fmt.Errorf("update %s: %w", r.Page.Path, err)
 	}
 	return ids, nil

@@ -1,6 +1,8 @@
 package gpu_test
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -197,5 +199,29 @@ func TestCloneIsIndependent(t *testing.T) {
 	b.SharedMemCapacities[0] = 99
 	if a.SharedMemCapacities[0] != 0 {
 		t.Error("Clone shares the capacities slice")
+	}
+}
+
+// TestValidateNamesField checks that Validate rejects a zero or negative
+// value in each field that must be positive, and names that field.
+func TestValidateNamesField(t *testing.T) {
+	for _, name := range []string{"SMs", "WarpSize", "MaxThreadsPerBlock", "MaxThreadsPerSM", "MaxBlocksPerSM",
+		"RegistersPerSM", "RegistersPerBlock", "MaxRegistersPerThread", "RegisterAllocUnit", "SubPartitions",
+		"SharedMemPerSM", "SharedMemPerBlock", "SharedMemPerBlockOptIn", "SharedMemAllocUnit"} {
+		for _, v := range []int64{0, -1} {
+			d := gpu.A100()
+			reflect.ValueOf(&d).Elem().FieldByName(name).SetInt(v)
+			err := d.Validate()
+			if want := fmt.Sprintf("%s must be positive, got %d", name, v); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s = %d: Validate() = %v, want an error saying %q", name, v, err, want)
+			}
+		}
+	}
+	for _, c := range [][]int{{-1, 0}, {0, 0}, {0, 8192, 4096}} {
+		d := gpu.A100()
+		d.SharedMemCapacities = c
+		if err := d.Validate(); err == nil || !strings.Contains(err.Error(), "must be ascending and not negative") {
+			t.Errorf("SharedMemCapacities %v: Validate() = %v", c, err)
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package occupancy_test
 
 import (
+	"math"
 	"testing"
+	"time"
 
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
@@ -45,6 +47,58 @@ func BenchmarkCompute(b *testing.B) {
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "configs/s")
 		_ = sink
 	})
+}
+
+// emptyCompute has Compute's signature and does next to nothing: what a
+// call costs before any work, copying a Device and a Kernel in and a
+// Result out.
+//
+//go:noinline
+func emptyCompute(d gpu.Device, k occupancy.Kernel) (r occupancy.Result, err error) {
+	r.ActiveBlocks = k.BlockSize + d.WarpSize
+	return r, nil
+}
+
+// BenchmarkComputeRatio runs the two sides of BenchmarkCompute in
+// alternating batches of 10,000 calls and reports the fastest batch of
+// each, per configuration, and their ratio. On a shared, busy machine the
+// fastest batch is the least disturbed one, and alternating exposes both
+// sides to the same load, so the ratio holds still where the sequential
+// sub-benchmarks' does not. call-ns/config is emptyCompute's cost, the
+// part of exact's that the signature fixes.
+func BenchmarkComputeRatio(b *testing.B) {
+	d := gpu.A100()
+	k := occupancy.Kernel{BlockSize: 64, Registers: 33}
+	const batch = 10000
+	var best [3]time.Duration
+	for i := range best {
+		best[i] = math.MaxInt64
+	}
+	sink := 0
+	for b.Loop() {
+		t0 := time.Now()
+		for range batch {
+			sink += naiveBlocks(d, k)
+		}
+		t1 := time.Now()
+		for range batch {
+			r, _ := occupancy.Compute(d, k)
+			sink += r.ActiveBlocks
+		}
+		t2 := time.Now()
+		for range batch {
+			r, _ := emptyCompute(d, k)
+			sink += r.ActiveBlocks
+		}
+		best[0] = min(best[0], t1.Sub(t0))
+		best[1] = min(best[1], t2.Sub(t1))
+		best[2] = min(best[2], time.Since(t2))
+	}
+	b.ReportMetric(float64(best[0])/batch, "naive-ns/config")
+	b.ReportMetric(float64(best[1])/batch, "exact-ns/config")
+	b.ReportMetric(float64(best[2])/batch, "call-ns/config")
+	b.ReportMetric(float64(best[1])/float64(best[0]), "exact/naive")
+	_ = sink
 }
 
 // BenchmarkGoldenSample computes every row of the reference sample (23,736

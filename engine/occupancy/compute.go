@@ -15,14 +15,19 @@ import (
 // An invalid device or kernel is an error; a kernel that is valid but
 // cannot run (too many registers, too much shared memory) is not: its
 // Result has ActiveBlocks 0 and says why in Obstacles.
-func Compute(d gpu.Device, k Kernel) (Result, error) {
+func Compute(d gpu.Device, k Kernel) (r Result, err error) {
 	if err := d.Validate(); err != nil {
 		return Result{}, fmt.Errorf("occupancy: %w", err)
 	}
 	if err := k.validate(); err != nil {
 		return Result{}, err
 	}
-	var r Result
+	// r is written in place, field by field: the helpers return plain
+	// values or fill r in through a pointer, and no struct is assigned
+	// whole. Copying a struct whose fields were just stored one by one
+	// stalls the processor (its wide loads cannot take the narrow stores'
+	// data), and such copies of small result structs, of Limits and of r
+	// itself were over half of what Compute cost.
 	r.WarpsPerBlock = ceilDiv(k.BlockSize, d.WarpSize)
 	r.MaxWarps = div(d.MaxThreadsPerSM, d.WarpSize)
 
@@ -33,17 +38,16 @@ func Compute(d gpu.Device, k Kernel) (Result, error) {
 	}
 
 	// Registers. This may turn partitioned global caching off.
-	regs := registerLimit(&d, &k, r.WarpsPerBlock, d.SubPartitions, gc)
-	r.RegistersPerWarp = regs.perWarp
-	r.RegistersPerBlock = regs.perBlock
-	r.Limits.Registers = regs.limit
-	r.Obstacles |= regs.obstacles
-	gc = regs.gc
+	r.RegistersPerWarp = roundUp(k.Registers*d.WarpSize, d.RegisterAllocUnit)
+	r.RegistersPerBlock = r.RegistersPerWarp * r.WarpsPerBlock
+	limit, obstacles, gc := registerLimit(&d, &k, r.RegistersPerWarp, r.WarpsPerBlock, d.SubPartitions, gc)
+	r.Limits.Registers = limit
+	r.Obstacles |= obstacles
 	// GP100 (6.0) has two sub-partitions, the other Pascal chips four. A
 	// kernel that fits a GP100 SM but no GP10x SM is refused on GP100 too,
 	// so that a Pascal binary runs on every Pascal part or on none.
-	if d.CC == (gpu.CC{Major: 6, Minor: 0}) && regs.limit != Blocks(0) {
-		if check := registerLimit(&d, &k, r.WarpsPerBlock, 4, gc); check.limit == Blocks(0) {
+	if d.CC == (gpu.CC{Major: 6, Minor: 0}) && limit != Blocks(0) {
+		if check, _, _ := registerLimit(&d, &k, r.RegistersPerWarp, r.WarpsPerBlock, 4, gc); check == Blocks(0) {
 			r.Limits.Registers = Blocks(0)
 			r.Obstacles |= GP10xCrossCheck
 		}
@@ -66,32 +70,24 @@ func Compute(d gpu.Device, k Kernel) (Result, error) {
 	r.Limits.Blocks = Blocks(d.MaxBlocksPerSM)
 
 	// Shared memory.
-	smem, err := sharedMemLimit(&d, &k)
-	if err != nil {
+	if err := sharedMemLimit(&d, &k, &r); err != nil {
 		return Result{}, err
 	}
-	r.SharedMemPerBlock = smem.perBlock
-	r.SharedMemPreference = smem.preference
-	r.SharedMemConfig = smem.config
-	r.Limits.SharedMem = smem.limit
-	r.Obstacles |= smem.obstacles
 
 	// The answer is the smallest limit; every limit equal to it is a
 	// limiter.
 	answer := r.Limits.beforeBarriers()
-	flags := []struct {
-		limit Limit
-		bit   Limiter
-	}{
-		{r.Limits.Warps, LimitWarps},
-		{r.Limits.Registers, LimitRegisters},
-		{r.Limits.SharedMem, LimitSharedMem},
-		{r.Limits.Blocks, LimitBlocks},
+	if r.Limits.Warps == answer {
+		r.Limiters |= LimitWarps
 	}
-	for _, f := range flags {
-		if f.limit == answer {
-			r.Limiters |= f.bit
-		}
+	if r.Limits.Registers == answer {
+		r.Limiters |= LimitRegisters
+	}
+	if r.Limits.SharedMem == answer {
+		r.Limiters |= LimitSharedMem
+	}
+	if r.Limits.Blocks == answer {
+		r.Limiters |= LimitBlocks
 	}
 
 	// Barriers come last and may lower the answer without clearing the
@@ -122,76 +118,62 @@ func Compute(d gpu.Device, k Kernel) (Result, error) {
 	return r, nil
 }
 
-type registerOutcome struct {
-	perWarp, perBlock int
-	limit             Limit
-	obstacles         Obstacle
-	gc                PartitionedGC
-}
-
 // registerLimit applies the register rules with subParts sub-partitions
-// per SM.
-func registerLimit(d *gpu.Device, k *Kernel, warps, subParts int, gc PartitionedGC) registerOutcome {
-	var o registerOutcome
-	o.gc = gc
-	o.perWarp = roundUp(k.Registers*d.WarpSize, d.RegisterAllocUnit)
-	o.perBlock = o.perWarp * warps
+// per SM, for warps warps per block of perWarp registers each. It returns
+// the blocks the register file allows, what stops even one, and the
+// partitioned global caching in effect, which it turns off when a block
+// does not fit half the SM and gc allows the fall-back.
+func registerLimit(d *gpu.Device, k *Kernel, perWarp, warps, subParts int, gc PartitionedGC) (Limit, Obstacle, PartitionedGC) {
 	// The hardware checks the per-block limit as if every sub-partition
 	// received the same number of the block's warps.
-	perBlockAsChecked := o.perWarp * roundUp(warps, subParts)
+	perBlockAsChecked := perWarp * roundUp(warps, subParts)
 
+	var obstacles Obstacle
 	if k.Registers > d.MaxRegistersPerThread {
-		o.obstacles |= TooManyRegistersPerThread
+		obstacles |= TooManyRegistersPerThread
 	}
-	if o.perBlock > d.RegistersPerBlock {
-		o.obstacles |= TooManyRegistersPerBlock
+	if perWarp*warps > d.RegistersPerBlock {
+		obstacles |= TooManyRegistersPerBlock
 	} else if perBlockAsChecked > d.RegistersPerBlock {
-		o.obstacles |= SubPartitionRounding
+		obstacles |= SubPartitionRounding
 	}
-	if o.obstacles != 0 {
-		o.limit = Blocks(0)
-		return o
+	if obstacles != 0 {
+		return Blocks(0), obstacles, gc
 	}
-	if o.perWarp == 0 {
-		o.limit = Unlimited()
-		return o
+	if perWarp == 0 {
+		return Unlimited(), 0, gc
 	}
 	// A warp's registers live in one sub-partition's share of the file.
-	warpsPerSubPart := div(div(d.RegistersPerSM, subParts), o.perWarp)
+	warpsPerSubPart := div(div(d.RegistersPerSM, subParts), perWarp)
 	blocks := 0
 	if gc != PartitionedGCOff {
 		// A block is confined to half the SM's sub-partitions.
 		blocks = div(warpsPerSubPart*(subParts/2), warps) * 2
 		if blocks == 0 && gc == PartitionedGCOnStrict {
-			o.obstacles |= PartitionedGCHalfSM
+			obstacles |= PartitionedGCHalfSM
 		}
 	}
 	if blocks == 0 && gc != PartitionedGCOnStrict {
-		o.gc = PartitionedGCOff
+		gc = PartitionedGCOff
 		blocks = div(warpsPerSubPart*subParts, warps)
 	}
-	o.limit = Blocks(blocks)
-	return o
+	return Blocks(blocks), obstacles, gc
 }
 
-type sharedMemOutcome struct {
-	perBlock, preference, config int
-	limit                        Limit
-	obstacles                    Obstacle
-}
-
-// sharedMemLimit applies the shared-memory rules.
-func sharedMemLimit(d *gpu.Device, k *Kernel) (sharedMemOutcome, error) {
-	var o sharedMemOutcome
+// sharedMemLimit applies the shared-memory rules and fills in r's
+// shared-memory fields, its shared-memory limit and obstacles.
+func sharedMemLimit(d *gpu.Device, k *Kernel, r *Result) error {
 	pref, err := preference(d, k)
 	if err != nil {
-		return o, err
+		return err
 	}
-	o.preference = pref
-	o.perBlock = roundUp(k.StaticSharedMem+d.ReservedSharedMemPerBlock+k.DynamicSharedMem, d.SharedMemAllocUnit)
+	r.SharedMemPreference = pref
+	perBlock := roundUp(k.StaticSharedMem+d.ReservedSharedMemPerBlock+k.DynamicSharedMem, d.SharedMemAllocUnit)
+	r.SharedMemPerBlock = perBlock
 
+	var obstacles Obstacle
 	if k.SharedMemLimit == OptInLimit && k.DynamicSharedMem > k.maxDynamic() {
-		o.obstacles |= DynamicSharedMemOverAttribute
+		obstacles |= DynamicSharedMemOverAttribute
 	}
 	// The per-block limit, plus the driver's reserve.
 	limit, _ := sharedMemBlockLimit(d, k)
@@ -199,35 +181,37 @@ func sharedMemLimit(d *gpu.Device, k *Kernel) (sharedMemOutcome, error) {
 	// A launch over its own attribute is refused for that reason alone,
 	// even when the block also exceeds the per-block limit (a limit the
 	// attribute itself chose).
-	if o.perBlock > limit && o.obstacles == 0 {
-		o.obstacles |= SharedMemPerBlockExceeded
+	if perBlock > limit && obstacles == 0 {
+		obstacles |= SharedMemPerBlockExceeded
 	}
-	if o.obstacles != 0 {
-		o.limit = Blocks(0)
-		return o, nil
+	if obstacles != 0 {
+		r.Limits.SharedMem = Blocks(0)
+		r.Obstacles |= obstacles
+		return nil
 	}
 
 	// The SM runs with the preferred size when one block fits in it;
 	// otherwise with the smallest size that holds one block.
-	o.config = pref
-	if pref < o.perBlock {
+	config := pref
+	if pref < perBlock {
 		if d.SharedMemCapacities != nil {
-			c, ok := capacityFor(d, o.perBlock)
+			c, ok := capacityFor(d, perBlock)
 			if !ok {
-				return o, fmt.Errorf("occupancy: %s cannot be configured with %d bytes of shared memory per SM (largest is %d)",
-					d.Name, o.perBlock, d.SharedMemCapacities[len(d.SharedMemCapacities)-1])
+				return fmt.Errorf("occupancy: %s cannot be configured with %d bytes of shared memory per SM (largest is %d)",
+					d.Name, perBlock, d.SharedMemCapacities[len(d.SharedMemCapacities)-1])
 			}
-			o.config = c
+			config = c
 		} else {
-			o.config = d.SharedMemPerSM
+			config = d.SharedMemPerSM
 		}
 	}
-	if o.perBlock == 0 {
-		o.limit = Unlimited()
-		return o, nil
+	r.SharedMemConfig = config
+	if perBlock == 0 {
+		r.Limits.SharedMem = Unlimited()
+		return nil
 	}
-	o.limit = Blocks(div(o.config, o.perBlock))
-	return o, nil
+	r.Limits.SharedMem = Blocks(div(config, perBlock))
+	return nil
 }
 
 // sharedMemBlockLimit returns the per-block shared-memory limit k is held
@@ -279,11 +263,12 @@ func ceilDiv(x, y int) int { return div(x+y-1, y) }
 
 // div is x / y for x >= 0 and y > 0. Most divisors here are powers of two
 // (the warp size, allocation units, sub-partitions, warps per block), and
-// a shift costs a cycle where a division costs tens: Compute divides about
-// ten times, and this is most of what it costs.
+// a shift costs a cycle where a 64-bit division costs ten (recent AMD) to
+// tens (older Intel); Compute divides about ten times. The mask tells the
+// compiler the shift is under 64, which spares it the code for wider ones.
 func div(x, y int) int {
 	if y&(y-1) == 0 {
-		return x >> bits.TrailingZeros(uint(y))
+		return x >> (bits.TrailingZeros(uint(y)) & 63)
 	}
 	return x / y
 }

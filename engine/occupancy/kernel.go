@@ -242,15 +242,18 @@ func (k *Kernel) validate() error {
 	if k.BlockSize <= 0 {
 		return fmt.Errorf("occupancy: block size must be positive, got %d", k.BlockSize)
 	}
-	// The values first, their names only for the message: validate runs
-	// on every Compute.
-	values := [...]int{k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock}
-	for i, v := range values {
-		if v < 0 {
-			return fmt.Errorf("occupancy: %s must not be negative, got %d", kernelFields[i], v)
-		}
-		if v > maxInput {
-			return fmt.Errorf("occupancy: %s %d is too large (at most %d)", kernelFields[i], v, maxInput)
+	// validate runs on every Compute, so the common case tests the fields
+	// themselves; the array, slower to build, only finds the field to name.
+	if min(k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock) < 0 ||
+		max(k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock) > maxInput {
+		values := [...]int{k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock}
+		for i, v := range values {
+			if v < 0 {
+				return fmt.Errorf("occupancy: %s must not be negative, got %d", kernelFields[i], v)
+			}
+			if v > maxInput {
+				return fmt.Errorf("occupancy: %s %d is too large (at most %d)", kernelFields[i], v, maxInput)
+			}
 		}
 	}
 	if k.MaxDynamicSharedMem < NoDynamicSharedMem {

@@ -78,14 +78,16 @@ type Limits struct {
 // beforeBarriers returns the smallest of the warp, register, shared-memory
 // and block limits: the answer before the barrier limit is applied, which
 // is what the reference sets the limiter flags against.
-func (l Limits) beforeBarriers() Limit {
-	answer := l.Warps
-	for _, x := range []Limit{l.Registers, l.SharedMem, l.Blocks} {
-		if x.less(answer) {
-			answer = x
-		}
+func (l *Limits) beforeBarriers() Limit {
+	return lower(lower(l.Warps, l.Registers), lower(l.SharedMem, l.Blocks))
+}
+
+// lower returns the limit that allows fewer blocks, l on a tie.
+func lower(l, m Limit) Limit {
+	if m.less(l) {
+		return m
 	}
-	return answer
+	return l
 }
 
 // Limit is the number of blocks per SM one resource allows, or no limit.

@@ -45,23 +45,6 @@
     });
   };
 
-  function copyText(text) {
-    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
-    return new Promise(function (resolve, reject) {
-      var ta = document.createElement("textarea");
-      ta.value = text;
-      ta.setAttribute("readonly", "");
-      ta.style.position = "fixed";
-      ta.style.opacity = "0";
-      document.body.appendChild(ta);
-      ta.select();
-      var ok = false;
-      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
-      document.body.removeChild(ta);
-      if (ok) resolve(); else reject(new Error("copy failed"));
-    });
-  }
-
   function addProgramButtons() {
     var cells = document.querySelectorAll(".cell[data-program]");
     for (var i = 0; i < cells.length; i++) {
@@ -83,7 +66,7 @@
         b.addEventListener("focus", warm);
         b.addEventListener("touchstart", warm, { passive: true });
         b.addEventListener("click", function () {
-          wb.program(cell.id).then(copyText).then(function () {
+          wb.program(cell.id).then(wb.copyText).then(function () {
             b.textContent = "Copied";
             b.classList.add("done");
             setTimeout(function () { b.textContent = "Copy as program"; b.classList.remove("done"); }, 1500);

@@ -127,6 +127,8 @@
     return searchScript;
   }
   var api = window.warpbook = window.warpbook || {};
+  // copyText puts text on the clipboard (reader.js copies programs with it).
+  api.copyText = copyText;
   function searchFirst(q) {
     return loadSearch().then(function () {
       if (window.warpbook.search === searchFirst) throw new Error("assets/search.js did not start");

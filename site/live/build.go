@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/warpbook/warpbook/internal/atomicfile"
 	"io"
 	"os"
 	"os/exec"
@@ -346,7 +347,7 @@ func (b *Builder) inputs(ctx context.Context, goExe string) (*inputs, error) {
 			st.Files = append(st.Files, stat(f))
 		}
 		if data, err := json.Marshal(st); err == nil {
-			_ = writeAtomic(sp, data) // a lost stamp costs the next build a go list
+			_ = atomicfile.Write(sp, data, 0o644) // a lost stamp costs the next build a go list
 		}
 	}
 	return in, nil
@@ -392,35 +393,9 @@ func (b *Builder) store(k *Kernel) {
 	if err != nil {
 		return
 	}
-	if writeAtomic(p, k.Script) == nil {
-		_ = writeAtomic(p+".json", meta)
+	if atomicfile.Write(p, k.Script, 0o644) == nil {
+		_ = atomicfile.Write(p+".json", meta, 0o644)
 	}
-}
-
-// writeAtomic writes a file through a temporary one, so that a reader
-// never sees half of it.
-func writeAtomic(p string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), p); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
 }
 
 // DefaultCacheDir is where the warpbook command keeps built kernels:

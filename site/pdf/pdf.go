@@ -58,16 +58,7 @@ func Print(ctx context.Context, dir string, date time.Time) ([]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(profile)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
+	opts := append(Options(exe, profile),
 		// The dates Chromium writes are local time; in UTC they have one
 		// length, so that they can be replaced in place.
 		chromedp.Env("TZ=UTC"),
@@ -153,4 +144,22 @@ func setDates(data []byte, date time.Time) []byte {
 		key := m[1:bytes.IndexByte(m, ' ')]
 		return []byte(fmt.Sprintf("/%s (D:%s+00'00')", key, d))
 	})
+}
+
+// Options are how warpbook starts Chromium (the executable exe, with the
+// profile directory profile): headless, without a sandbox, GPU or first-run
+// page, and with nothing of its own that goes to the network. The browser
+// tests start it the same way.
+func Options(exe, profile string) []chromedp.ExecAllocatorOption {
+	return append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+	)
 }

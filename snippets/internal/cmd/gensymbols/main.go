@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/warpbook/warpbook/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"sort"
@@ -66,7 +67,7 @@ func run() error {
 		if bytes.Equal(old[n], files[n]) {
 			continue
 		}
-		if err := writeAtomic(filepath.Join(out, n), files[n]); err != nil {
+		if err := atomicfile.Write(filepath.Join(out, n), files[n], 0o644); err != nil {
 			return err
 		}
 	}
@@ -86,25 +87,4 @@ func moduleRoot(dir string) (string, error) {
 			return "", fmt.Errorf("no go.mod above %s", dir)
 		}
 	}
-}
-
-func writeAtomic(name string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), ".gensymbols-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), name)
 }
