@@ -57,8 +57,12 @@ func (b *build) frontPage(r *renderer) string {
 	}
 	if len(b.questions) > 0 {
 		qi := b.bySrc["questions/index.md"]
-		fmt.Fprintf(&w, `<li><h3>Practise for an interview</h3><p>%s, tagged by topic, each with a short answer to try yourself against and a deep dive that works it out.</p><p class="start"><a href="%s">The questions →</a></p></li>`+"\n",
+		fmt.Fprintf(&w, `<li><h3>Practise for an interview</h3><p>%s, tagged by topic, each with a short answer to try yourself against and a deep dive that works it out.</p><p class="start"><a href="%s">The questions →</a>`,
 			plural(len(b.questions), "question", "questions"), r.href(qi.out))
+		if b.practice != nil {
+			fmt.Fprintf(&w, ` <a href="%s">Drill them, and predict what the snippets print →</a>`, r.href(b.practice.out))
+		}
+		w.WriteString("</p></li>\n")
 	}
 	w.WriteString("</ul>\n</section>\n")
 

@@ -39,6 +39,7 @@ type layoutData struct {
 	Prev, Next                     *linkData
 	TOC                            []tocEntry
 	Provenance                     template.HTML
+	Practice                       bool // the practice page: load its styles and scripts
 	Live                           *liveData
 }
 
@@ -153,6 +154,7 @@ func (b *build) layout(r *renderer) *layoutData {
 		d.TOC = nil
 	}
 	d.Provenance = template.HTML(b.provenanceNote(r))
+	d.Practice = p == b.practice
 	d.Live = b.liveFor(r)
 	return d
 }

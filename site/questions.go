@@ -58,6 +58,9 @@ func (b *build) questionMeta(w *strings.Builder, r *renderer, q *page) {
 			}
 		}
 		fmt.Fprintf(w, ` <span class="explained">Explained in <a href="%s">%s</a></span>`, html.EscapeString(href), html.EscapeString(label))
+		if b.practice != nil && r.p == q {
+			fmt.Fprintf(w, ` <a class="drill" href="%s">Drill this chapter</a>`, html.EscapeString(drillHref(r, s)))
+		}
 	}
 	w.WriteString("</p>\n")
 }
@@ -165,7 +168,11 @@ func (b *build) chapterQuestions(r *renderer) string {
 	slices.SortStableFunc(qs, func(x, y *page) int { return cmp.Compare(at[x.sectionFrag], at[y.sectionFrag]) })
 	var w strings.Builder
 	fmt.Fprintf(&w, `<section class="chapter-qs" aria-labelledby="%[1]s"><h2 id="%[1]s">Interview questions on this chapter<a class="hanchor" href="#%[1]s" aria-label="Link to this section">#</a></h2>`+"\n", chapterQuestionsID)
-	fmt.Fprintf(&w, "<p>%s whose answer this chapter explains.</p>\n<ul>\n", plural(len(qs), "question", "questions"))
+	fmt.Fprintf(&w, "<p>%s whose answer this chapter explains.", plural(len(qs), "question", "questions"))
+	if b.practice != nil {
+		fmt.Fprintf(&w, ` <a class="drill" href="%s">Drill this chapter</a>: its questions and what its snippets print, one card at a time.`, html.EscapeString(drillHref(r, p)))
+	}
+	w.WriteString("</p>\n<ul>\n")
 	for _, q := range qs {
 		fmt.Fprintf(&w, `<li><a href="%s">%s</a> <span class="difficulty d-%s">%s</span>`,
 			rel(r.at, q.out), html.EscapeString(q.title), q.fm().Difficulty, q.fm().Difficulty)

@@ -169,6 +169,7 @@ type build struct {
 	nav       []*navItem
 	glossary  []*page // by term
 	questions []*page // by section order, then id
+	practice  *page   // practice.html; nil for a book with nothing to practise
 	tags      map[string][]*page
 	inPrint   map[*page]bool
 	printList []*page

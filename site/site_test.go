@@ -415,7 +415,7 @@ func TestQuestions(t *testing.T) {
 	contains(t, "questions/index.html", idx, `<nav class="tags" aria-label="Filter by tag" data-filter="qa">`, `<a class="tag" href="tags/occupancy.html" data-tag="occupancy">occupancy</a>`)
 	lacks(t, "tags/registers.html", page(t, s, "questions/tags/registers.html"), "data-filter")
 	q := page(t, s, "questions/cliff.html")
-	contains(t, "questions/cliff.html", q, "<h1>Why the cliff?</h1>", `<details class="answer deep" id="deep-dive"><summary>Deep dive</summary>`, "<p>Long answer.</p>", `<span class="difficulty d-hard">hard</span>`)
+	contains(t, "questions/cliff.html", q, `<a class="drill" href="../practice.html#chapter=occ">Drill this chapter</a>`, "<h1>Why the cliff?</h1>", `<details class="answer deep" id="deep-dive"><summary>Deep dive</summary>`, "<p>Long answer.</p>", `<span class="difficulty d-hard">hard</span>`)
 	tag := page(t, s, "questions/tags/registers.html")
 	contains(t, "tags/registers.html", tag, `id="q-cliff"`, `<a href="../cliff.html">Why the cliff?</a>`, `aria-current="page">registers`)
 	lacks(t, "tags/registers.html", tag, `id="q-basic"`)
@@ -424,7 +424,7 @@ func TestQuestions(t *testing.T) {
 	occ := page(t, s, "occ.html")
 	contains(t, "occ.html", occ,
 		`<section class="chapter-qs" aria-labelledby="wb-qs"><h2 id="wb-qs">Interview questions on this chapter`,
-		"<p>3 questions whose answer this chapter explains.</p>\n<ul>\n"+
+		"<p>3 questions whose answer this chapter explains. "+`<a class="drill" href="practice.html#chapter=occ">Drill this chapter</a>: its questions and what its snippets print, one card at a time.</p>`+"\n<ul>\n"+
 			`<li><a href="questions/basic.html">What is occupancy?</a> <span class="difficulty d-easy">easy</span></li>`+"\n"+
 			`<li><a href="questions/zeta.html">What comes first?</a> <span class="difficulty d-easy">easy</span> <span class="explained">explained in <a href="#basics">Basics</a></span></li>`+"\n"+
 			`<li><a href="questions/cliff.html">Why the cliff?</a> <span class="difficulty d-hard">hard</span> <span class="explained">explained in <a href="#the-cliffs">The cliffs</a></span></li>`,

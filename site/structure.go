@@ -73,6 +73,13 @@ func (b *build) structure() error {
 	if qIndex != nil && !listed[qIndex] {
 		suffix = append(suffix, &navItem{title: qIndex.title, page: qIndex})
 	}
+	if b.hasDrills() {
+		practice := b.collection("practice.md", "Practice", b.practicePage)
+		if !listed[practice] {
+			suffix = append(suffix, &navItem{title: practice.title, page: practice})
+		}
+		b.practice = practice
+	}
 	if len(suffix) > 0 {
 		if len(b.nav) > 0 {
 			b.nav = append(b.nav, &navItem{sep: true})
@@ -107,7 +114,7 @@ func (b *build) structure() error {
 	})
 	chain(b.order)
 	for _, p := range b.pages {
-		if p.kind == kindChapter && !listed[p] && p.out != "glossary/index.html" && p.out != "questions/index.html" {
+		if p.kind == kindChapter && !listed[p] && p.out != "glossary/index.html" && p.out != "questions/index.html" && p.out != practicePath {
 			b.warnf("%s: not listed in SUMMARY.md; it is built but only reachable by links", b.file(p.path))
 		}
 	}

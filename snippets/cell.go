@@ -28,6 +28,8 @@ type Cell struct {
 	Attrs Attrs
 	// Lines are the snippet's lines, hidden ones included.
 	Lines []Line
+	// DrillPos is the position of the drill= attribute; zero without one.
+	DrillPos Pos
 	// src is the page's source, which Code and Output index into.
 	src []byte
 }
@@ -111,6 +113,14 @@ type Attrs struct {
 	// Fresh runs the snippet in its own interpreter instead of the page's
 	// session. A snippet that starts with "package main" is always fresh.
 	Fresh bool
+	// NoDrill keeps the snippet off the practice page's predict-the-output
+	// drills.
+	NoDrill bool
+	// Drill is drill="prompt": the line the practice page asks above the
+	// snippet's code instead of "What does this print?". It makes the
+	// snippet a drill whatever the length of its output; one that prints
+	// nothing fails the build.
+	Drill string
 }
 
 // MaxTimeout is the largest timeout= a snippet may ask for.
@@ -268,9 +278,28 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 			if isFlag() {
 				c.Attrs.Fresh = true
 			}
+		case "nodrill":
+			if isFlag() {
+				c.Attrs.NoDrill = true
+			}
+		case "drill":
+			if needValue() {
+				if strings.ContainsAny(t.value, "\n\r") {
+					bad(t, "drill= is one line: the prompt the practice page asks")
+				} else {
+					c.Attrs.Drill = strings.TrimSpace(t.value)
+					c.DrillPos = shift(infoPos, t.col)
+				}
+			}
 		default:
-			bad(t, "unknown attribute %q (known: id, panics, error, unordered, skip, timeout, fresh)", t.key)
+			bad(t, "unknown attribute %q (known: id, panics, error, unordered, skip, timeout, fresh, nodrill, drill)", t.key)
 		}
+	}
+	if c.Attrs.NoDrill && c.Attrs.Drill != "" {
+		*diags = append(*diags, &Diagnostic{Pos: c.DrillPos, ID: c.ID(), Msg: "a snippet cannot be both nodrill and a drill (drill=): drop one"})
+	}
+	if c.Attrs.Skip != "" && c.Attrs.Drill != "" {
+		*diags = append(*diags, &Diagnostic{Pos: c.DrillPos, ID: c.ID(), Msg: "a skipped snippet never runs, so a drill of it has no verified answer: drop drill= or skip="})
 	}
 	if c.Attrs.Panics != "" && c.Attrs.Error != "" {
 		*diags = append(*diags, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "a snippet cannot both panic (panics=) and fail to compile (error=)"})
@@ -296,6 +325,7 @@ var attrUsage = map[string]string{
 	"error":   `error="part of the compile error"`,
 	"skip":    `skip="why it does not run"`,
 	"timeout": "timeout=2s",
+	"drill":   `drill="the question the practice page asks"`,
 }
 
 // SetupSeparator is the line that ends a snippet's hidden setup: the

@@ -28,6 +28,15 @@ type Check struct {
 	Expr string
 	// After is the number of cells above the link: Cells[:After] run first.
 	After int
+	// NoDrill keeps the value off the practice page's drills: an HTML
+	// comment <!-- nodrill --> right after the link.
+	NoDrill bool
+	// Drill is the prompt the practice page asks above the value's
+	// sentence, from a comment <!-- drill: PROMPT --> right after the
+	// link; "" without one.
+	Drill string
+	// DrillPos is the position of that comment; zero without one.
+	DrillPos Pos
 }
 
 // ID is "value-N" (N = Index+1): what -run filters on.
@@ -60,6 +69,7 @@ func (pg *Page) check(n *ast.Link, after int, diags *Diagnostics) *Check {
 		After: after,
 	}
 	c.ExprPos = pg.Pos(pg.exprOffset(n))
+	pg.drillComment(c, n.NextSibling(), diags)
 	switch {
 	case c.Expr == "":
 		*diags = append(*diags, &Diagnostic{Pos: c.Pos,
@@ -112,4 +122,43 @@ func (pg *Page) exprOffset(n *ast.Link) int {
 		i++
 	}
 	return i
+}
+
+// drillComment reads the practice page's directive for a checked value:
+// an HTML comment right after its link, <!-- nodrill --> or
+// <!-- drill: PROMPT -->. Other comments are left alone; a comment that
+// starts with "drill" or "nodrill" and is neither is an error.
+func (pg *Page) drillComment(c *Check, next ast.Node, diags *Diagnostics) {
+	raw, ok := next.(*ast.RawHTML)
+	if !ok || raw.Segments.Len() == 0 {
+		return
+	}
+	var b strings.Builder
+	for i := 0; i < raw.Segments.Len(); i++ {
+		seg := raw.Segments.At(i)
+		b.Write(seg.Value(pg.Source))
+	}
+	body, ok := strings.CutPrefix(b.String(), "<!--")
+	if !ok {
+		return
+	}
+	body = strings.TrimSpace(strings.TrimSuffix(body, "-->"))
+	word := strings.ToLower(strings.SplitN(strings.Fields(body + " x")[0], ":", 2)[0])
+	if word != "drill" && word != "nodrill" {
+		return
+	}
+	pos := pg.Pos(raw.Segments.At(0).Start)
+	switch {
+	case body == "nodrill":
+		c.NoDrill, c.DrillPos = true, pos
+	case strings.HasPrefix(body, "drill:"):
+		prompt := strings.Join(strings.Fields(strings.TrimPrefix(body, "drill:")), " ")
+		if prompt == "" {
+			*diags = append(*diags, &Diagnostic{Pos: pos, Msg: "the drill comment has no prompt: write <!-- drill: the question to ask --> or <!-- nodrill -->"})
+			return
+		}
+		c.Drill, c.DrillPos = prompt, pos
+	default:
+		*diags = append(*diags, &Diagnostic{Pos: pos, Msg: fmt.Sprintf("unknown drill comment %q after a checked value: write <!-- nodrill --> or <!-- drill: the question to ask -->", "<!-- "+body+" -->")})
+	}
 }

@@ -130,6 +130,35 @@ func TestDialect(t *testing.T) {
 	}
 }
 
+// TestDrillDirectives reads what authors write for the practice page: the
+// nodrill flag and drill= prompt of a snippet, and the comments after a
+// checked value; other comments are left alone.
+func TestDrillDirectives(t *testing.T) {
+	src := "```go run id=a nodrill\nx\n```\n\n```go run id=b drill=\"How many warps?\"\nx\n```\n\n" +
+		"A [4](= \"2+2\")<!-- nodrill --> and [5](= \"2+3\")<!--drill:  What is\ntwo plus three? --> and [6](= \"3+3\")<!-- a note --> and [7](= \"3+4\").\n"
+	pg, err := Parse("x.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := pg.Cells[0].Attrs; !a.NoDrill || a.Drill != "" {
+		t.Errorf("cell a: %+v", a)
+	}
+	if c := pg.Cells[1]; c.Attrs.NoDrill || c.Attrs.Drill != "How many warps?" || c.DrillPos.String() != "x.md:5:16" {
+		t.Errorf("cell b: %+v at %s", c.Attrs, c.DrillPos)
+	}
+	type got struct {
+		NoDrill bool
+		Drill   string
+		Pos     string
+	}
+	want := []got{{true, "", "x.md:9:15"}, {false, "What is two plus three?", "x.md:9:48"}, {false, "", ""}, {false, "", ""}}
+	for i, c := range pg.Checks {
+		if g := (got{c.NoDrill, c.Drill, c.DrillPos.String()}); g != want[i] {
+			t.Errorf("value %s: %+v, want %+v", c.Text, g, want[i])
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"unknown attribute", "```go run colour=red\nx\n```\n", `x.md:1:11: unknown attribute "colour"`},
@@ -151,6 +180,12 @@ func TestParseErrors(t *testing.T) {
 		{"bad tag", "---\ntitle: t\ntags: [Occupancy]\n---\n# A\n", `x.md:3:1: front matter: tag "Occupancy": use lower-case letters`},
 		{"unknown key", "---\ntitel: t\n---\n# A\n", `x.md:2:1: front matter: unknown field "titel"`},
 		{"unclosed front matter", "---\ntitle: x\n\n# Page\n\n```go run\nx\n```\n", "x.md:1:1: front matter opened on line 1 is never closed"},
+		{"empty drill prompt", "```go run drill=\"\"\n```\n", "x.md:1:11: drill needs a value"},
+		{"nodrill with a value", "```go run nodrill=yes\n```\n", "x.md:1:11: nodrill is a flag"},
+		{"nodrill and drill", "```go run nodrill drill=\"Why?\"\n```\n", "x.md:1:19: snippet-1: a snippet cannot be both nodrill and a drill"},
+		{"drill of a skipped snippet", "```go run skip=\"later\" drill=\"Why?\"\n```\n", "x.md:1:24: snippet-1: a skipped snippet never runs"},
+		{"drill comment without a prompt", "It is [4](= \"2+2\")<!-- drill: --> here.\n", "x.md:1:19: the drill comment has no prompt"},
+		{"unknown drill comment", "It is [4](= \"2+2\")<!-- drill how many -->.\n", `x.md:1:19: unknown drill comment "<!-- drill how many -->"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("x.md", []byte(tc.src))
