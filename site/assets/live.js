@@ -252,6 +252,8 @@
     for (var eid in editors) edits[eid] = editors[eid].getValue();
     var loading = !kernel || !worker;
     status(cell, loading ? "Loading the kernel…" : "Running…", "busy");
+    // The kernel loads while the page's source does.
+    if (!kernel) loadKernel().catch(function () {});
     return loadPage().then(function (p) {
       var ed = {};
       for (var k in edits) ed[k] = edits[k];
