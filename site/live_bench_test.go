@@ -48,10 +48,13 @@ func BenchmarkBrowserKernel(b *testing.B) {
 			tb.open(page)
 			ids := evalJS[[]string](tb, `Array.from(document.querySelectorAll(".cell[data-cell]")).filter(c => c.dataset.expect !== "skip").map(c => c.dataset.cell)`)
 			tb.run(ids[0], nil) // the kernel loads: not counted
+			line := ""
 			for i, id := range ids {
 				tb.run(id, nil)
 				all = append(all, took(tb, i+1))
+				line += fmt.Sprintf(" %s=%.0f", id, took(tb, i+1))
 			}
+			b.Logf("cells (ms):%s", line)
 		}
 		sort.Float64s(all)
 		b.ReportMetric(all[len(all)/2]*1e6, "ns/op")

@@ -317,6 +317,24 @@ func TestBrowserLive(t *testing.T) {
 		}
 	})
 
+	// What a snippet writes to os.Stdout (kept by the worker and handed to
+	// the kernel in chunks) comes out in order with what it prints with
+	// fmt, as in the native kernel, in small writes and in large ones.
+	t.Run("stdout", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		for _, src := range []string{
+			"import \"os\"\n\nfor i := 0; i < 3; i++ {\n\tfmt.Println(\"fmt\", i)\n\tos.Stdout.WriteString(\"os\\n\")\n}\nfmt.Print(\"end\\n\")\n",
+			"import (\n\t\"os\"\n\t\"strings\"\n)\n\nline := strings.Repeat(\"x\", 999) + \"\\n\"\nfor i := 0; i < 300; i++ {\n\tos.Stdout.WriteString(line)\n\tif i%100 == 0 {\n\t\tfmt.Println(i)\n\t}\n}\n",
+		} {
+			r := tb.run("quick", &src)
+			want, wantErr := native(t, page, map[string]string{"quick": src}, "quick")
+			if r.Stdout != want || r.Error != wantErr {
+				t.Errorf("%q: prints %d bytes (%.60q...), problems %q; the native kernel prints %d bytes (%.60q...), problems %q", src, len(r.Stdout), r.Stdout, r.Error, len(want), want, wantErr)
+			}
+		}
+	})
+
 	// An endless loop is stopped at the cell's limit (timeout=1s, four
 	// times that as wall-clock time), and the next run works.
 	t.Run("loop", func(t *testing.T) {

@@ -40,7 +40,7 @@ func (c *Cell) ID() string {
 	if c.Attrs.ID != "" {
 		return c.Attrs.ID
 	}
-	return fmt.Sprintf("snippet-%d", c.Index+1)
+	return "snippet-" + strconv.Itoa(c.Index+1)
 }
 
 // Expected is the body of the output block ("" without one): what the

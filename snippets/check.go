@@ -2,6 +2,7 @@ package snippets
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -40,7 +41,7 @@ type Check struct {
 }
 
 // ID is "value-N" (N = Index+1): what -run filters on.
-func (c *Check) ID() string { return fmt.Sprintf("value-%d", c.Index+1) }
+func (c *Check) ID() string { return "value-" + strconv.Itoa(c.Index+1) }
 
 // KindCheck is the node kind of [CheckNode].
 var KindCheck = ast.NewNodeKind("Check")

@@ -76,7 +76,9 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 	}
 	pr.need = need
 	cache := k.cache()
-	pr.keys = pl.keys(r.Verifier, "interp")
+	if cache != nil {
+		pr.keys = pl.keys(r.Verifier, "interp")
+	}
 	pr.outcomes = map[int]*worker.Outcome{}
 	pr.timeouts = map[int]time.Duration{}
 	for _, s := range pl.sessions {

@@ -76,11 +76,25 @@
   }
 
   // The worker's code around the Go runtime's wasm_exec.js: a file system
-  // whose standard output goes back to the kernel (see StdoutHook in
-  // snippets/internal/worker) and whose standard error is kept, in case the
-  // runtime dies.
+  // whose standard output goes back to the kernel (see StdoutHook and
+  // StdoutTake in snippets/internal/worker), kept here and handed over in
+  // large chunks, since each crossing into Go costs more than the write,
+  // and whose standard error is kept, in case the runtime dies.
   var prelude = "(" + function () {
     var dec = new TextDecoder(), stderr = "";
+    var out = [], outLen = 0, outMax = 65536;
+    function take() {
+      if (outLen === 0) return null;
+      var b = out[0];
+      if (out.length > 1) {
+        b = new Uint8Array(outLen);
+        for (var i = 0, at = 0; i < out.length; at += out[i].length, i++) b.set(out[i], at);
+      }
+      out = [];
+      outLen = 0;
+      return b;
+    }
+    self.warpbookStdoutTake = take;
     function enosys() { var e = new Error("not implemented"); e.code = "ENOSYS"; return e; }
     function keep(buf) {
       stderr += dec.decode(buf, { stream: true });
@@ -94,7 +108,12 @@
       write: function (fd, buf, offset, length, position, callback) {
         if (position !== null) { callback(enosys()); return; }
         var b = buf.subarray(offset, offset + length);
-        if (fd === 1 && self.warpbookStdout) self.warpbookStdout(b); else keep(b);
+        if (fd === 1 && self.warpbookStdout) {
+          // Go made buf for this write alone: it can be kept as it is.
+          out.push(b);
+          outLen += b.length;
+          if (outLen >= outMax) self.warpbookStdout(take());
+        } else keep(b);
         callback(null, length);
       },
       fsync: function (fd, callback) { callback(null); }
@@ -233,6 +252,8 @@
     for (var eid in editors) edits[eid] = editors[eid].getValue();
     var loading = !kernel || !worker;
     status(cell, loading ? "Loading the kernel…" : "Running…", "busy");
+    // The kernel loads while the page's source does.
+    if (!kernel) loadKernel().catch(function () {});
     return loadPage().then(function (p) {
       var ed = {};
       for (var k in edits) ed[k] = edits[k];

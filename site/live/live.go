@@ -158,7 +158,7 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 			ids = append(ids, regexp.QuoteMeta(ch.ID()))
 		}
 	}
-	k.Filter = regexp.MustCompile("^(?:" + strings.Join(ids, "|") + ")$")
+	k.Filter = s.filter("^(?:" + strings.Join(ids, "|") + ")$")
 	r := k.RunPage(ctx, page)
 
 	var problems snippets.Diagnostics

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
@@ -35,8 +34,8 @@ type kept struct {
 }
 
 type keptUnit struct {
-	key string
-	o   *Outcome // nil until the job's outcome is recorded
+	u Unit
+	o *Outcome // nil until the job's outcome is recorded
 }
 
 // NewResident returns a resident runner; with reuse false it keeps
@@ -73,7 +72,7 @@ func (r *Resident) Prepare(units []Unit) (replayed map[int]*Outcome, rest []Unit
 			continue
 		}
 		n := 0
-		for n < len(us) && n < len(k.units) && k.units[n].key == unitKey(&us[n]) && k.units[n].o.Finished() {
+		for n < len(us) && n < len(k.units) && sameWork(&k.units[n].u, &us[n]) && k.units[n].o.Finished() {
 			n++
 		}
 		if n < len(us) && n < len(k.units) {
@@ -111,7 +110,7 @@ func (r *Resident) Record(units []Unit, res map[int]*Outcome) {
 			if u.Session != s || i >= len(k.units) {
 				continue
 			}
-			if o := res[u.U]; o != nil && k.units[i].key == unitKey(&u) {
+			if o := res[u.U]; o != nil && sameWork(&k.units[i].u, &u) {
 				c := *o
 				k.units[i].o = &c
 			}
@@ -174,20 +173,23 @@ func (r *Resident) start(ctx context.Context, j *Job, started func(u int)) (Proc
 	return p, nil
 }
 
-// unitKey is what identifies a unit's work in its session.
-func unitKey(u *Unit) string {
-	var b strings.Builder
-	for i, c := range u.Chunks {
-		b.WriteString(c)
-		if i < len(u.Stmt) && u.Stmt[i] {
-			b.WriteString("\x00s")
-		}
-		b.WriteString("\x00c")
+// sameWork reports whether two units do the same work in their session:
+// the same code, chunk by chunk, each a statement or not alike, and the
+// same checked expression.
+func sameWork(a, b *Unit) bool {
+	if a.Expr != b.Expr || !slices.Equal(a.Chunks, b.Chunks) {
+		return false
 	}
-	b.WriteString("\x00e")
-	b.WriteString(u.Expr)
-	return b.String()
+	for i := range a.Chunks {
+		if stmtAt(a, i) != stmtAt(b, i) {
+			return false
+		}
+	}
+	return true
 }
+
+// stmtAt reports whether chunk i of u is statements.
+func stmtAt(u *Unit, i int) bool { return i < len(u.Stmt) && u.Stmt[i] }
 
 // serve runs j, going on in the kept interpreters of the sessions that
 // Prepare said continue.
@@ -218,7 +220,7 @@ func (r *Resident) serve(j *Job, out io.Writer, errOut io.Writer, started func(u
 			r.mu.Unlock()
 		}
 		r.mu.Lock()
-		k.units = append(k.units, keptUnit{key: unitKey(&u)})
+		k.units = append(k.units, keptUnit{u: u})
 		r.mu.Unlock()
 		mark(Event{U: u.U, Kind: Start})
 		if started != nil {
