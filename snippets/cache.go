@@ -56,17 +56,49 @@ func toolVersion() string {
 		}
 		sum := "unknown"
 		if exe, err := os.Executable(); err == nil {
-			if f, err := os.Open(exe); err == nil {
-				h := sha256.New()
-				if _, err := io.Copy(h, f); err == nil {
-					sum = hex.EncodeToString(h.Sum(nil))[:12]
-				}
-				f.Close()
+			if h := exeHash(exe); h != "" {
+				sum = h[:12]
 			}
 		}
 		toolVer = "warpbook " + ver + "+" + sum
 	})
 	return toolVer
+}
+
+// exeHash returns the sha256 of the executable exe, in hex, or "" when it
+// cannot be read. Hashing 30 MB costs about 0.2 s, a third of a small
+// book's build, so the hash is kept in the cache directory under the
+// executable's path, size and modification time, and computed again
+// whenever one of them changes (a rebuild, go run's next binary).
+func exeHash(exe string) string {
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	var memo string
+	if dir, err := DefaultCacheDir(); err == nil {
+		key := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%d", exe, fi.Size(), fi.ModTime().UnixNano()))
+		memo = filepath.Join(dir, "exe", hex.EncodeToString(key[:12]))
+		if b, err := os.ReadFile(memo); err == nil && len(b) == 64 {
+			if _, err := hex.DecodeString(string(b)); err == nil {
+				return string(b)
+			}
+		}
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if memo != "" {
+		_ = atomicfile.Write(memo, []byte(sum), 0o644) // a lost memo costs the next run the hash
+	}
+	return sum
 }
 
 // chain is a running hash of what a session ran.
@@ -145,11 +177,29 @@ func (c *resultCache) put(key string, o *worker.Outcome) {
 // 256 MiB, some thousands of books' worth of results.
 const DefaultCacheLimit = 256 << 20
 
+// PruneInterval is the least time between two walks of the cache
+// directory by [PruneCache].
+const PruneInterval = time.Hour
+
 // PruneCache removes the least recently used files of the cache directory
 // dir (results, drawn figures, build stamps: what warpbook keeps there)
 // until it holds at most limit bytes; a file the cache reads counts as
 // used then. A dir that does not exist is already pruned.
+// It walks the directory at most once per [PruneInterval] (the time of
+// the last walk is the modification time of dir/pruned), as the Go build
+// cache trims itself at most once a day: a walk of the 40,000 files a
+// busy cache holds costs a small book's build a fifth of its time.
 func PruneCache(dir string, limit int64) error {
+	stamp := filepath.Join(dir, "pruned")
+	if fi, err := os.Stat(stamp); err == nil {
+		if age := time.Since(fi.ModTime()); age >= 0 && age < PruneInterval {
+			return nil
+		}
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	defer atomicfile.Write(stamp, nil, 0o644) // a lost stamp costs the next run a walk
 	type file struct {
 		path string
 		size int64
