@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -61,6 +62,11 @@ func TestPracticeBrowser(t *testing.T) {
 	for _, base := range []struct{ name, url string }{{"http", httpBase}, {"file", fileBase}} {
 		t.Run(base.name, func(t *testing.T) {
 			tb := newTab(t, bctx, base.url)
+			// A step that hangs fails this run within minutes, rather than
+			// at the test binary's deadline with every browser test after it.
+			ctx, cancel := context.WithTimeout(tb.ctx, 4*time.Minute)
+			defer cancel()
+			tb.ctx = ctx
 			tb.open("practice.html")
 			api := `window.warpbook.practice`
 
@@ -143,12 +149,12 @@ func TestPracticeBrowser(t *testing.T) {
 			if right < 0 {
 				t.Fatalf("card %s: the answer is none of its choices %q", second.ID, second.Choices)
 			}
-			clickCentered(tb, `#pr-choices button:nth-child(`+itoa(right+1)+`)`)
+			press(tb, `#pr-choices button:nth-child(`+itoa(right+1)+`)`)
 			tb.do(chromedp.KeyEvent(" "))
 			if v := evalJS[string](tb, `document.getElementById('pr-verdict').className`); v != "pr-verdict right" {
 				t.Errorf("picking the book's answer and Space: verdict %q", v)
 			}
-			clickCentered(tb, `#pr-grades button[data-grade="3"]`)
+			press(tb, `#pr-grades button[data-grade="3"]`)
 			if evalJS[string](tb, `JSON.stringify(`+api+`.state(`+jsString(second.ID)+`))`) == "null" {
 				t.Errorf("grading good stored nothing")
 			}
@@ -380,12 +386,13 @@ func TestPracticeBrowser(t *testing.T) {
 	}
 }
 
-// clickCentered scrolls the element sel selects to the middle of the
-// window, clear of the sticky header, and clicks it.
-func clickCentered(tb *tab, sel string) {
+// press focuses the element sel selects and clicks it, as a pointer
+// would, through its click event. A click at the element's coordinates
+// could land on its neighbour when the page shifts between finding the
+// element and clicking it, as it may on a loaded machine.
+func press(tb *tab, sel string) {
 	tb.t.Helper()
-	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(`+jsString(sel)+`).scrollIntoView({block: "center"})`),
-		chromedp.Click(chromedp.CSS(sel)))
+	tb.do(chromedp.Evaluate[chromedp.Void](`(e => { e.scrollIntoView({block: "center"}); e.focus(); e.click(); })(document.querySelector(` + jsString(sel) + `))`))
 }
 
 // poll waits until js is true on the page.
