@@ -1,9 +1,6 @@
 package site_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -103,22 +100,7 @@ func TestNoPracticePage(t *testing.T) {
 // writes from the pinned ts-fsrs package, and that the site ships it with
 // its licence.
 func TestVendoredFSRS(t *testing.T) {
-	script, err := os.ReadFile("fsrs.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^SHA256=([0-9a-f]{64})$`).FindSubmatch(script)
-	if m == nil {
-		t.Fatal("fsrs.sh pins no SHA256")
-	}
-	data, err := os.ReadFile("assets/fsrs.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != string(m[1]) {
-		t.Errorf("assets/fsrs.js has sha256 %s; fsrs.sh writes %s: run sh site/fsrs.sh", got, m[1])
-	}
+	data := vendored(t, "fsrs.sh", "assets/fsrs.js")
 	s := build(t, book("a.md", "# A\n\nIt is [4](= \"4\").\n"), site.Options{})
 	if string(s.Files["assets/fsrs.js"]) != string(data) || !strings.Contains(string(s.Files["assets/fsrs.LICENSE.txt"]), "Open Spaced Repetition") {
 		t.Error("the site lacks assets/fsrs.js or its licence")

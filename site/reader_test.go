@@ -16,26 +16,35 @@ import (
 	"github.com/warpbook/warpbook/site"
 )
 
-// The vendored search library is the file site/minisearch.sh writes from
-// the npm registry (a hand edit fails here), and the site ships it with
-// its licence.
-func TestVendoredMiniSearch(t *testing.T) {
-	script, err := os.ReadFile("minisearch.sh")
+// vendored returns the asset that script writes from the npm registry,
+// after checking that it is the file whose sha256 the script pins: a
+// hand edit fails here.
+func vendored(t *testing.T, script, asset string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^SHA256=([0-9a-f]{64})$`).FindSubmatch(script)
+	m := regexp.MustCompile(`(?m)^SHA256=([0-9a-f]{64})$`).FindSubmatch(src)
 	if m == nil {
-		t.Fatal("minisearch.sh pins no SHA256")
+		t.Fatalf("%s pins no SHA256", script)
 	}
-	data, err := os.ReadFile("assets/minisearch.js")
+	data, err := os.ReadFile(asset)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); got != string(m[1]) {
-		t.Errorf("assets/minisearch.js has sha256 %s; minisearch.sh writes %s: run sh site/minisearch.sh", got, m[1])
+		t.Errorf("%s has sha256 %s; %s writes %s: run sh site/%s", asset, got, script, m[1], script)
 	}
+	return data
+}
+
+// The vendored search library is the file site/minisearch.sh writes from
+// the npm registry (a hand edit fails here), and the site ships it with
+// its licence.
+func TestVendoredMiniSearch(t *testing.T) {
+	data := vendored(t, "minisearch.sh", "assets/minisearch.js")
 	s := build(t, book("a.md", "# A\n"), site.Options{})
 	if !strings.Contains(string(s.Files["assets/minisearch.LICENSE.txt"]), "Permission is hereby granted") {
 		t.Error("the site lacks MiniSearch's licence")
