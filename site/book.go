@@ -146,7 +146,11 @@ type navItem struct {
 }
 
 // textOf returns the plain text of the inline content of n.
-func textOf(n ast.Node, src []byte) string {
+func textOf(n ast.Node, src []byte) string { return textOfMarked(n, src, nil) }
+
+// textOfMarked is textOf(n), with the checked value target, when it is
+// not nil, written as valueMark.
+func textOfMarked(n ast.Node, src []byte, target *snippets.CheckNode) string {
 	var b bytes.Buffer
 	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -156,6 +160,11 @@ func textOf(n ast.Node, src []byte) string {
 			return ast.WalkContinue, nil
 		}
 		switch c := c.(type) {
+		case *snippets.CheckNode:
+			if target != nil && c == target {
+				b.WriteString(valueMark)
+				return ast.WalkSkipChildren, nil
+			}
 		case *ast.Text:
 			b.Write(c.Segment.Value(src))
 			if c.SoftLineBreak() || c.HardLineBreak() {

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	east "github.com/yuin/goldmark/extension/ast"
 
 	"github.com/warpbook/warpbook/snippets"
 )
@@ -470,44 +469,6 @@ func withSeparators(n string, commas bool) string {
 
 // valueMark stands for the value being asked in the text of its block.
 const valueMark = "\x00"
-
-// textOfMarked is textOf(n), with the value target written as valueMark.
-func textOfMarked(n ast.Node, src []byte, target ast.Node) string {
-	var b strings.Builder
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			if c.Type() == ast.TypeBlock || c.Kind() == east.KindTableCell {
-				b.WriteByte(' ')
-			}
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *snippets.CheckNode:
-			if c == target {
-				b.WriteString(valueMark)
-				return ast.WalkSkipChildren, nil
-			}
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.CodeSpan:
-			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
-				if t, ok := t.(*ast.Text); ok {
-					b.Write(t.Segment.Value(src))
-				}
-			}
-			return ast.WalkSkipChildren, nil
-		case *ast.RawHTML, *ast.Image:
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return strings.Join(strings.Fields(b.String()), " ")
-}
 
 // sentenceAround returns the sentence of text that holds the valueMark, with
 // the valueMark replaced by shown: the sentence before it too when the
