@@ -414,23 +414,7 @@ func TestBrowser(t *testing.T) {
 					for _, theme := range []string{"light", "dark"} {
 						tb.open(p)
 						tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "` + theme + `")`))
-						tb.do(chromedp.Evaluate[chromedp.Void](string(axe)))
-						raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](
-							`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
-							chromedp.EvalAwaitPromise))
-						if err != nil {
-							t.Fatalf("axe on %s: %v", p, err)
-						}
-						var violations []struct {
-							ID, Help string
-							Nodes    []string
-						}
-						if err := json.Unmarshal(raw, &violations); err != nil {
-							t.Fatalf("axe result %s: %v", raw, err)
-						}
-						for _, v := range violations {
-							t.Errorf("axe, %s (%s): %s: %s\n\t%s", p, theme, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
-						}
+						runAxe(t, tb, string(axe), p+" ("+theme+")")
 					}
 				}
 			})
@@ -560,4 +544,27 @@ func TestBrowser(t *testing.T) {
 		// The script-only controls stay out of the way.
 		tb.do(chromedp.WaitNotVisible(chromedp.ID("wb-theme")), chromedp.WaitNotVisible(chromedp.ID("wb-q")))
 	})
+}
+
+// runAxe runs axe-core (its source, axe) on the page open in tb and
+// reports each violation as an error of t, naming the page by what.
+func runAxe(t testing.TB, tb *tab, axe, what string) {
+	t.Helper()
+	tb.do(chromedp.Evaluate[chromedp.Void](axe))
+	raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](
+		`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
+		chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe on %s: %v", what, err)
+	}
+	var violations []struct {
+		ID, Help string
+		Nodes    []string
+	}
+	if err := json.Unmarshal(raw, &violations); err != nil {
+		t.Fatalf("axe result %s: %v", raw, err)
+	}
+	for _, v := range violations {
+		t.Errorf("axe, %s: %s: %s\n\t%s", what, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
+	}
 }

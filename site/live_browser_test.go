@@ -2,7 +2,6 @@ package site_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -161,29 +160,6 @@ func native(t *testing.T, path string, edits map[string]string, id string) (stdo
 	return stdout, b.String()
 }
 
-// axeViolations runs axe-core on the page as it is and reports what it
-// finds.
-func axeViolations(tb *tab, axe []byte, what string) {
-	tb.t.Helper()
-	tb.do(chromedp.Evaluate[chromedp.Void](string(axe)))
-	raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](
-		`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
-		chromedp.EvalAwaitPromise))
-	if err != nil {
-		tb.t.Fatalf("axe on %s: %v", what, err)
-	}
-	var violations []struct {
-		ID, Help string
-		Nodes    []string
-	}
-	if err := json.Unmarshal(raw, &violations); err != nil {
-		tb.t.Fatalf("axe result %s: %v", raw, err)
-	}
-	for _, v := range violations {
-		tb.t.Errorf("axe, %s: %s: %s\n\t%s", what, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
-	}
-}
-
 // resources lists the URLs the tab has asked for so far.
 func (tb *tab) resources() string {
 	tb.mu.Lock()
@@ -244,9 +220,9 @@ func TestBrowserLive(t *testing.T) {
 		if evalJS[bool](tb, `document.querySelector('.cell[data-cell="a100"] pre.code').checkVisibility()`) {
 			t.Error("the book's code is still shown beside the editor")
 		}
-		axeViolations(tb, axe, "the editor open (light)")
+		runAxe(tb.t, tb, string(axe), "the editor open (light)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		axeViolations(tb, axe, "the editor open (dark)")
+		runAxe(tb.t, tb, string(axe), "the editor open (dark)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 
 		// Type at the end of the code, then run with Ctrl+Enter.
@@ -380,7 +356,7 @@ func TestBrowserLive(t *testing.T) {
 		if normSVG(got) != normSVG(f.SVG) {
 			t.Errorf("redrawn figure differs from figure.DrawWith's:\n%s\n%s", got, f.SVG)
 		}
-		axeViolations(tb, axe, "a redrawn figure")
+		runAxe(tb.t, tb, string(axe), "a redrawn figure")
 		tb.do(chromedp.Click(chromedp.CSS(`form.fig-controls button[type=reset]`)))
 		time.Sleep(100 * time.Millisecond)
 		if now := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`); now != built {

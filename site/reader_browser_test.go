@@ -2,7 +2,6 @@ package site_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -422,28 +421,6 @@ func TestReaderBrowser(t *testing.T) {
 			t.Errorf("%d state runs wide enough for their code lack it", unlabelled)
 		}
 	})
-}
-
-// runAxe runs axe-core on the open page and reports its violations.
-func runAxe(t *testing.T, tb *tab, axe, what string) {
-	t.Helper()
-	tb.do(chromedp.Evaluate[chromedp.Void](axe))
-	raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](
-		`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
-		chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatalf("axe on %s: %v", what, err)
-	}
-	var violations []struct {
-		ID, Help string
-		Nodes    []string
-	}
-	if err := json.Unmarshal(raw, &violations); err != nil {
-		t.Fatalf("axe result %s: %v", raw, err)
-	}
-	for _, v := range violations {
-		t.Errorf("axe, %s: %s: %s\n\t%s", what, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
-	}
 }
 
 // cvdCheckJS reads the fill of every warp state from the stylesheet and
