@@ -36,30 +36,16 @@ func (p *Page) WithCode(code map[string]string) ([]byte, error) {
 			nl = "\r\n"
 		}
 		prefix := string(p.Source[open : open+c.Pos.Col-1])
-		fenceChar := p.Source[c.Code.Pos()]
-		fenceLen := 0
-		for i := c.Code.Pos(); i < len(p.Source) && p.Source[i] == fenceChar; i++ {
-			fenceLen++
-		}
+		fence := p.fenceAt(c.Code.Pos())
 		closing, ok := p.closingFence(c.Code)
 		if !ok {
 			return nil, fmt.Errorf("%s: %s: the snippet is never closed", c.Pos, id)
 		}
 		var b strings.Builder
 		src := strings.ReplaceAll(code[id], "\r\n", "\n")
-		src = strings.TrimSuffix(src, "\n")
-		for i, l := range strings.Split(src, "\n") {
-			t := strings.TrimLeft(l, " ")
-			if len(l)-len(t) < 4 && strings.HasPrefix(t, strings.Repeat(string(fenceChar), fenceLen)) {
-				return nil, fmt.Errorf("%s: %s: line %d of the new code, %q, would close the snippet's fence", c.Pos, id, i+1, strings.TrimSpace(l))
-			}
-			if l == "" {
-				b.WriteString(strings.TrimRight(prefix, " \t"))
-			} else {
-				b.WriteString(prefix)
-			}
-			b.WriteString(l)
-			b.WriteString(nl)
+		lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
+		if i := writePrefixed(&b, lines, prefix, nl, fence); i >= 0 {
+			return nil, fmt.Errorf("%s: %s: line %d of the new code, %q, would close the snippet's fence", c.Pos, id, i+1, strings.TrimSpace(lines[i]))
 		}
 		edits = append(edits, edit{p.lineStart(c.Pos.Line + 1), p.lineStart(closing), b.String()})
 	}
@@ -69,4 +55,36 @@ func (p *Page) WithCode(code map[string]string) ([]byte, error) {
 		out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
 	}
 	return out, nil
+}
+
+// fenceAt returns the fence that opens at offset pos of the page: its run
+// of backticks or tildes.
+func (p *Page) fenceAt(pos int) string {
+	end := pos
+	for end < len(p.Source) && p.Source[end] == p.Source[pos] {
+		end++
+	}
+	return string(p.Source[pos:end])
+}
+
+// writePrefixed writes lines to b, each after prefix (a blank line after
+// prefix without its trailing blanks) and ending in nl, as a block inside
+// a list or a quote is written. It returns the index of the first line
+// that would close a block fenced with fence, having written the lines
+// before it, or -1.
+func writePrefixed(b *strings.Builder, lines []string, prefix, nl, fence string) int {
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		if len(l)-len(t) < 4 && strings.HasPrefix(t, fence) {
+			return i
+		}
+		if l == "" {
+			b.WriteString(strings.TrimRight(prefix, " \t"))
+		} else {
+			b.WriteString(prefix)
+		}
+		b.WriteString(l)
+		b.WriteString(nl)
+	}
+	return -1
 }

@@ -57,32 +57,16 @@ func Update(r *PageResult) (src []byte, ids []string, err error) {
 		if c.Output != nil {
 			prefix = string(p.Source[p.lineStart(openLine) : p.lineStart(openLine)+c.OutputPos.Col-1])
 		}
-		fenceChar := byte('`')
-		fenceLen := 3
+		fence := "```"
 		if c.Output != nil {
-			fenceChar = p.Source[c.Output.Pos()]
-			fenceLen = 0
-			for i := c.Output.Pos(); i < len(p.Source) && p.Source[i] == fenceChar; i++ {
-				fenceLen++
-			}
+			fence = p.fenceAt(c.Output.Pos())
 		}
 		var b strings.Builder
-		for _, l := range strings.SplitAfter(body, "\n") {
-			if l == "" {
-				continue
+		if body != "" {
+			lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+			if i := writePrefixed(&b, lines, prefix, nl, fence); i >= 0 {
+				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, c.ID(), strings.TrimSpace(lines[i]))
 			}
-			t := strings.TrimLeft(l, " ")
-			if len(l)-len(t) < 4 && strings.HasPrefix(t, strings.Repeat(string(fenceChar), fenceLen)) {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, c.ID(), strings.TrimSpace(l))
-			}
-			l = strings.TrimSuffix(l, "\n")
-			if l == "" {
-				b.WriteString(strings.TrimRight(prefix, " \t"))
-			} else {
-				b.WriteString(prefix)
-			}
-			b.WriteString(l)
-			b.WriteString(nl)
 		}
 		if c.Output != nil {
 			closing, ok := p.closingFence(c.Output)
