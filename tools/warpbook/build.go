@@ -34,12 +34,8 @@ nothing (--force rebuilds).`,
 		liveKernel := fs.Bool("live", true, "build the browser kernel, so that readers can run and edit the snippets (needs the Go toolchain and the warpbook module)")
 		toPDF := fs.Bool("pdf", false, "also print the print edition to book.pdf in the site, with Chromium (skipped, with a message, without one)")
 		return func(args []string) int {
-			switch len(args) {
-			case 0:
-			case 1:
-				*book = args[0]
-			default:
-				return c.usagef("want one book directory, not %d arguments", len(args))
+			if code, ok := c.bookArg(book, args); !ok {
+				return code
 			}
 			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF, live: *liveKernel})
 		}

@@ -53,6 +53,20 @@ func (c *cli) usagef(format string, args ...any) int {
 	return 2
 }
 
+// bookArg takes the book directory from args, if given there, into book
+// (build and serve take at most one); otherwise it reports the usage
+// error and returns its exit code.
+func (c *cli) bookArg(book *string, args []string) (code int, ok bool) {
+	switch len(args) {
+	case 0:
+	case 1:
+		*book = args[0]
+	default:
+		return c.usagef("want one book directory, not %d arguments", len(args)), false
+	}
+	return 0, true
+}
+
 // commands lists every subcommand. Each lives in its own file.
 func commands() map[string]command {
 	return map[string]command{

@@ -26,12 +26,8 @@ on every page. Nothing is written to disk.`,
 		addr := fs.String("addr", "127.0.0.1:8000", "`address` to listen on")
 		strict := fs.Bool("strict", false, "refuse drafts, as build --strict does")
 		return func(args []string) int {
-			switch len(args) {
-			case 0:
-			case 1:
-				*book = args[0]
-			default:
-				return c.usagef("want one book directory, not %d arguments", len(args))
+			if code, ok := c.bookArg(book, args); !ok {
+				return code
 			}
 			return serveBook(c, *book, *addr, *strict)
 		}
