@@ -2,6 +2,8 @@ package snippets
 
 import (
 	"fmt"
+	"go/scanner"
+	"go/token"
 	"regexp"
 	"strconv"
 	"strings"
@@ -331,17 +333,15 @@ var attrUsage = map[string]string{
 // SetupSeparator is the line that ends a snippet's hidden setup: the
 // lines above it, and the line itself, are rendered collapsed and still
 // run. Being part of the code, it moves with the setup it closes, so
-// adding a line above cannot hide the wrong ones.
+// adding a line above cannot hide the wrong ones. It counts only as a
+// comment alone on its line: the same text inside a raw string is code.
 const SetupSeparator = "// ---"
 
 // hideSetup marks the lines up to the first SetupSeparator hidden and
 // returns what is wrong with the cell's separators, if anything.
 func hideSetup(lines []Line) string {
 	sep := -1
-	for i, l := range lines {
-		if strings.TrimSpace(l.Text) != SetupSeparator {
-			continue
-		}
+	for _, i := range separatorLines(lines) {
 		if sep >= 0 {
 			return fmt.Sprintf("line %d of the snippet is a second %q line: only one ends the hidden setup (line %d does)", i+1, SetupSeparator, sep+1)
 		}
@@ -357,4 +357,34 @@ func hideSetup(lines []Line) string {
 		lines[i].Hidden = true
 	}
 	return ""
+}
+
+// separatorLines returns the indexes of the lines that are a
+// SetupSeparator comment and nothing else. The code is scanned as Go, so
+// that a line of a raw string or of a /* */ comment that reads "// ---"
+// is not one; the scan needs no complete program and goes on past
+// errors, which the type check reports.
+func separatorLines(lines []Line) []int {
+	var src strings.Builder
+	for _, l := range lines {
+		src.WriteString(l.Text)
+		src.WriteByte('\n')
+	}
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, src.Len())
+	var s scanner.Scanner
+	s.Init(f, []byte(src.String()), func(token.Position, string) {}, scanner.ScanComments)
+	var seps []int
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return seps
+		}
+		if tok != token.COMMENT || strings.TrimRight(lit, " \t") != SetupSeparator {
+			continue
+		}
+		if i := f.Line(pos) - 1; strings.TrimSpace(lines[i].Text) == strings.TrimRight(lit, " \t") {
+			seps = append(seps, i)
+		}
+	}
 }

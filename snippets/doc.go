@@ -55,7 +55,8 @@
 // The lines above a line that reads "// ---" ([SetupSeparator]), and that
 // line, are hidden setup: rendered collapsed and still run. The separator
 // is part of the code, so the setup it closes cannot drift when a line is
-// added above; a cell has at most one, with code under it.
+// added above; a cell has at most one, with code under it. It is a
+// comment alone on its line: the same text in a raw string is code.
 //
 // Attributes follow "go run" as key=value (the value bare or a double-quoted
 // Go string) or bare flags:

@@ -159,6 +159,39 @@ func TestDrillDirectives(t *testing.T) {
 	}
 }
 
+// TestSetupSeparatorIsAComment checks that only a "// ---" comment alone
+// on its line ends the hidden setup: the same text inside a raw string or
+// a block comment, or after code, hides nothing.
+func TestSetupSeparatorIsAComment(t *testing.T) {
+	for _, tc := range []struct {
+		name, code string
+		hidden     int // how many lines are hidden
+	}{
+		{"separator", "x := 1\n  // ---  \nfmt.Println(x)\n", 2},
+		{"in a raw string", "s := `\n// ---\n`\nfmt.Print(s)\n", 0},
+		{"in a block comment", "/*\n// ---\n*/\nfmt.Println()\n", 0},
+		{"after code", "x := 1 // ---\nfmt.Println(x)\n", 0},
+		{"after a raw string", "s := `\n// ---\n`\n// ---\nfmt.Print(s)\n", 4},
+		{"unterminated string above", "s := \"a\n// ---\nfmt.Print(s)\n", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pg, err := Parse("x.md", []byte("```go run\n"+tc.code+"```\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hidden := 0
+			for _, l := range pg.Cells[0].Lines {
+				if l.Hidden {
+					hidden++
+				}
+			}
+			if hidden != tc.hidden {
+				t.Errorf("%d lines hidden, want %d: %+v", hidden, tc.hidden, pg.Cells[0].Lines)
+			}
+		})
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"unknown attribute", "```go run colour=red\nx\n```\n", `x.md:1:11: unknown attribute "colour"`},
