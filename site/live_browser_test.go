@@ -311,6 +311,28 @@ func TestBrowserLive(t *testing.T) {
 		}
 	})
 
+	// A snippet that prints without end is stopped at the output limit,
+	// with the native kernel's message, whether it prints with fmt or
+	// writes to os.Stdout; the next run works.
+	t.Run("flood", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		for _, src := range []string{
+			"import \"strings\"\n\nline := strings.Repeat(\"spam\", 2000)\nfor {\n\tfmt.Println(line)\n}\n",
+			"import (\n\t\"os\"\n\t\"strings\"\n)\n\nline := strings.Repeat(\"spam\", 2000) + \"\\n\"\nfor {\n\tos.Stdout.WriteString(line)\n}\n",
+		} {
+			r := tb.run("quick", &src)
+			_, wantErr := native(t, page, map[string]string{"quick": src}, "quick")
+			if r.Status != "fail" || r.Error != wantErr {
+				t.Errorf("%q: %s, problems %q; the native kernel's: %q", src, r.Status, r.Error, wantErr)
+			}
+		}
+		again := "fmt.Println(\"again\", r.ActiveWarps)\n"
+		if r := tb.run("quick", &again); r.Stdout != "again 48\n" || r.Error != "" {
+			t.Errorf("after the flood: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+	})
+
 	// An endless loop is stopped at the cell's limit (timeout=1s, four
 	// times that as wall-clock time), and the next run works.
 	t.Run("loop", func(t *testing.T) {

@@ -82,8 +82,9 @@
   // and whose standard error is kept, in case the runtime dies.
   var prelude = "(" + function () {
     var dec = new TextDecoder(), stderr = "";
-    var out = [], outLen = 0, outMax = 65536;
-    function take() {
+    var out = [], outLen = 0, outMax = 65536, parked = false;
+    function take(begin) {
+      if (begin) parked = false;
       if (outLen === 0) return null;
       var b = out[0];
       if (out.length > 1) {
@@ -109,10 +110,13 @@
         if (position !== null) { callback(enosys()); return; }
         var b = buf.subarray(offset, offset + length);
         if (fd === 1 && self.warpbookStdout) {
+          // A write that is never completed parks its goroutine for good:
+          // the module asks for it once the job that prints was stopped.
+          if (parked) return;
           // Go made buf for this write alone: it can be kept as it is.
           out.push(b);
           outLen += b.length;
-          if (outLen >= outMax) self.warpbookStdout(take());
+          if (outLen >= outMax && self.warpbookStdout(take()) === true) { parked = true; return; }
         } else keep(b);
         callback(null, length);
       },

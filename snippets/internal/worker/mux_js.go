@@ -4,6 +4,7 @@ package worker
 
 import (
 	"io"
+	"runtime"
 	"sync"
 	"syscall/js"
 )
@@ -23,9 +24,17 @@ import (
 // and the host hands the bytes back, into the running job's stream. The
 // module takes what the shim kept before everything it writes to the
 // stream in Go (events, fmt's output) and before the job ends, so the
-// stream keeps the order in which the job printed; and it hands the
-// running job at least every 64 KiB, so the output limit still stops a
-// snippet that prints without end.
+// stream keeps the order in which the job printed.
+//
+// WebAssembly runs one goroutine at a time and never preempts one, so a
+// snippet that prints without end would keep the runner, which enforces
+// the output limit, from ever reading what it printed. The module yields
+// to the runner every 64 KiB printed (each call of StdoutHook, and as many
+// bytes of fmt's output), so that the runner stops the job at the limit
+// as natively; once the job is stopped, what goes on printing is parked
+// for good: in Go, or, where StdoutHook returns true, by the shim, which
+// then completes no more writes to file descriptor 1 until StdoutTake is
+// called with true as the next job begins.
 const (
 	StdoutHook = "warpbookStdout"
 	StdoutTake = "warpbookStdoutTake"
@@ -38,7 +47,12 @@ type stdoutMux struct {
 	mu     sync.Mutex // guards cur
 	cur    *residentJob
 	takeFn js.Value // StdoutTake, or undefined where the host has none
+	unread int      // bytes of fmt's output since the runner last ran
 }
+
+// yieldEvery is how many bytes a job prints between two turns of the
+// runner: the shim's chunk.
+const yieldEvery = 64 << 10
 
 func newMux() (*stdoutMux, error) {
 	m := &stdoutMux{takeFn: js.Global().Get(StdoutTake)}
@@ -49,7 +63,10 @@ func newMux() (*stdoutMux, error) {
 		if len(args) == 0 {
 			return nil
 		}
-		m.write(bytesOf(args[0]))
+		if !m.write(bytesOf(args[0])) {
+			return true // the job was stopped: the shim parks the writer
+		}
+		runtime.Gosched()
 		return nil
 	}))
 	return m, nil
@@ -62,12 +79,13 @@ func bytesOf(v js.Value) []byte {
 	return b
 }
 
-// take returns what the shim kept of file descriptor 1, and forgets it.
-func (m *stdoutMux) take() []byte {
+// take returns what the shim kept of file descriptor 1, and forgets it;
+// with begin set it also lets the shim complete writes again.
+func (m *stdoutMux) take(begin bool) []byte {
 	if m.takeFn.IsUndefined() {
 		return nil
 	}
-	v := m.takeFn.Invoke()
+	v := m.takeFn.Invoke(begin)
 	if v.IsNull() || v.IsUndefined() {
 		return nil
 	}
@@ -76,22 +94,26 @@ func (m *stdoutMux) take() []byte {
 
 // flush hands the running job what the shim kept.
 func (m *stdoutMux) flush() {
-	if b := m.take(); len(b) > 0 {
+	if b := m.take(false); len(b) > 0 {
 		m.write(b)
 	}
 }
 
-func (m *stdoutMux) write(b []byte) {
+// write hands b to the running job; it reports false when no job is
+// running (the job that printed b was stopped).
+func (m *stdoutMux) write(b []byte) bool {
 	m.mu.Lock()
 	job := m.cur
 	m.mu.Unlock()
-	if job != nil {
-		job.pipe.write(b)
+	if job == nil {
+		return false
 	}
+	job.pipe.write(b)
+	return true
 }
 
 func (m *stdoutMux) begin(job *residentJob) {
-	m.take() // what was printed between jobs is no job's
+	m.take(true) // what was printed between jobs is no job's
 	m.mu.Lock()
 	m.cur = job
 	m.mu.Unlock()
@@ -99,9 +121,16 @@ func (m *stdoutMux) begin(job *residentJob) {
 
 type muxWriter struct{ m *stdoutMux }
 
+// Write is called only on the running job's goroutine.
 func (w muxWriter) Write(b []byte) (int, error) {
 	w.m.flush()
-	w.m.write(append([]byte(nil), b...))
+	if !w.m.write(append([]byte(nil), b...)) {
+		select {} // the job was stopped: park what goes on printing
+	}
+	if w.m.unread += len(b); w.m.unread >= yieldEvery {
+		w.m.unread = 0
+		runtime.Gosched()
+	}
 	return len(b), nil
 }
 
