@@ -33,7 +33,13 @@ type pageRun struct {
 	build   []*session
 	nkeys   map[*unit]string
 	ndiags  Diagnostics
-	nativeX map[*session]string // built executables, by session
+	nativeX map[*session]nativeExe // built executables, by session
+}
+
+// nativeExe is how a natively built session runs: the executable, and the
+// argument that names the session where the executable runs several.
+type nativeExe struct {
+	path, arg string
 }
 
 // prepare type-checks a page and finds what of it must run.

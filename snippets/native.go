@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,9 +109,15 @@ func (k *Kernel) prepareNative(pr *pageRun) {
 
 // buildNative compiles the sessions of every page that needs them with the
 // Go toolchain, in one go build through an overlay (nothing is written to
-// the source tree): one invocation links them all in parallel, where one
-// per page would pay the go command's start-up for each. If that build
-// fails, each page is built on its own, so that a page that does not build
+// the source tree): one invocation compiles them all in parallel, where
+// one per page would pay the go command's start-up for each.
+//
+// Linking is most of a session's build, so the sessions that initialize
+// nothing of their own (see [foldable]) are packages of one executable,
+// which runs the session its argument names: one link for all of them.
+// The others, and complete programs, are executables of their own. If
+// that build fails, each page is built on its own (its foldable sessions
+// in an executable of the page's), so that a page that does not build
 // fails alone. It returns the directory to remove when the run is over.
 func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, error) {
 	var todo []*pageRun
@@ -136,28 +146,57 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 	}
 	// The sources of each page's sessions, in the overlay. go build -o
 	// DIR/ names an executable after its package's last element: p3s0 is
-	// the first session of the fourth page.
+	// the first session of the fourth page, p3 runs the fourth page's
+	// foldable sessions, and all runs every page's.
 	overlay := map[string]string{}
-	pkgs := map[*pageRun][]string{}
+	add := func(pkg, file, src string) error {
+		f := filepath.Join(tmp, pkg+"_"+file)
+		overlay[filepath.Join(root, "_wbnative", pkg, file)] = f
+		return os.WriteFile(f, []byte(src), 0o644)
+	}
+	own := map[*pageRun][]string{}    // a page's sessions built as executables of their own
+	folded := map[*pageRun][]string{} // and as packages of a shared one
 	bin := filepath.Join(tmp, "bin")
 	for i, pr := range todo {
-		pr.nativeX = map[*session]string{}
+		pr.nativeX = map[*session]nativeExe{}
 		for _, s := range pr.build {
 			name := fmt.Sprintf("p%ds%d", i, s.id)
-			files := map[string]string{"main.go": s.mainGo}
-			if !s.program {
-				files["wb.go"] = worker.HelperGo
+			var err error
+			switch {
+			case s.program:
+				err = add(name, "main.go", s.mainGo)
+			case foldable(s.mainGo):
+				src, _ := strings.CutPrefix(s.mainGo, "package main\n")
+				err = errors.Join(add(name, "main.go", "package "+name+"\n"+src), add(name, "wb.go", worker.HelperPackage(name)))
+				folded[pr] = append(folded[pr], name)
+				pr.nativeX[s] = nativeExe{path: filepath.Join(bin, "all"), arg: name}
+			default:
+				err = errors.Join(add(name, "main.go", s.mainGo), add(name, "wb.go", worker.HelperGo))
 			}
-			for file, src := range files {
-				f := filepath.Join(tmp, name+"_"+file)
-				if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
-					return tmp, err
-				}
-				overlay[filepath.Join(root, "_wbnative", name, file)] = f
+			if err != nil {
+				return tmp, err
 			}
-			pkgs[pr] = append(pkgs[pr], modulePath+"/_wbnative/"+name)
-			pr.nativeX[s] = filepath.Join(bin, name)
+			if _, ok := pr.nativeX[s]; !ok {
+				own[pr] = append(own[pr], modulePath+"/_wbnative/"+name)
+				pr.nativeX[s] = nativeExe{path: filepath.Join(bin, name)}
+			}
 		}
+		if len(folded[pr]) > 0 {
+			if err := add(fmt.Sprintf("p%d", i), "main.go", dispatcher(folded[pr])); err != nil {
+				return tmp, err
+			}
+		}
+	}
+	var all, every []string
+	for _, pr := range todo {
+		all = append(all, folded[pr]...)
+		every = append(every, own[pr]...)
+	}
+	if len(all) > 0 {
+		if err := add("all", "main.go", dispatcher(all)); err != nil {
+			return tmp, err
+		}
+		every = append(every, modulePath+"/_wbnative/all")
 	}
 	ob, _ := json.Marshal(map[string]any{"Replace": overlay})
 	ovl := filepath.Join(tmp, "overlay.json")
@@ -176,11 +215,7 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local")
 		return cmd.CombinedOutput()
 	}
-	var all []string
-	for _, pr := range todo {
-		all = append(all, pkgs[pr]...)
-	}
-	b, err := gobuild(all)
+	b, err := gobuild(every)
 	if err == nil {
 		return tmp, nil
 	}
@@ -188,12 +223,80 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 		fail(todo[0], "go build failed: %v\n%s", err, buildMessage(b, todo[0]))
 		return tmp, nil
 	}
-	for _, pr := range todo {
-		if b, err := gobuild(pkgs[pr]); err != nil {
+	for i, pr := range todo {
+		pkgs := own[pr]
+		if len(folded[pr]) > 0 {
+			page := fmt.Sprintf("p%d", i)
+			pkgs = append(pkgs, modulePath+"/_wbnative/"+page)
+			for s, x := range pr.nativeX {
+				if x.arg != "" {
+					pr.nativeX[s] = nativeExe{path: filepath.Join(bin, page), arg: x.arg}
+				}
+			}
+		}
+		if b, err := gobuild(pkgs); err != nil {
 			fail(pr, "go build failed: %v\n%s", err, buildMessage(b, pr))
 		}
 	}
 	return tmp, nil
+}
+
+// foldable reports whether a session's program (package main, with
+// [worker.HelperGo] beside it) can be a package of an executable shared
+// with other sessions: it has no init function and no package-level
+// variable with an initializer, whose initialization would run in every
+// session's process, and it does not declare [worker.HelperEntry].
+func foldable(mainGo string) bool {
+	if !strings.HasPrefix(mainGo, "package main\n") {
+		return false
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", mainGo, parser.SkipObjectResolution)
+	if err != nil {
+		return false
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && (d.Name.Name == "init" || d.Name.Name == worker.HelperEntry) {
+				return false
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.ValueSpec:
+					if d.Tok == token.VAR && len(sp.Values) > 0 {
+						return false
+					}
+					for _, n := range sp.Names {
+						if n.Name == worker.HelperEntry {
+							return false
+						}
+					}
+				case *ast.TypeSpec:
+					if sp.Name.Name == worker.HelperEntry {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// dispatcher is the main package of an executable whose packages are the
+// sessions pkgs (in _wbnative): it runs the one its argument names.
+func dispatcher(pkgs []string) string {
+	var b strings.Builder
+	b.WriteString("package main\n\nimport (\n\t\"os\"\n\n")
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, "\t%s %q\n", p, modulePath+"/_wbnative/"+p)
+	}
+	b.WriteString(")\n\nfunc main() {\n\tif len(os.Args) != 2 {\n\t\tos.Exit(2)\n\t}\n\tswitch os.Args[1] {\n")
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, "\tcase %q:\n\t\t%s.%s()\n", p, p, worker.HelperEntry)
+	}
+	b.WriteString("\tdefault:\n\t\tos.Exit(2)\n\t}\n}\n")
+	return b.String()
 }
 
 // buildMessage is what go build printed, with the page's generated file
@@ -207,8 +310,8 @@ func buildMessage(b []byte, pr *pageRun) string {
 func (k *Kernel) runNative(ctx context.Context, pr *pageRun) map[int]*worker.Outcome {
 	cache := k.cache()
 	for _, s := range pr.build {
-		exe := pr.nativeX[s]
-		if exe == "" {
+		exe, ok := pr.nativeX[s]
+		if !ok {
 			continue
 		}
 		var units []worker.Unit
@@ -221,7 +324,11 @@ func (k *Kernel) runNative(ctx context.Context, pr *pageRun) map[int]*worker.Out
 		}
 		lim := worker.Limits{Timeout: timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit(),
 			Program: true, Raw: s.program}
-		for n, o := range worker.Run(ctx, units, lim, worker.Program(exe), k.memoryLimit()) {
+		var args []string
+		if exe.arg != "" {
+			args = []string{exe.arg}
+		}
+		for n, o := range worker.Run(ctx, units, lim, worker.Program(exe.path, args...), k.memoryLimit()) {
 			pr.native[n] = o
 			if o.Finished() {
 				cache.put(pr.nkeys[pr.pl.units[n]], o)

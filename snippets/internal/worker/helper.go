@@ -1,5 +1,7 @@
 package worker
 
+import "strings"
+
 // HelperStub declares what the snippets' file of a session calls in
 // [HelperGo], with the same signatures and empty bodies: the type checker
 // checks the snippets against it, so that it needs no import of its own
@@ -120,3 +122,15 @@ func main() {
 	_wbMark(-1, "end", "", "", 0)
 }
 `
+
+// HelperEntry is the function that runs a session compiled as a package
+// of a shared executable (see [HelperPackage]), in place of main.
+const HelperEntry = "WbMain"
+
+// HelperPackage is [HelperGo] as a file of package name, whose main is
+// [HelperEntry]: the scaffolding of a session that is one of the packages
+// of an executable that runs many sessions, one per process.
+func HelperPackage(name string) string {
+	s := strings.Replace(HelperGo, "package main\n", "package "+name+"\n", 1)
+	return strings.Replace(s, "\nfunc main() {", "\nfunc "+HelperEntry+"() {", 1)
+}

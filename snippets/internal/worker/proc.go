@@ -33,11 +33,11 @@ const EnvVar = "WARPBOOK_SNIPPETS_WORKER"
 const NonceVar = "WARPBOOK_NONCE"
 
 // Program returns a StartFunc that runs a natively compiled program, exe,
-// with an environment that holds only the job's nonce and a Go memory
-// limit.
-func Program(exe string) StartFunc {
+// with args and an environment that holds only the job's nonce and a Go
+// memory limit.
+func Program(exe string, args ...string) StartFunc {
 	return func(ctx context.Context, j *Job) (Proc, error) {
-		cmd := exec.CommandContext(ctx, exe)
+		cmd := exec.CommandContext(ctx, exe, args...)
 		cmd.Env = []string{NonceVar + "=" + j.Nonce}
 		if j.MemoryLimit > 0 {
 			cmd.Env = append(cmd.Env, fmt.Sprintf("GOMEMLIMIT=%d", j.MemoryLimit))
