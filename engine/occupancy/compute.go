@@ -16,11 +16,22 @@ import (
 // cannot run (too many registers, too much shared memory) is not: its
 // Result has ActiveBlocks 0 and says why in Obstacles.
 func Compute(d gpu.Device, k Kernel) (r Result, err error) {
+	// Compute is small enough to be inlined, so that r lives in the
+	// caller's frame and compute fills it in there: passing the 208-byte
+	// Device, the Kernel and the 184-byte Result by value through a call
+	// cost about as much as the model itself.
+	err = compute(&d, &k, &r)
+	return r, err
+}
+
+// compute is Compute on pointers. It fills in r, which must be zero, and
+// leaves it zero on an error.
+func compute(d *gpu.Device, k *Kernel, r *Result) error {
 	if err := d.Validate(); err != nil {
-		return Result{}, fmt.Errorf("occupancy: %w", err)
+		return fmt.Errorf("occupancy: %w", err)
 	}
-	if err := k.validate(); err != nil {
-		return Result{}, err
+	if !k.valid() {
+		return k.invalid()
 	}
 	// r is written in place, field by field: the helpers return plain
 	// values or fill r in through a pointer, and no struct is assigned
@@ -40,14 +51,14 @@ func Compute(d gpu.Device, k Kernel) (r Result, err error) {
 	// Registers. This may turn partitioned global caching off.
 	r.RegistersPerWarp = roundUp(k.Registers*d.WarpSize, d.RegisterAllocUnit)
 	r.RegistersPerBlock = r.RegistersPerWarp * r.WarpsPerBlock
-	limit, obstacles, gc := registerLimit(&d, &k, r.RegistersPerWarp, r.WarpsPerBlock, d.SubPartitions, gc)
+	limit, obstacles, gc := registerLimit(d, k, r.RegistersPerWarp, r.WarpsPerBlock, d.SubPartitions, gc)
 	r.Limits.Registers = limit
 	r.Obstacles |= obstacles
 	// GP100 (6.0) has two sub-partitions, the other Pascal chips four. A
 	// kernel that fits a GP100 SM but no GP10x SM is refused on GP100 too,
 	// so that a Pascal binary runs on every Pascal part or on none.
 	if d.CC == (gpu.CC{Major: 6, Minor: 0}) && limit != Blocks(0) {
-		if check, _, _ := registerLimit(&d, &k, r.RegistersPerWarp, r.WarpsPerBlock, 4, gc); check == Blocks(0) {
+		if check, _, _ := registerLimit(d, k, r.RegistersPerWarp, r.WarpsPerBlock, 4, gc); check == Blocks(0) {
 			r.Limits.Registers = Blocks(0)
 			r.Obstacles |= GP10xCrossCheck
 		}
@@ -70,8 +81,9 @@ func Compute(d gpu.Device, k Kernel) (r Result, err error) {
 	r.Limits.Blocks = Blocks(d.MaxBlocksPerSM)
 
 	// Shared memory.
-	if err := sharedMemLimit(&d, &k, &r); err != nil {
-		return Result{}, err
+	if err := sharedMemLimit(d, k, r); err != nil {
+		*r = Result{}
+		return err
 	}
 
 	// The answer is the smallest limit; every limit equal to it is a
@@ -115,7 +127,7 @@ func Compute(d gpu.Device, k Kernel) (r Result, err error) {
 	if r.ActiveBlocks > 0 {
 		r.Obstacles = 0
 	}
-	return r, nil
+	return nil
 }
 
 // registerLimit applies the register rules with subParts sub-partitions
