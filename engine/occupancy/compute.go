@@ -175,9 +175,24 @@ func registerLimit(d *gpu.Device, k *Kernel, perWarp, warps, subParts int, gc Pa
 // sharedMemLimit applies the shared-memory rules and fills in r's
 // shared-memory fields, its shared-memory limit and obstacles.
 func sharedMemLimit(d *gpu.Device, k *Kernel, r *Result) error {
-	pref, err := preference(d, k)
-	if err != nil {
-		return err
+	// The preferred configuration: the SM size the kernel's carveout or
+	// cache preference asks for, rounded up to a size the SM supports.
+	// Shared memory that is a fixed array has nothing to configure.
+	pref := d.SharedMemPerSM
+	if d.SharedMemCapacities != nil {
+		percent, set := k.carveout()
+		if set && (percent < 0 || percent > 100) {
+			return fmt.Errorf("occupancy: carveout %d%% is out of range (0 to 100)", percent)
+		}
+		size := d.SharedMemPerSM
+		if set {
+			size = percent * d.SharedMemPerSM / 100
+		}
+		c, ok := capacityFor(d, size)
+		if !ok {
+			return fmt.Errorf("occupancy: %s cannot be configured with %d bytes of shared memory per SM", d.Name, size)
+		}
+		pref = c
 	}
 	r.SharedMemPreference = pref
 	perBlock := roundUp(k.StaticSharedMem+d.ReservedSharedMemPerBlock+k.DynamicSharedMem, d.SharedMemAllocUnit)
@@ -238,45 +253,29 @@ func sharedMemBlockLimit(d *gpu.Device, k *Kernel) (limit int, optIn bool) {
 	return d.SharedMemPerBlock, false
 }
 
-// preference returns the SM shared-memory size the kernel's carveout or
-// cache preference asks for, rounded up to a size the SM supports.
-func preference(d *gpu.Device, k *Kernel) (int, error) {
-	if d.SharedMemCapacities == nil {
-		// Shared memory is a fixed array: nothing to configure.
-		return d.SharedMemPerSM, nil
-	}
-	percent, set := k.carveout()
-	if set && (percent < 0 || percent > 100) {
-		return 0, fmt.Errorf("occupancy: carveout %d%% is out of range (0 to 100)", percent)
-	}
-	size := d.SharedMemPerSM
-	if set {
-		size = percent * d.SharedMemPerSM / 100
-	}
-	c, ok := capacityFor(d, size)
-	if !ok {
-		return 0, fmt.Errorf("occupancy: %s cannot be configured with %d bytes of shared memory per SM", d.Name, size)
-	}
-	return c, nil
-}
-
 // capacityFor returns the smallest shared-memory capacity of d that holds
-// size bytes.
+// size bytes. The capacities ascend, so those that hold it are the last
+// ones; the walk starts from the largest because most kernels ask for the
+// largest (no carveout preference means 100 %), which then takes two
+// comparisons instead of one per capacity.
 func capacityFor(d *gpu.Device, size int) (int, bool) {
-	for _, c := range d.SharedMemCapacities {
-		if size <= c {
-			return c, true
-		}
+	caps := d.SharedMemCapacities
+	i := len(caps)
+	for i > 0 && caps[i-1] >= size {
+		i--
 	}
-	return 0, false
+	if i == len(caps) {
+		return 0, false
+	}
+	return caps[i], true
 }
 
 func ceilDiv(x, y int) int { return div(x+y-1, y) }
 
 // div is x / y for x >= 0 and y > 0. Most divisors here are powers of two
-// (the warp size, allocation units, sub-partitions, warps per block), and
+// (the warp size, sub-partitions, warps per block), and
 // a shift costs a cycle where a 64-bit division costs ten (recent AMD) to
-// tens (older Intel); Compute divides about ten times. The mask tells the
+// tens (older Intel); Compute divides about seven times. The mask tells the
 // compiler the shift is under 64, which spares it the code for wider ones.
 func div(x, y int) int {
 	if y&(y-1) == 0 {
@@ -285,4 +284,11 @@ func div(x, y int) int {
 	return x / y
 }
 
-func roundUp(x, y int) int { return ceilDiv(x, y) * y }
+// roundUp is x rounded up to a multiple of y, for x >= 0 and y > 0; a
+// power of two y (every allocation unit) needs only a mask.
+func roundUp(x, y int) int {
+	if y&(y-1) == 0 {
+		return (x + y - 1) &^ (y - 1)
+	}
+	return ceilDiv(x, y) * y
+}

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "54ca019714951f4f"
+const EngineFingerprint = "1581b94b2a126ef4"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
