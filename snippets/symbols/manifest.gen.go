@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "1581b94b2a126ef4"
+const EngineFingerprint = "8631dc60a7614965"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
