@@ -16,10 +16,14 @@ import (
 // cannot run (too many registers, too much shared memory) is not: its
 // Result has ActiveBlocks 0 and says why in Obstacles.
 func Compute(d gpu.Device, k Kernel) (r Result, err error) {
-	// Compute is small enough to be inlined, so that r lives in the
-	// caller's frame and compute fills it in there: passing the 208-byte
-	// Device, the Kernel and the 184-byte Result by value through a call
-	// cost about as much as the model itself.
+	// Compute is small enough to be inlined: r and the copies of d and k
+	// live in the caller's frame, compute works on them through pointers,
+	// and r is copied once, into the caller's variable. Through a call by
+	// value, the 208-byte Device and the 96-byte Kernel were copied in and
+	// the 184-byte Result twice out, 26 of the 60 ns a call took; now the
+	// copies and the call take 16 of 46 (BenchmarkComputeRatio's
+	// call-ns), most of it the one copy of r, whose wide loads wait for
+	// compute's narrow stores to reach the cache.
 	err = compute(&d, &k, &r)
 	return r, err
 }

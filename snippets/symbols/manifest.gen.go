@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "8631dc60a7614965"
+const EngineFingerprint = "3a597e938b8affdc"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
