@@ -270,12 +270,12 @@ func (k *Kernel) invalid() error {
 	return nil
 }
 
-// valid reports whether k is usable: whether invalid finds nothing. It
-// runs on every Compute and takes a few instructions where invalid's
-// checks one by one took several nanoseconds: a value from 0 to maxInput
-// has no bit set above bit 30, so one comparison of the fields OR-ed
-// together bounds them all (a negative one sets the sign bit), and as
-// unsigned numbers a value below a range's start wraps past its end.
+// valid reports whether k is usable, that is whether invalid finds
+// nothing, in a few instructions: it runs on every Compute, inlined there.
+// A value from 0 to maxInput has no bit set above bit 30, so one
+// comparison of the fields OR-ed together bounds them all (a negative one
+// sets the sign bit); and as unsigned numbers a value below a range's
+// start wraps past its end.
 func (k *Kernel) valid() bool {
 	return k.BlockSize > 0 &&
 		uint(k.BlockSize|k.Registers|k.StaticSharedMem|k.DynamicSharedMem|k.Barriers|k.MaxThreadsPerBlock) <= maxInput &&

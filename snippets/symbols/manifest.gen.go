@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "3a597e938b8affdc"
+const EngineFingerprint = "186109309425c85e"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
