@@ -2,6 +2,7 @@ package gpu_test
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -203,12 +204,14 @@ func TestCloneIsIndependent(t *testing.T) {
 }
 
 // TestValidateNamesField checks that Validate rejects a zero or negative
-// value in each field that must be positive, and names that field.
+// value in each field that must be positive, and names that field; that it
+// rejects a device breaking each of its other rules, saying which; and that
+// it accepts a device at the edges of those rules' ranges.
 func TestValidateNamesField(t *testing.T) {
 	for _, name := range []string{"SMs", "WarpSize", "MaxThreadsPerBlock", "MaxThreadsPerSM", "MaxBlocksPerSM",
 		"RegistersPerSM", "RegistersPerBlock", "MaxRegistersPerThread", "RegisterAllocUnit", "SubPartitions",
 		"SharedMemPerSM", "SharedMemPerBlock", "SharedMemPerBlockOptIn", "SharedMemAllocUnit"} {
-		for _, v := range []int64{0, -1} {
+		for _, v := range []int64{0, -1, math.MinInt64} {
 			d := gpu.A100()
 			reflect.ValueOf(&d).Elem().FieldByName(name).SetInt(v)
 			err := d.Validate()
@@ -223,5 +226,25 @@ func TestValidateNamesField(t *testing.T) {
 		if err := d.Validate(); err == nil || !strings.Contains(err.Error(), "must be ascending and not negative") {
 			t.Errorf("SharedMemCapacities %v: Validate() = %v", c, err)
 		}
+	}
+	for _, tt := range []struct {
+		change func(d *gpu.Device)
+		want   string
+	}{
+		{func(d *gpu.Device) { d.MaxThreadsPerSM = d.WarpSize - 1 }, "is less than one warp"},
+		{func(d *gpu.Device) { d.ReservedSharedMemPerBlock = -1 }, "ReservedSharedMemPerBlock must not be negative"},
+		{func(d *gpu.Device) { d.BarriersPerSM = math.MinInt64 }, "BarriersPerSM must not be negative"},
+	} {
+		d := gpu.A100()
+		tt.change(&d)
+		if err := d.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Validate() = %v, want an error saying %q", err, tt.want)
+		}
+	}
+	// The edges of the ranges are allowed.
+	d := gpu.A100()
+	d.MaxThreadsPerSM, d.ReservedSharedMemPerBlock, d.BarriersPerSM, d.SharedMemCapacities = d.WarpSize, 0, 0, nil
+	if err := d.Validate(); err != nil {
+		t.Errorf("a device at the edges of the ranges: %v", err)
 	}
 }

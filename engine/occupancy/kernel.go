@@ -234,26 +234,22 @@ func (c Carveout) MarshalJSON() ([]byte, error) {
 // calculator works in 32-bit ints; so do its inputs.
 const maxInput = math.MaxInt32
 
-// kernelFields names the fields validate bounds, in its order.
+// kernelFields names the fields invalid bounds, in its order.
 var kernelFields = [...]string{"block size", "registers per thread", "static shared memory", "dynamic shared memory", "barriers", "kernel max threads per block"}
 
-// validate reports the first unusable field of k, or nil.
-func (k *Kernel) validate() error {
+// invalid reports the first unusable field of k, or nil when there is
+// none (when valid holds).
+func (k *Kernel) invalid() error {
 	if k.BlockSize <= 0 {
 		return fmt.Errorf("occupancy: block size must be positive, got %d", k.BlockSize)
 	}
-	// validate runs on every Compute, so the common case tests the fields
-	// themselves; the array, slower to build, only finds the field to name.
-	if min(k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock) < 0 ||
-		max(k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock) > maxInput {
-		values := [...]int{k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock}
-		for i, v := range values {
-			if v < 0 {
-				return fmt.Errorf("occupancy: %s must not be negative, got %d", kernelFields[i], v)
-			}
-			if v > maxInput {
-				return fmt.Errorf("occupancy: %s %d is too large (at most %d)", kernelFields[i], v, maxInput)
-			}
+	values := [...]int{k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem, k.Barriers, k.MaxThreadsPerBlock}
+	for i, v := range values {
+		if v < 0 {
+			return fmt.Errorf("occupancy: %s must not be negative, got %d", kernelFields[i], v)
+		}
+		if v > maxInput {
+			return fmt.Errorf("occupancy: %s %d is too large (at most %d)", kernelFields[i], v, maxInput)
 		}
 	}
 	if k.MaxDynamicSharedMem < NoDynamicSharedMem {
@@ -272,6 +268,21 @@ func (k *Kernel) validate() error {
 		return fmt.Errorf("occupancy: unknown partitioned global caching mode %d", int(k.PartitionedGC))
 	}
 	return nil
+}
+
+// valid reports whether k is usable, that is whether invalid finds
+// nothing, in a few instructions: it runs on every Compute, inlined there.
+// A value from 0 to maxInput has no bit set above bit 30, so one
+// comparison of the fields OR-ed together bounds them all (a negative one
+// sets the sign bit); and as unsigned numbers a value below a range's
+// start wraps past its end.
+func (k *Kernel) valid() bool {
+	return k.BlockSize > 0 &&
+		uint(k.BlockSize|k.Registers|k.StaticSharedMem|k.DynamicSharedMem|k.Barriers|k.MaxThreadsPerBlock) <= maxInput &&
+		uint(k.MaxDynamicSharedMem-NoDynamicSharedMem) <= maxInput-NoDynamicSharedMem &&
+		uint(k.SharedMemLimit) <= uint(DefaultLimit) &&
+		uint(k.CachePreference) <= uint(PreferEqual) &&
+		uint(k.PartitionedGC) <= uint(PartitionedGCOnStrict)
 }
 
 // carveout returns the carveout k asks for, in percent: its Carveout, or

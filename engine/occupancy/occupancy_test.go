@@ -152,6 +152,43 @@ func TestComputeErrors(t *testing.T) {
 	}
 }
 
+// TestKernelBounds sets each of a kernel's numbers, one at a time, to the
+// edges of its documented range and past them, and checks that Compute
+// refuses exactly the values outside it, naming the field: every count and
+// size from 0 to MaxInt32 (BlockSize from 1), MaxDynamicSharedMem from
+// NoDynamicSharedMem, and each mode one of its constants.
+func TestKernelBounds(t *testing.T) {
+	edges := []int{math.MinInt64, math.MinInt32, -2, -1, 0, 1, 1 << 30, math.MaxInt32, math.MaxInt32 + 1, 1 << 32, 1 << 62, math.MaxInt64}
+	fields := []struct {
+		name   string
+		set    func(k *occupancy.Kernel, v int)
+		lo, hi int
+	}{
+		{"block size", func(k *occupancy.Kernel, v int) { k.BlockSize = v }, 1, math.MaxInt32},
+		{"registers per thread", func(k *occupancy.Kernel, v int) { k.Registers = v }, 0, math.MaxInt32},
+		{"static shared memory", func(k *occupancy.Kernel, v int) { k.StaticSharedMem = v }, 0, math.MaxInt32},
+		{"dynamic shared memory", func(k *occupancy.Kernel, v int) { k.DynamicSharedMem = v }, 0, math.MaxInt32},
+		{"barriers", func(k *occupancy.Kernel, v int) { k.Barriers = v }, 0, math.MaxInt32},
+		{"kernel max threads per block", func(k *occupancy.Kernel, v int) { k.MaxThreadsPerBlock = v }, 0, math.MaxInt32},
+		{"max dynamic shared memory", func(k *occupancy.Kernel, v int) { k.MaxDynamicSharedMem = v }, occupancy.NoDynamicSharedMem, math.MaxInt32},
+		{"shared-memory limit mode", func(k *occupancy.Kernel, v int) { k.SharedMemLimit = occupancy.SharedMemLimit(v) }, 0, 1},
+		{"cache preference", func(k *occupancy.Kernel, v int) { k.CachePreference = occupancy.CachePreference(v) }, 0, 3},
+		{"partitioned global caching mode", func(k *occupancy.Kernel, v int) { k.PartitionedGC = occupancy.PartitionedGC(v) }, 0, 2},
+	}
+	for _, f := range fields {
+		for _, v := range append(edges, f.hi-1, f.hi+1) {
+			k := occupancy.Kernel{BlockSize: 32}
+			f.set(&k, v)
+			_, err := occupancy.Compute(gpu.A100(), k)
+			if ok := f.lo <= v && v <= f.hi; ok != (err == nil) {
+				t.Errorf("%s %d: error %v, want one: %t", f.name, v, err, !ok)
+			} else if err != nil && !strings.Contains(err.Error(), f.name) {
+				t.Errorf("%s %d: error %q does not name the field", f.name, v, err)
+			}
+		}
+	}
+}
+
 // TestUnlimited checks that "no limit" is explicit and never a number.
 func TestUnlimited(t *testing.T) {
 	r, err := occupancy.Compute(gpu.V100(), occupancy.Kernel{BlockSize: 128})

@@ -122,13 +122,7 @@ func (l Limit) MarshalJSON() ([]byte, error) {
 
 // less reports whether l allows fewer blocks than m.
 func (l Limit) less(m Limit) bool {
-	switch {
-	case l.Unlimited:
-		return false
-	case m.Unlimited:
-		return true
-	}
-	return l.Blocks < m.Blocks
+	return !l.Unlimited && (m.Unlimited || l.Blocks < m.Blocks)
 }
 
 // Limiter is a set of resources that limit occupancy. Its bits match the

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "937b31a8d2f7305d"
+const EngineFingerprint = "186109309425c85e"
 
 var enginePackages = []string{
 	"github.com/warpbook/warpbook/engine/gpu",
