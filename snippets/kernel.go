@@ -28,7 +28,8 @@ type Kernel struct {
 	// cache. [DefaultCacheDir] returns the usual place.
 	CacheDir string
 	// Native also compiles each page into one Go program with the Go
-	// toolchain, runs it, and fails cells whose output differs.
+	// toolchain, runs it, and fails cells whose output differs. The
+	// browser kernel (js/wasm), which has no processes, ignores it.
 	Native bool
 	// GoCommand is the go command Native uses; "" means "go" from PATH.
 	GoCommand string
@@ -103,7 +104,7 @@ func (k *Kernel) Stream(ctx context.Context, pages []*Page, done func(i int, r *
 	}
 	runs := make([]*pageRun, len(pages))
 	each(jobs, len(pages), func(i int) { runs[i] = k.prepare(pages[i]) })
-	if k.Native {
+	if k.nativeRuns() {
 		tmp, err := k.buildNative(ctx, runs)
 		if tmp != "" {
 			defer os.RemoveAll(tmp)

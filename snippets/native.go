@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +22,13 @@ import (
 
 // modulePath is the module the generated native programs are built in.
 const modulePath = "github.com/warpbook/warpbook"
+
+// nativeRuns reports whether k runs pages natively as well: Native, where
+// the platform has processes to build and run programs with. The browser
+// kernel (js/wasm) has none, and none of the native code is linked into it.
+func (k *Kernel) nativeRuns() bool {
+	return k.Native && runtime.GOOS != "js"
+}
 
 func (k *Kernel) goCommand() string {
 	if k.GoCommand != "" {

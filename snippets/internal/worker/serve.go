@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"reflect"
 	"runtime"
 	"runtime/debug"
-	"testing/fstest"
 	"time"
 
 	"github.com/traefik/yaegi/interp"
@@ -186,12 +186,20 @@ func NewInterpreter(out, errOut io.Writer) (*interp.Interpreter, error) {
 		Args:                 []string{"snippet"},
 		Env:                  []string{},
 		GoPath:               "/nonexistent",
-		SourcecodeFilesystem: fstest.MapFS{},
+		SourcecodeFilesystem: noSources{},
 	})
 	if err := i.Use(symbols.Symbols); err != nil {
 		return nil, fmt.Errorf("loading the engine symbols: %w", err)
 	}
 	return i, nil
+}
+
+// noSources is the interpreter's source file system: it holds nothing, so
+// that only the symbol tables' packages can be imported.
+type noSources struct{}
+
+func (noSources) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
 
 type eofReader struct{}

@@ -1,0 +1,51 @@
+//go:build !js
+
+// Page.Program is left out of the browser kernel (js/wasm), which has no
+// use for it: the program is for a reader to run with the Go toolchain,
+// and go/format, which it needs, would cost the kernel 0.37 MB of
+// WebAssembly (yaegi's reflection keeps every exported method of a type
+// that reaches an interface, so Program is linked whether called or not).
+
+package snippets
+
+import (
+	"fmt"
+	"go/format"
+)
+
+// Program returns cell c as a Go program of its own, for a reader to run
+// with the Go toolchain in a clone of the module (github.com/warpbook/warpbook):
+// the kernel's program of c's session (see [Kernel]), cut after c, as the
+// page writes it — no scaffolding, no position comments, no interpreter
+// rewrites — with what the cells above c print hidden, so that it prints
+// what c prints. A cell opens a block only where it declares again a name
+// the session already holds; variables and imports that only later cells
+// use are kept quiet with "_ =" or left out. A whole program ("package
+// main") is itself. Cells with skip= or error= have no program.
+func (p *Page) Program(c *Cell) (string, error) {
+	pl := newPlan(p, DefaultTimeout)
+	u := pl.byCell[c]
+	if u == nil {
+		return "", fmt.Errorf("%s: %s does not run (skip= or error=), so it has no program", c.Pos, c.ID())
+	}
+	alone := &standalone{upTo: u, drop: map[string]bool{}, unused: map[*unit][]string{}}
+	for range 4 {
+		pl.write(u.session, alone)
+		src := u.session.mainGo
+		if u.session.program {
+			return src, nil
+		}
+		fixed, problem := alone.quieten(src)
+		if problem != "" {
+			return "", fmt.Errorf("%s: %s: its program does not compile: %s", c.Pos, c.ID(), problem)
+		}
+		if !fixed {
+			out, err := format.Source([]byte(src))
+			if err != nil {
+				return "", fmt.Errorf("%s: %s: format its program: %w", c.Pos, c.ID(), err)
+			}
+			return string(out), nil
+		}
+	}
+	return "", fmt.Errorf("%s: %s: its program does not compile", c.Pos, c.ID())
+}
