@@ -36,9 +36,8 @@ var kernelMain []byte
 // control state in the binary (a build depends only on its sources), no
 // symbol table, and no inlining. Without inlining the module is a sixth
 // smaller gzipped (4.98 MB to 4.15 MB: no copies of inlined bodies, and no
-// inlining tables in its data), and V8 has less code to compile, which
-// the first run pays for on a loaded machine more than it loses to calls;
-// see README for the figures.
+// inlining tables in its data), which the 4 MB budget of the issue needs;
+// it costs a Run of a cell about a tenth of its time (see README).
 var buildFlags = []string{"-trimpath", "-buildvcs=false", "-gcflags=all=-l", "-ldflags=-s -w"}
 
 // ErrNoToolchain is wrapped by Build's error when there is no Go toolchain
