@@ -37,7 +37,8 @@ var kernelMain []byte
 // symbol table, and no inlining. Without inlining the module is a sixth
 // smaller gzipped (4.98 MB to 4.15 MB: no copies of inlined bodies, and no
 // inlining tables in its data), which the 4 MB budget of the issue needs;
-// it costs a Run of a cell about a tenth of its time (see README).
+// it makes a Run of a cell slower, by 12 to 65 % in three of four
+// alternated browser benchmarks (see README).
 var buildFlags = []string{"-trimpath", "-buildvcs=false", "-gcflags=all=-l", "-ldflags=-s -w"}
 
 // ErrNoToolchain is wrapped by Build's error when there is no Go toolchain
