@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -67,14 +70,28 @@ func (s *Site) Write(dir string) error {
 		if !fs.ValidPath(name) || strings.Contains(name, `\`) {
 			return fmt.Errorf("invalid output path %q", name)
 		}
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if d := filepath.Dir(p); !made[d] {
+		if d := filepath.Dir(filepath.Join(tmp, filepath.FromSlash(name))); !made[d] {
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				return err
 			}
 			made[d] = true
 		}
-		if err := os.WriteFile(p, s.Files[name], 0o644); err != nil {
+	}
+	// Creating a file is mostly the file system's work in the kernel
+	// (finding a free inode): the files are written on all CPUs.
+	errs := make([]error, len(names))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(names); i = int(next.Add(1)) - 1 {
+				errs[i] = os.WriteFile(filepath.Join(tmp, filepath.FromSlash(names[i])), s.Files[names[i]], 0o644)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
