@@ -115,6 +115,7 @@ type Site struct {
 	Warnings []string          // problems that did not fail the build
 
 	notFound []byte // 404.html with its links rooted at rootToken
+	hash     string // the hash of the book's files as the build read them (bookData)
 }
 
 // NotFound returns the 404 page with its links starting from root, the
@@ -189,7 +190,7 @@ type build struct {
 	kernel   *live.Kernel
 	liveOff  string // why the site's snippets cannot run in the browser
 	prov     Provenance
-	hash     string               // sha256 of the book's files, hex
+	book     bookData             // the one read of the book's files
 	numbered map[string]*numbered // figures and tables by the ids references name
 }
 
@@ -241,7 +242,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs.Sorted()
 	}
-	s := &Site{Files: b.out, Warnings: b.warns, notFound: b.notFound}
+	s := &Site{Files: b.out, Warnings: b.warns, notFound: b.notFound, hash: b.book.hash}
 	for _, p := range b.pages {
 		if p.draft != "" {
 			s.Drafts = append(s.Drafts, p.path)
@@ -321,6 +322,9 @@ func parallel(pages []*page, f func(*page)) {
 
 // load reads book.yaml and parses every page.
 func (b *build) load() (err error) {
+	if b.book, err = readBook(b.fsys); err != nil {
+		return fmt.Errorf("read book: %w", err)
+	}
 	var keys map[string]snippets.Pos
 	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
 	if rerr == nil {
@@ -351,13 +355,7 @@ func (b *build) load() (err error) {
 		b.base = base
 	}
 
-	if b.hash, err = contentHash(b.fsys); err != nil {
-		return fmt.Errorf("read book: %w", err)
-	}
-	md, others, err := sourceFiles(b.fsys)
-	if err != nil {
-		return fmt.Errorf("read book: %w", err)
-	}
+	md, others := sourceFiles(b.book.files)
 	b.files = others
 	for _, p := range md {
 		kind, slug := kindOf(p)
@@ -503,6 +501,9 @@ func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // for the limit's message. The diagnostic is at p; it wraps
 // fs.ErrNotExist when p does not exist.
 func (b *build) read(p string, max int64, what string) ([]byte, *snippets.Diagnostic) {
+	if data, ok := b.book.data[p]; ok && int64(len(data)) <= max {
+		return data, nil
+	}
 	data, err := snippets.ReadFile(b.fsys, p, max, what)
 	if err == nil {
 		return data, nil

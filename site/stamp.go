@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/warpbook/warpbook/snippets"
 )
@@ -37,9 +38,15 @@ type fileStat struct {
 // (not a regular file, too large, a link out of the book) is hashed as
 // the reason, never read, and left to the build to report.
 func inputKey(fsys fs.FS, extra string) (string, error) {
-	files, err := contentHash(fsys)
+	book, err := readBook(fsys)
+	return keyOf(extra, book.hash), err
+}
+
+// keyOf is the input key of a book whose files hash to files
+// ([bookData]).
+func keyOf(extra, files string) string {
 	sum := sha256.Sum256([]byte(extra + "\x00" + files))
-	return hex.EncodeToString(sum[:]), err
+	return hex.EncodeToString(sum[:])
 }
 
 // toolKey identifies the running warpbook by what it is, not where it
@@ -84,8 +91,10 @@ func statTree(dir string) ([]fileStat, error) {
 }
 
 // upToDate reports whether the site in dir was built from inputs with
-// this key and is unchanged since.
-func upToDate(dir, key string) bool {
+// the key that key computes and is unchanged since. key is called only
+// when dir has a stamp that its files match, so that a build with no
+// stamp (a cold build) hashes nothing first.
+func upToDate(dir string, key func() (string, error)) bool {
 	sp, err := stampPath(dir)
 	if err != nil {
 		return false
@@ -95,11 +104,14 @@ func upToDate(dir, key string) bool {
 		return false
 	}
 	var st stamp
-	if json.Unmarshal(data, &st) != nil || st.Input != key {
+	if json.Unmarshal(data, &st) != nil {
 		return false
 	}
-	now, err := statTree(dir)
-	return err == nil && slices.Equal(now, st.Output)
+	if now, err := statTree(dir); err != nil || !slices.Equal(now, st.Output) {
+		return false
+	}
+	k, err := key()
+	return err == nil && k == st.Input
 }
 
 // saveStamp records that dir now holds the site built from inputs with
@@ -144,19 +156,24 @@ func forgetStamp(dir string) {
 // build's shortcut. When opts.PDF fails, the site is written and returned
 // with the error.
 func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, fresh bool, err error) {
+	// The tool's fingerprint hashes the executable (once per cache
+	// directory): it is computed while the book builds.
+	tool := sync.OnceValue(toolKey)
+	go tool()
 	pv := opts.Provenance
-	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v\x00live=%v", toolKey(), opts.Strict, out,
-		pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil, opts.Live != nil))
-	if err != nil {
-		return nil, false, err
+	extra := func() string {
+		return fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v\x00live=%v", tool(), opts.Strict, out,
+			pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil, opts.Live != nil)
 	}
-	if !force && upToDate(out, key) {
+	if !force && upToDate(out, func() (string, error) { return inputKey(fsys, extra()) }) {
 		return nil, true, nil
 	}
 	s, err = Build(ctx, fsys, opts)
 	if err != nil {
 		return nil, false, err
 	}
+	// The stamp's key is of the files as this build read them.
+	key := keyOf(extra(), s.hash)
 	// Forget first: a crash while writing must not leave a stamp that
 	// vouches for the old site.
 	forgetStamp(out)
