@@ -88,13 +88,13 @@ func (b *build) finish() error {
 		if err != nil {
 			return err
 		}
-		b.out["assets/"+p] = data
+		b.put("assets/"+p, data)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if b.out["assets/search-index.js"], err = b.searchIndex(); err != nil {
+	if err := b.searchIndex(); err != nil {
 		return err
 	}
 	if err := b.programs(); err != nil {
@@ -110,7 +110,7 @@ func (b *build) finish() error {
 			b.errorf(p, 0, "file %s clashes with a file the site generates; rename it", p)
 			continue
 		}
-		b.out[p] = data
+		b.put(p, data)
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func (b *build) render() error {
 			out = bytes.ReplaceAll(out, []byte(rootToken), []byte(html.EscapeString(b.base)))
 		}
 		b.mu.Lock()
-		b.out[p.out] = out
+		b.put(p.out, out)
 		b.links = append(b.links, r.links...)
 		b.errs = append(b.errs, r.errs...)
 		b.mu.Unlock()

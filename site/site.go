@@ -184,9 +184,10 @@ type build struct {
 	links    []linkRef
 	errs     snippets.Diagnostics
 	warns    []string
-	out      map[string][]byte
-	base     string // URL path of the site from site_url, ending in "/"; "" if unset
-	notFound []byte // 404.html with its links rooted at rootToken
+	out      map[string][]byte              // the site's files; put adds one
+	emit     func(name string, data []byte) // told each file put makes, when not nil
+	base     string                         // URL path of the site from site_url, ending in "/"; "" if unset
+	notFound []byte                         // 404.html with its links rooted at rootToken
 	kernel   *live.Kernel
 	liveOff  string // why the site's snippets cannot run in the browser
 	prov     Provenance
@@ -199,8 +200,16 @@ type build struct {
 // errors come back together, sorted, as [snippets.Diagnostics]; then no site
 // is returned.
 func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
+	return buildSite(ctx, fsys, opts, nil)
+}
+
+// buildSite is [Build], handing each file of the site to emit (when not
+// nil) as soon as it is made, so that it can be written while the build
+// goes on; a later file under the same name replaces it.
+func buildSite(ctx context.Context, fsys fs.FS, opts Options, emit func(name string, data []byte)) (*Site, error) {
 	b := &build{
 		ctx:   ctx,
+		emit:  emit,
 		opts:  opts,
 		fsys:  fsys,
 		bySrc: map[string]*page{},
@@ -287,6 +296,14 @@ func (b *build) warnf(format string, args ...any) {
 	b.mu.Unlock()
 	if b.opts.Warnf != nil {
 		b.opts.Warnf("%s", msg)
+	}
+}
+
+// put makes the site's file name. Callers that run in parallel hold b.mu.
+func (b *build) put(name string, data []byte) {
+	b.out[name] = data
+	if b.emit != nil {
+		b.emit(name, data)
 	}
 }
 

@@ -168,8 +168,20 @@ func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force b
 	if !force && upToDate(out, func() (string, error) { return inputKey(fsys, extra()) }) {
 		return nil, true, nil
 	}
-	s, err = Build(ctx, fsys, opts)
+	// The site's files are written into a new directory as the build
+	// makes them; the directory replaces out once the build succeeds. When
+	// out may not be replaced, nothing is written and s.Write says why
+	// after the build, as it did before.
+	w, werr := newSiteWriter(out)
+	var emit func(string, []byte)
+	if werr == nil {
+		emit = w.add
+	}
+	s, err = buildSite(ctx, fsys, opts, emit)
 	if err != nil {
+		if w != nil {
+			w.abort()
+		}
 		return nil, false, err
 	}
 	// The stamp's key is of the files as this build read them.
@@ -177,7 +189,12 @@ func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force b
 	// Forget first: a crash while writing must not leave a stamp that
 	// vouches for the old site.
 	forgetStamp(out)
-	if err := s.Write(out); err != nil {
+	if w != nil {
+		err = w.commit(s.Files)
+	} else {
+		err = s.Write(out)
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	if opts.PDF != nil {
