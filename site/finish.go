@@ -66,8 +66,8 @@ func nearestID(want string, ids map[string]bool) string {
 	return best
 }
 
-// finish refuses drafts in strict mode and adds the assets, the search
-// index and the files pages link to.
+// finish refuses drafts in strict mode and adds the assets, the pages'
+// programs and the files pages link to (render made the search index).
 func (b *build) finish() error {
 	if b.opts.Strict {
 		for _, p := range b.pages {
@@ -92,9 +92,6 @@ func (b *build) finish() error {
 		return nil
 	})
 	if err != nil {
-		return err
-	}
-	if err := b.searchIndex(); err != nil {
 		return err
 	}
 	if err := b.programs(); err != nil {

@@ -53,6 +53,10 @@ var kindNames = map[pageKind]string{kindChapter: "chapter", kindGlossary: "gloss
 
 // render renders every page, in parallel.
 func (b *build) render() error {
+	// The search index is made from the pages, not from their HTML: it is
+	// made (and its budget checked) while they render.
+	index := make(chan error, 1)
+	go func() { index <- b.searchIndex() }()
 	parallel(b.pages, func(p *page) {
 		r := b.newRenderer(p, p.out, false)
 		notFound := p.kind == kindGenerated && p.out == "404.html"
@@ -78,7 +82,7 @@ func (b *build) render() error {
 		b.errs = append(b.errs, r.errs...)
 		b.mu.Unlock()
 	})
-	return nil
+	return <-index
 }
 
 // content returns the HTML of a page's article.

@@ -155,7 +155,7 @@ func (b *build) pageDocs(p *page) []searchDoc {
 }
 
 // searchIndex builds assets/search-index.js and warns past the size
-// budget.
+// budget. It runs while the pages render.
 func (b *build) searchIndex() error {
 	idx := searchIndexJSON{Pages: []string{}, Docs: [][]any{}}
 	pageNum := map[string]int{}
@@ -208,7 +208,9 @@ func (b *build) searchIndex() error {
 		return fmt.Errorf("search index: %w", err)
 	}
 	buf.WriteString(";\n")
+	b.mu.Lock()
 	b.put("assets/search-index.js", buf.Bytes())
+	b.mu.Unlock()
 
 	// The budget is on the gzipped size at gzip's default level (within
 	// 1 % of the best level on the book's index, and faster); an index
