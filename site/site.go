@@ -390,7 +390,6 @@ func (b *build) load() (err error) {
 	parallel(b.pages, b.parse)
 	warned := 0
 	for _, p := range b.pages {
-		b.meta(p)
 		warned += len(p.snip.Warnings)
 	}
 	if warned > 0 {
@@ -399,8 +398,8 @@ func (b *build) load() (err error) {
 	return nil
 }
 
-// parse reads and parses one page: the one parse of the page, which every
-// later step reads.
+// parse reads and parses one page (the one parse of the page, which every
+// later step reads) and finds its metadata.
 func (b *build) parse(p *page) {
 	src, rerr := b.read(p.path, snippets.MaxPageBytes, "a page")
 	if rerr != nil {
@@ -410,6 +409,7 @@ func (b *build) parse(p *page) {
 	}
 	p.snip = b.cache.page(b.file(p.path), src)
 	b.addErrs(p.snip.Diagnostics...)
+	b.meta(p)
 }
 
 // meta decodes and checks a page's front matter and finds its title,
