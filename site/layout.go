@@ -67,6 +67,7 @@ func (b *build) render() error {
 		}
 		data := b.layout(r)
 		var buf bytes.Buffer
+		buf.Grow(len(data.Content) + len(data.Sidebar) + 16<<10) // the page around them is a few KB
 		if err := pageTemplate.Execute(&buf, data); err != nil {
 			b.errorf(p.path, 0, "template: %v", err)
 			return
