@@ -113,7 +113,7 @@ func (w *siteWriter) write(f siteFile, made map[string]bool) error {
 		}
 		made[d] = true
 	}
-	if err := os.WriteFile(p, f.data, 0o644); err != nil {
+	if err := writeFile(p, f.data); err != nil {
 		return err
 	}
 	w.written[f.name] = f.data
