@@ -50,11 +50,18 @@ func keyOf(extra, files string) string {
 }
 
 // toolKey identifies the running warpbook by what it is, not where it
-// is: the hash of its executable's contents (as the kernel's verifier
-// reports it), so that a rebuilt tool (a new engine, a new template) never
-// reuses an old site while "go run", which builds into a new directory
-// every time, reuses it.
+// is, so that a rebuilt tool (a new engine, a new template) never reuses
+// an old site while "go run", which builds into a new directory every
+// time, reuses it: by its executable's Go build ID ([exeBuildID]), else
+// by the hash of the executable's contents, as the kernel's verifier
+// reports it (hashing the 31 MB executable takes about 30 ms; the build
+// ID is a few bytes).
 func toolKey() string {
+	if exe, err := os.Executable(); err == nil {
+		if id := exeBuildID(exe); id != "" {
+			return "go build ID " + id
+		}
+	}
 	v := (&snippets.Kernel{}).Verifier()
 	return v.Tool + "\x00" + v.Engine + "\x00" + v.Go
 }
@@ -156,7 +163,7 @@ func forgetStamp(dir string) {
 // build's shortcut. When opts.PDF fails, the site is written and returned
 // with the error.
 func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, fresh bool, err error) {
-	// The tool's fingerprint hashes the executable (once per cache
+	// The tool's fingerprint may hash the executable (once per cache
 	// directory): it is computed while the book builds.
 	tool := sync.OnceValue(toolKey)
 	go tool()
