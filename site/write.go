@@ -34,11 +34,12 @@ func (s *Site) Write(dir string) error {
 // kernel, and one directory's creations take turns there: one goroutine
 // writes while the build goes on with the rest.
 type siteWriter struct {
-	dir, tmp string
-	files    chan siteFile
-	done     chan struct{}
-	written  map[string][]byte // by the goroutine, read after done
-	err      error             // the first failure, read after done
+	dir     string
+	tmp     string // the new directory, made with the first file (see mkdir)
+	files   chan siteFile
+	done    chan struct{}
+	written map[string][]byte // by the goroutine, read after done
+	err     error             // the first failure, read after done
 }
 
 type siteFile struct {
@@ -77,17 +78,24 @@ func newSiteWriter(dir string) (*siteWriter, error) {
 		return nil, err
 	}
 	removeStale(parent, "."+filepath.Base(abs)+".new-")
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".new-")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
-	}
-	w := &siteWriter{dir: abs, tmp: tmp, files: make(chan siteFile, 256), done: make(chan struct{}), written: map[string][]byte{}}
+	w := &siteWriter{dir: abs, files: make(chan siteFile, 256), done: make(chan struct{}), written: map[string][]byte{}}
 	go w.run()
 	return w, nil
+}
+
+// mkdir makes the new directory, beside dir, when the first file comes:
+// a build that runs snippets for minutes first leaves no directory that
+// looks stale (removeStale) to a build started beside it meanwhile.
+func (w *siteWriter) mkdir() error {
+	if w.tmp != "" {
+		return nil
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(w.dir), "."+filepath.Base(w.dir)+".new-")
+	if err != nil {
+		return err
+	}
+	w.tmp = tmp
+	return os.Chmod(tmp, 0o755)
 }
 
 func (w *siteWriter) run() {
@@ -105,6 +113,9 @@ func (w *siteWriter) run() {
 func (w *siteWriter) write(f siteFile, made map[string]bool) error {
 	if !fs.ValidPath(f.name) || strings.Contains(f.name, `\`) {
 		return fmt.Errorf("invalid output path %q", f.name)
+	}
+	if err := w.mkdir(); err != nil {
+		return err
 	}
 	p := filepath.Join(w.tmp, filepath.FromSlash(f.name))
 	if d := filepath.Dir(p); !made[d] {
@@ -130,9 +141,12 @@ func (w *siteWriter) add(name string, data []byte) {
 func (w *siteWriter) commit(files map[string][]byte) error {
 	close(w.files)
 	<-w.done
-	defer os.RemoveAll(w.tmp) // after a swap it holds the old site
+	defer w.remove() // after a swap it holds the old site
 	if w.err != nil {
 		return w.err
+	}
+	if err := w.mkdir(); err != nil { // a site of no files
+		return err
 	}
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -162,7 +176,14 @@ func (w *siteWriter) commit(files map[string][]byte) error {
 func (w *siteWriter) abort() {
 	close(w.files)
 	<-w.done
-	os.RemoveAll(w.tmp)
+	w.remove()
+}
+
+// remove removes the new directory, if there is one.
+func (w *siteWriter) remove() {
+	if w.tmp != "" {
+		os.RemoveAll(w.tmp)
+	}
 }
 
 // sameBytes reports whether a and b are the same slice of memory.

@@ -10,7 +10,8 @@ import (
 // TestSiteWriter: what a build added while it ran is reconciled with the
 // site it returns: a file it replaced is written again, one it never added
 // is written, one the site does not have is gone; an aborted writer leaves
-// the old site and nothing beside it.
+// the old site and nothing beside it, and makes nothing before its
+// first file.
 func TestSiteWriter(t *testing.T) {
 	parent := t.TempDir()
 	out := filepath.Join(parent, "_site")
@@ -50,6 +51,9 @@ func TestSiteWriter(t *testing.T) {
 	w, err = newSiteWriter(out)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+		t.Errorf("a writer with no file yet made %d entries beside the site, want none", len(entries)-1)
 	}
 	w.add("index.html", []byte("half a build"))
 	w.abort()
