@@ -219,12 +219,12 @@ func bookFiles(fsys fs.FS) ([]string, error) {
 	return files, err
 }
 
-// sourceFiles lists the Markdown files of the book in path order, and the
-// other files that pages may link to. Every entry that is not a directory
-// is listed, whatever it is: reading a page or a linked file refuses what
-// is not a regular file inside the book, at its path.
-func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
-	files, err := bookFiles(fsys)
+// sourceFiles sorts the book's files ([bookFiles]) into the Markdown
+// pages, in path order, and the other files that pages may link to. Every
+// entry that is not a directory is listed, whatever it is: reading a page
+// or a linked file refuses what is not a regular file inside the book, at
+// its path.
+func sourceFiles(files []string) (md []string, others map[string]bool) {
 	others = map[string]bool{}
 	for _, p := range files {
 		switch {
@@ -236,7 +236,7 @@ func sourceFiles(fsys fs.FS) (md []string, others map[string]bool, err error) {
 		}
 	}
 	slices.Sort(md)
-	return md, others, err
+	return md, others
 }
 
 // kindOf classifies a source path.

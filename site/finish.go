@@ -66,8 +66,8 @@ func nearestID(want string, ids map[string]bool) string {
 	return best
 }
 
-// finish refuses drafts in strict mode and adds the assets, the search
-// index and the files pages link to.
+// finish refuses drafts in strict mode and adds the assets, the pages'
+// programs and the files pages link to (render made the search index).
 func (b *build) finish() error {
 	if b.opts.Strict {
 		for _, p := range b.pages {
@@ -88,13 +88,10 @@ func (b *build) finish() error {
 		if err != nil {
 			return err
 		}
-		b.out["assets/"+p] = data
+		b.put("assets/"+p, data)
 		return nil
 	})
 	if err != nil {
-		return err
-	}
-	if b.out["assets/search-index.js"], err = b.searchIndex(); err != nil {
 		return err
 	}
 	if err := b.programs(); err != nil {
@@ -110,7 +107,7 @@ func (b *build) finish() error {
 			b.errorf(p, 0, "file %s clashes with a file the site generates; rename it", p)
 			continue
 		}
-		b.out[p] = data
+		b.put(p, data)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
@@ -25,11 +26,36 @@ type numbered struct {
 // references (@fig-ID, @tbl-ID) may name, which are the book's own: one id
 // names one thing in the whole book.
 func (b *build) numberFloats() error {
+	// Finding the floats walks every page: that runs on all CPUs, the
+	// numbering in page order.
+	found := make(map[*page][]ast.Node, len(b.pages))
+	var mu sync.Mutex
+	parallel(b.pages, func(p *page) {
+		if p.doc() == nil {
+			return
+		}
+		var floats []ast.Node
+		ast.Walk(p.doc(), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch n := n.(type) {
+			case *ast.FencedCodeBlock:
+				if string(n.Language(p.src())) == "figure" {
+					floats = append(floats, n)
+				}
+				return ast.WalkSkipChildren, nil
+			case *snippets.Caption:
+				floats = append(floats, n)
+			}
+			return ast.WalkContinue, nil
+		})
+		mu.Lock()
+		found[p] = floats
+		mu.Unlock()
+	})
 	b.numbered = map[string]*numbered{}
 	for _, p := range b.pages {
-		if p.doc() == nil {
-			continue
-		}
 		prefix := strings.TrimSuffix(p.number, ".")
 		if prefix != "" {
 			prefix += "."
@@ -50,26 +76,18 @@ func (b *build) numberFloats() error {
 			}
 			b.numbered[id] = f
 		}
-		ast.Walk(p.doc(), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if !entering {
-				return ast.WalkContinue, nil
-			}
+		for _, n := range found[p] {
 			switch n := n.(type) {
 			case *ast.FencedCodeBlock:
-				if string(n.Language(p.src())) != "figure" {
-					return ast.WalkSkipChildren, nil
-				}
 				figs++
 				id, ok := b.figureID(p, n)
-				if !ok {
-					return ast.WalkSkipChildren, nil
-				}
-				if id == "" {
+				switch {
+				case !ok:
+				case id == "":
 					add(n, fmt.Sprintf("figure-%d", figs), "Figure", figs, 0)
-					return ast.WalkSkipChildren, nil
+				default:
+					add(n, id, "Figure", figs, n.Info.Segment.Start) // the fence's info string: id= is there
 				}
-				add(n, id, "Figure", figs, n.Info.Segment.Start) // the fence's info string: id= is there
-				return ast.WalkSkipChildren, nil
 			case *snippets.Caption:
 				tables++
 				id := n.ID
@@ -78,8 +96,7 @@ func (b *build) numberFloats() error {
 				}
 				add(n, id, "Table", tables, n.Pos())
 			}
-			return ast.WalkContinue, nil
-		})
+		}
 	}
 	return nil
 }

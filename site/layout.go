@@ -53,6 +53,10 @@ var kindNames = map[pageKind]string{kindChapter: "chapter", kindGlossary: "gloss
 
 // render renders every page, in parallel.
 func (b *build) render() error {
+	// The search index is made from the pages, not from their HTML: it is
+	// made (and its budget checked) while they render.
+	index := make(chan error, 1)
+	go func() { index <- b.searchIndex() }()
 	parallel(b.pages, func(p *page) {
 		r := b.newRenderer(p, p.out, false)
 		notFound := p.kind == kindGenerated && p.out == "404.html"
@@ -63,6 +67,7 @@ func (b *build) render() error {
 		}
 		data := b.layout(r)
 		var buf bytes.Buffer
+		buf.Grow(len(data.Content) + len(data.Sidebar) + 16<<10) // the page around them is a few KB
 		if err := pageTemplate.Execute(&buf, data); err != nil {
 			b.errorf(p.path, 0, "template: %v", err)
 			return
@@ -73,12 +78,12 @@ func (b *build) render() error {
 			out = bytes.ReplaceAll(out, []byte(rootToken), []byte(html.EscapeString(b.base)))
 		}
 		b.mu.Lock()
-		b.out[p.out] = out
+		b.put(p.out, out)
 		b.links = append(b.links, r.links...)
 		b.errs = append(b.errs, r.errs...)
 		b.mu.Unlock()
 	})
-	return nil
+	return <-index
 }
 
 // content returns the HTML of a page's article.

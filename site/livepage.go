@@ -87,7 +87,7 @@ func (b *build) live() error {
 			b.warnf("readers cannot run the snippets in this build: %v", err)
 		} else {
 			b.kernel = k
-			b.out[kernelAsset(k)] = k.Script
+			b.put(kernelAsset(k), k.Script)
 		}
 	}
 	for _, p := range pages {
@@ -95,7 +95,7 @@ func (b *build) live() error {
 		if err != nil {
 			return err
 		}
-		b.out[liveSource(p)] = []byte("warpbookLivePage(" + string(data) + ");\n")
+		b.put(liveSource(p), []byte("warpbookLivePage("+string(data)+");\n"))
 	}
 	return nil
 }

@@ -35,9 +35,12 @@ func (b *build) printPage(r *renderer) string {
 		parts[p], out[p] = pr, s
 		mu.Unlock()
 	})
+	size := 0
 	for _, p := range all {
 		r.errs = append(r.errs, parts[p].errs...)
+		size += len(out[p]) + 256
 	}
+	w.Grow(size + 64<<10) // the contents and the glossary besides
 
 	b.printContents(&w, r)
 	partOf := map[*page]string{} // the part a chapter opens

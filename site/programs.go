@@ -48,7 +48,7 @@ func (b *build) programs() error {
 		}
 		buf.WriteString(";\n")
 		mu.Lock()
-		b.out["assets/programs/"+programsKey(p)+".js"] = buf.Bytes()
+		b.put("assets/programs/"+programsKey(p)+".js", buf.Bytes())
 		mu.Unlock()
 	})
 	return nil

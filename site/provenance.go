@@ -7,7 +7,10 @@ import (
 	"html"
 	"io/fs"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -34,28 +37,56 @@ type Provenance struct {
 	Prefix string
 }
 
-// contentHash is the hash of every file of the book a build reads: what
-// names the source when no commit does, and the stamp's key. It reads as
-// the build does ([snippets.ReadFile]): a file the build would refuse (not
-// a regular file, too large, a link out of the book) is hashed as the
-// reason, never read, and left to the build to report.
-func contentHash(fsys fs.FS) (string, error) {
+// bookData is one read of every file of the book a build reads, as the
+// build reads them ([snippets.ReadFile]).
+type bookData struct {
+	// hash names the source when no commit does, and keys the stamp. A
+	// file the build would refuse (not a regular file, too large, a link
+	// out of the book) is hashed as the reason, never read, and left to
+	// the build to report.
+	hash string
+	// files lists the book's files in path order ([bookFiles]).
+	files []string
+	// data holds the contents of the files that read without an error.
+	data map[string][]byte
+}
+
+// readBook reads every file of the book once, on all CPUs, and hashes
+// them in path order.
+func readBook(fsys fs.FS) (bookData, error) {
 	files, err := bookFiles(fsys)
+	type read struct {
+		data []byte
+		err  error
+	}
+	reads := make([]read, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(files); i = int(next.Add(1)) - 1 {
+				max := int64(snippets.MaxAssetBytes)
+				if strings.HasSuffix(files[i], ".md") {
+					max = snippets.MaxPageBytes
+				}
+				reads[i].data, reads[i].err = snippets.ReadFile(fsys, files[i], max, "a file of the book")
+			}
+		})
+	}
+	wg.Wait()
+	book := bookData{files: files, data: make(map[string][]byte, len(files))}
 	h := sha256.New()
-	for _, p := range files {
-		max := int64(snippets.MaxAssetBytes)
-		if strings.HasSuffix(p, ".md") {
-			max = snippets.MaxPageBytes
-		}
-		data, err := snippets.ReadFile(fsys, p, max, "a file of the book")
-		if err != nil {
-			fmt.Fprintf(h, "%s\x00error\x00%s\x00", p, err)
+	for i, p := range files {
+		if r := reads[i]; r.err != nil {
+			fmt.Fprintf(h, "%s\x00error\x00%s\x00", p, r.err)
 			continue
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
-		h.Write(data)
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(reads[i].data))
+		h.Write(reads[i].data)
+		book.data[p] = reads[i].data
 	}
-	return hex.EncodeToString(h.Sum(nil)), err
+	book.hash = hex.EncodeToString(h.Sum(nil))
+	return book, err
 }
 
 // repoPath returns the path of a book file as a reader's commands name it
@@ -89,15 +120,15 @@ func (b *build) sourceURL(p string, line int) string {
 // sourceName says what the book was built from: a commit, or the content
 // hash when the book is not at a commit.
 func (b *build) sourceName() (short, long string) {
-	hash := b.hash[:12]
+	hash := b.book.hash[:12]
 	switch {
 	case b.prov.Commit != "" && !b.prov.Dirty:
 		return "commit " + b.prov.Commit[:min(12, len(b.prov.Commit))], "git commit " + b.prov.Commit
 	case b.prov.Commit != "":
 		return fmt.Sprintf("commit %s with changes, content %s", b.prov.Commit[:min(12, len(b.prov.Commit))], hash),
-			fmt.Sprintf("git commit %s with uncommitted changes; the sha256 of the book's files is %s", b.prov.Commit, b.hash)
+			fmt.Sprintf("git commit %s with uncommitted changes; the sha256 of the book's files is %s", b.prov.Commit, b.book.hash)
 	}
-	return "content " + hash, "the book is not a git checkout: this is the sha256 of its files, " + b.hash
+	return "content " + hash, "the book is not a git checkout: this is the sha256 of its files, " + b.book.hash
 }
 
 // verifiedDate is the date the page states it was verified on, "" when the

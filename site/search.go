@@ -155,8 +155,8 @@ func (b *build) pageDocs(p *page) []searchDoc {
 }
 
 // searchIndex builds assets/search-index.js and warns past the size
-// budget.
-func (b *build) searchIndex() ([]byte, error) {
+// budget. It runs while the pages render.
+func (b *build) searchIndex() error {
 	idx := searchIndexJSON{Pages: []string{}, Docs: [][]any{}}
 	pageNum := map[string]int{}
 	var pages []*page
@@ -205,20 +205,23 @@ func (b *build) searchIndex() ([]byte, error) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(idx); err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+		return fmt.Errorf("search index: %w", err)
 	}
 	buf.WriteString(";\n")
+	b.mu.Lock()
+	b.put("assets/search-index.js", buf.Bytes())
+	b.mu.Unlock()
 
 	// The budget is on the gzipped size at gzip's default level (within
 	// 1 % of the best level on the book's index, and faster); an index
 	// that is smaller than the budget as it is needs no compressing.
 	if len(buf.Bytes())/1024 <= b.settings.SearchBudget {
-		return buf.Bytes(), nil
+		return nil
 	}
 	if kb := gzipSize(buf.Bytes()) / 1024; kb > b.settings.SearchBudget {
 		b.warnf("search index is %d KB gzipped, over the budget of %d KB (search_budget_kb in book.yaml)", kb, b.settings.SearchBudget)
 	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 // gzipSize returns about what data weighs gzipped at the default level:

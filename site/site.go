@@ -115,6 +115,7 @@ type Site struct {
 	Warnings []string          // problems that did not fail the build
 
 	notFound []byte // 404.html with its links rooted at rootToken
+	hash     string // the hash of the book's files as the build read them (bookData)
 }
 
 // NotFound returns the 404 page with its links starting from root, the
@@ -183,13 +184,14 @@ type build struct {
 	links    []linkRef
 	errs     snippets.Diagnostics
 	warns    []string
-	out      map[string][]byte
-	base     string // URL path of the site from site_url, ending in "/"; "" if unset
-	notFound []byte // 404.html with its links rooted at rootToken
+	out      map[string][]byte              // the site's files; put adds one
+	emit     func(name string, data []byte) // told each file put makes, when not nil
+	base     string                         // URL path of the site from site_url, ending in "/"; "" if unset
+	notFound []byte                         // 404.html with its links rooted at rootToken
 	kernel   *live.Kernel
 	liveOff  string // why the site's snippets cannot run in the browser
 	prov     Provenance
-	hash     string               // sha256 of the book's files, hex
+	book     bookData             // the one read of the book's files
 	numbered map[string]*numbered // figures and tables by the ids references name
 }
 
@@ -198,8 +200,16 @@ type build struct {
 // errors come back together, sorted, as [snippets.Diagnostics]; then no site
 // is returned.
 func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
+	return buildSite(ctx, fsys, opts, nil)
+}
+
+// buildSite is [Build], handing each file of the site to emit (when not
+// nil) as soon as it is made, so that it can be written while the build
+// goes on; a later file under the same name replaces it.
+func buildSite(ctx context.Context, fsys fs.FS, opts Options, emit func(name string, data []byte)) (*Site, error) {
 	b := &build{
 		ctx:   ctx,
+		emit:  emit,
 		opts:  opts,
 		fsys:  fsys,
 		bySrc: map[string]*page{},
@@ -241,7 +251,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs.Sorted()
 	}
-	s := &Site{Files: b.out, Warnings: b.warns, notFound: b.notFound}
+	s := &Site{Files: b.out, Warnings: b.warns, notFound: b.notFound, hash: b.book.hash}
 	for _, p := range b.pages {
 		if p.draft != "" {
 			s.Drafts = append(s.Drafts, p.path)
@@ -289,6 +299,14 @@ func (b *build) warnf(format string, args ...any) {
 	}
 }
 
+// put makes the site's file name. Callers that run in parallel hold b.mu.
+func (b *build) put(name string, data []byte) {
+	b.out[name] = data
+	if b.emit != nil {
+		b.emit(name, data)
+	}
+}
+
 func (b *build) useFile(p string) {
 	b.mu.Lock()
 	b.used[p] = true
@@ -321,6 +339,9 @@ func parallel(pages []*page, f func(*page)) {
 
 // load reads book.yaml and parses every page.
 func (b *build) load() (err error) {
+	if b.book, err = readBook(b.fsys); err != nil {
+		return fmt.Errorf("read book: %w", err)
+	}
 	var keys map[string]snippets.Pos
 	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
 	if rerr == nil {
@@ -351,13 +372,7 @@ func (b *build) load() (err error) {
 		b.base = base
 	}
 
-	if b.hash, err = contentHash(b.fsys); err != nil {
-		return fmt.Errorf("read book: %w", err)
-	}
-	md, others, err := sourceFiles(b.fsys)
-	if err != nil {
-		return fmt.Errorf("read book: %w", err)
-	}
+	md, others := sourceFiles(b.book.files)
 	b.files = others
 	for _, p := range md {
 		kind, slug := kindOf(p)
@@ -375,7 +390,6 @@ func (b *build) load() (err error) {
 	parallel(b.pages, b.parse)
 	warned := 0
 	for _, p := range b.pages {
-		b.meta(p)
 		warned += len(p.snip.Warnings)
 	}
 	if warned > 0 {
@@ -384,8 +398,8 @@ func (b *build) load() (err error) {
 	return nil
 }
 
-// parse reads and parses one page: the one parse of the page, which every
-// later step reads.
+// parse reads and parses one page (the one parse of the page, which every
+// later step reads) and finds its metadata.
 func (b *build) parse(p *page) {
 	src, rerr := b.read(p.path, snippets.MaxPageBytes, "a page")
 	if rerr != nil {
@@ -395,6 +409,7 @@ func (b *build) parse(p *page) {
 	}
 	p.snip = b.cache.page(b.file(p.path), src)
 	b.addErrs(p.snip.Diagnostics...)
+	b.meta(p)
 }
 
 // meta decodes and checks a page's front matter and finds its title,
@@ -503,6 +518,9 @@ func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // for the limit's message. The diagnostic is at p; it wraps
 // fs.ErrNotExist when p does not exist.
 func (b *build) read(p string, max int64, what string) ([]byte, *snippets.Diagnostic) {
+	if data, ok := b.book.data[p]; ok && int64(len(data)) <= max {
+		return data, nil
+	}
 	data, err := snippets.ReadFile(b.fsys, p, max, what)
 	if err == nil {
 		return data, nil

@@ -565,6 +565,40 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestBuildDirWritesTheSite: BuildDir writes files while it builds; what
+// lands in the directory is exactly the site, byte for byte, and the same
+// as Build makes.
+func TestBuildDirWritesTheSite(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	fsys := os.DirFS("testdata/book")
+	want := build(t, fsys, site.Options{Dir: "testdata/book"})
+	out := filepath.Join(t.TempDir(), "_site")
+	s, _, err := site.BuildDir(context.Background(), fsys, out, site.Options{Dir: "testdata/book"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]byte{}
+	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		got[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(s.Files) || len(got) != len(want.Files) {
+		t.Errorf("%d files written, the site has %d, Build makes %d", len(got), len(s.Files), len(want.Files))
+	}
+	for name, data := range want.Files {
+		if !bytes.Equal(got[name], data) || !bytes.Equal(s.Files[name], data) {
+			t.Errorf("%s: written or returned differs from what Build makes", name)
+		}
+	}
+}
+
 // figureBody matches the drawing and the data table of a figure. The
 // golden pages leave them out: they come from the engine, whose models
 // change in their own packages, and site/figure tests them against

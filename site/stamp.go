@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/warpbook/warpbook/snippets"
 )
@@ -37,17 +38,30 @@ type fileStat struct {
 // (not a regular file, too large, a link out of the book) is hashed as
 // the reason, never read, and left to the build to report.
 func inputKey(fsys fs.FS, extra string) (string, error) {
-	files, err := contentHash(fsys)
+	book, err := readBook(fsys)
+	return keyOf(extra, book.hash), err
+}
+
+// keyOf is the input key of a book whose files hash to files
+// ([bookData]).
+func keyOf(extra, files string) string {
 	sum := sha256.Sum256([]byte(extra + "\x00" + files))
-	return hex.EncodeToString(sum[:]), err
+	return hex.EncodeToString(sum[:])
 }
 
 // toolKey identifies the running warpbook by what it is, not where it
-// is: the hash of its executable's contents (as the kernel's verifier
-// reports it), so that a rebuilt tool (a new engine, a new template) never
-// reuses an old site while "go run", which builds into a new directory
-// every time, reuses it.
+// is, so that a rebuilt tool (a new engine, a new template) never reuses
+// an old site while "go run", which builds into a new directory every
+// time, reuses it: by its executable's Go build ID ([exeBuildID]), else
+// by the hash of the executable's contents, as the kernel's verifier
+// reports it (hashing the 31 MB executable takes about 30 ms; the build
+// ID is a few bytes).
 func toolKey() string {
+	if exe, err := os.Executable(); err == nil {
+		if id := exeBuildID(exe); id != "" {
+			return "go build ID " + id
+		}
+	}
 	v := (&snippets.Kernel{}).Verifier()
 	return v.Tool + "\x00" + v.Engine + "\x00" + v.Go
 }
@@ -84,8 +98,10 @@ func statTree(dir string) ([]fileStat, error) {
 }
 
 // upToDate reports whether the site in dir was built from inputs with
-// this key and is unchanged since.
-func upToDate(dir, key string) bool {
+// the key that key computes and is unchanged since. key is called only
+// when dir has a stamp that its files match, so that a build with no
+// stamp (a cold build) hashes nothing first.
+func upToDate(dir string, key func() (string, error)) bool {
 	sp, err := stampPath(dir)
 	if err != nil {
 		return false
@@ -95,11 +111,14 @@ func upToDate(dir, key string) bool {
 		return false
 	}
 	var st stamp
-	if json.Unmarshal(data, &st) != nil || st.Input != key {
+	if json.Unmarshal(data, &st) != nil {
 		return false
 	}
-	now, err := statTree(dir)
-	return err == nil && slices.Equal(now, st.Output)
+	if now, err := statTree(dir); err != nil || !slices.Equal(now, st.Output) {
+		return false
+	}
+	k, err := key()
+	return err == nil && k == st.Input
 }
 
 // saveStamp records that dir now holds the site built from inputs with
@@ -144,23 +163,45 @@ func forgetStamp(dir string) {
 // build's shortcut. When opts.PDF fails, the site is written and returned
 // with the error.
 func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force bool) (s *Site, fresh bool, err error) {
+	// The tool's fingerprint may hash the executable (once per cache
+	// directory): it is computed while the book builds.
+	tool := sync.OnceValue(toolKey)
+	go tool()
 	pv := opts.Provenance
-	key, err := inputKey(fsys, fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v\x00live=%v", toolKey(), opts.Strict, out,
-		pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil, opts.Live != nil))
-	if err != nil {
-		return nil, false, err
+	extra := func() string {
+		return fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v\x00live=%v", tool(), opts.Strict, out,
+			pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil, opts.Live != nil)
 	}
-	if !force && upToDate(out, key) {
+	if !force && upToDate(out, func() (string, error) { return inputKey(fsys, extra()) }) {
 		return nil, true, nil
 	}
-	s, err = Build(ctx, fsys, opts)
+	// The site's files are written into a new directory as the build
+	// makes them; the directory replaces out once the build succeeds. When
+	// out may not be replaced, nothing is written and s.Write says why
+	// after the build, as it did before.
+	w, werr := newSiteWriter(out)
+	var emit func(string, []byte)
+	if werr == nil {
+		emit = w.add
+	}
+	s, err = buildSite(ctx, fsys, opts, emit)
 	if err != nil {
+		if w != nil {
+			w.abort()
+		}
 		return nil, false, err
 	}
+	// The stamp's key is of the files as this build read them.
+	key := keyOf(extra(), s.hash)
 	// Forget first: a crash while writing must not leave a stamp that
 	// vouches for the old site.
 	forgetStamp(out)
-	if err := s.Write(out); err != nil {
+	if w != nil {
+		err = w.commit(s.Files)
+	} else {
+		err = s.Write(out)
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	if opts.PDF != nil {

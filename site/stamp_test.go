@@ -1,6 +1,7 @@
 package site
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,24 +16,30 @@ func TestStamp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if upToDate(out, key) {
+	keyed := func(k string) func() (string, error) {
+		return func() (string, error) { return k, nil }
+	}
+	if upToDate(out, func() (string, error) { t.Error("a missing site's key was computed"); return key, nil }) {
 		t.Fatal("a missing site is up to date")
 	}
 	(&Site{Files: map[string][]byte{"a.html": []byte("a")}}).Write(out)
 	if err := saveStamp(out, key); err != nil {
 		t.Fatal(err)
 	}
-	if !upToDate(out, key) {
+	if !upToDate(out, keyed(key)) {
 		t.Fatal("not up to date right after a build")
 	}
-	if k2, _ := inputKey(fstest.MapFS{"a.md": {Data: []byte("# A changed\n")}}, "tool"); upToDate(out, k2) {
+	if k2, _ := inputKey(fstest.MapFS{"a.md": {Data: []byte("# A changed\n")}}, "tool"); upToDate(out, keyed(k2)) {
 		t.Error("up to date after the book changed")
 	}
-	if k3, _ := inputKey(fsys, "another tool"); upToDate(out, k3) {
+	if k3, _ := inputKey(fsys, "another tool"); upToDate(out, keyed(k3)) {
 		t.Error("up to date after the tool changed")
 	}
+	if upToDate(out, func() (string, error) { return key, errors.New("unreadable") }) {
+		t.Error("up to date when the book could not be hashed")
+	}
 	os.Remove(filepath.Join(out, "a.html"))
-	if upToDate(out, key) {
+	if upToDate(out, keyed(key)) {
 		t.Error("up to date after a file of the site was deleted")
 	}
 }
