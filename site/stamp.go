@@ -52,16 +52,9 @@ func keyOf(extra, files string) string {
 // toolKey identifies the running warpbook by what it is, not where it
 // is, so that a rebuilt tool (a new engine, a new template) never reuses
 // an old site while "go run", which builds into a new directory every
-// time, reuses it: by its executable's Go build ID ([exeBuildID]), else
-// by the hash of the executable's contents, as the kernel's verifier
-// reports it (hashing the 31 MB executable takes about 30 ms; the build
-// ID is a few bytes).
+// time, reuses it: as the kernel's verifier names it (by the executable's
+// Go build ID, a few bytes, where there is one).
 func toolKey() string {
-	if exe, err := os.Executable(); err == nil {
-		if id := exeBuildID(exe); id != "" {
-			return "go build ID " + id
-		}
-	}
 	v := (&snippets.Kernel{}).Verifier()
 	return v.Tool + "\x00" + v.Engine + "\x00" + v.Go
 }

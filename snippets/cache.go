@@ -46,8 +46,12 @@ var (
 )
 
 // toolVersion is "warpbook VERSION+HASH": the module version (or
-// "devel") and a hash of the running executable, so that any rebuild of the
-// tool, the kernel or the engine invalidates cached results.
+// "devel") and a hash that identifies the running executable by its
+// contents, so that any rebuild of the tool, the kernel or the engine
+// invalidates cached results: the hash of its Go build ID
+// ([exeBuildID], a few bytes to read, which the go command derives from
+// everything linked in and from the result), else of the executable
+// itself ([exeHash]).
 func toolVersion() string {
 	toolOnce.Do(func() {
 		ver := "devel"
@@ -56,7 +60,10 @@ func toolVersion() string {
 		}
 		sum := "unknown"
 		if exe, err := os.Executable(); err == nil {
-			if h := exeHash(exe); h != "" {
+			if id := exeBuildID(exe); id != "" {
+				h := sha256.Sum256([]byte(id))
+				sum = hex.EncodeToString(h[:6])
+			} else if h := exeHash(exe); h != "" {
 				sum = h[:12]
 			}
 		}
@@ -66,8 +73,9 @@ func toolVersion() string {
 }
 
 // exeHash returns the sha256 of the executable exe, in hex, or "" when it
-// cannot be read. Hashing the 31 MB executable takes about 30 ms on the
-// development machine, on every command, so the hash is kept in the cache
+// cannot be read: the tool's identity where its executable has no Go build
+// ID. Hashing the 31 MB executable takes about 30 ms on the development
+// machine, on every command, so the hash is kept in the cache
 // directory under the executable's path, size and modification time, and
 // computed again whenever one of them changes (a rebuild, go run's next
 // binary). The kept hash is read as the cache reads (a regular file of at
