@@ -7,10 +7,7 @@ import (
 	"html"
 	"io/fs"
 	"path"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -56,34 +53,31 @@ type bookData struct {
 func readBook(fsys fs.FS) (bookData, error) {
 	files, err := bookFiles(fsys)
 	type read struct {
+		path string
 		data []byte
 		err  error
 	}
-	reads := make([]read, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(files); i = int(next.Add(1)) - 1 {
-				max := int64(snippets.MaxAssetBytes)
-				if strings.HasSuffix(files[i], ".md") {
-					max = snippets.MaxPageBytes
-				}
-				reads[i].data, reads[i].err = snippets.ReadFile(fsys, files[i], max, "a file of the book")
-			}
-		})
+	reads := make([]*read, len(files))
+	for i, p := range files {
+		reads[i] = &read{path: p}
 	}
-	wg.Wait()
+	parallel(reads, func(r *read) {
+		max := int64(snippets.MaxAssetBytes)
+		if strings.HasSuffix(r.path, ".md") {
+			max = snippets.MaxPageBytes
+		}
+		r.data, r.err = snippets.ReadFile(fsys, r.path, max, "a file of the book")
+	})
 	book := bookData{files: files, data: make(map[string][]byte, len(files))}
 	h := sha256.New()
-	for i, p := range files {
-		if r := reads[i]; r.err != nil {
-			fmt.Fprintf(h, "%s\x00error\x00%s\x00", p, r.err)
+	for _, r := range reads {
+		if r.err != nil {
+			fmt.Fprintf(h, "%s\x00error\x00%s\x00", r.path, r.err)
 			continue
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", p, len(reads[i].data))
-		h.Write(reads[i].data)
-		book.data[p] = reads[i].data
+		fmt.Fprintf(h, "%s\x00%d\x00", r.path, len(r.data))
+		h.Write(r.data)
+		book.data[r.path] = r.data
 	}
 	book.hash = hex.EncodeToString(h.Sum(nil))
 	return book, err

@@ -319,19 +319,19 @@ func (b *build) highlight(lang, code string) string {
 	return b.cache.memo(key{lang, code}, func() any { return highlight(lang, code) }).(string)
 }
 
-// parallel calls f for each page on all CPUs.
-func parallel(pages []*page, f func(*page)) {
+// parallel calls f for each item (a page, a file) on all CPUs.
+func parallel[T any](items []T, f func(T)) {
 	var wg sync.WaitGroup
-	ch := make(chan *page)
-	for range min(runtime.GOMAXPROCS(0), max(len(pages), 1)) {
+	ch := make(chan T)
+	for range min(runtime.GOMAXPROCS(0), max(len(items), 1)) {
 		wg.Go(func() {
-			for p := range ch {
-				f(p)
+			for x := range ch {
+				f(x)
 			}
 		})
 	}
-	for _, p := range pages {
-		ch <- p
+	for _, x := range items {
+		ch <- x
 	}
 	close(ch)
 	wg.Wait()
