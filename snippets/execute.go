@@ -216,6 +216,7 @@ func (pl *plan) compile() Diagnostics {
 			s.broken, s.firstBad = true, 0
 			continue
 		}
+		s.foldable = !s.program && len(ck.files) > 0 && foldable(ck.files[0])
 		ck.errs = append(ck.errs, pl.lintRedeclared(s, ck)...)
 		ck.errs = append(ck.errs, pl.lintLater(s, ck)...)
 		for _, e := range ck.errs {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"os"
 	"os/exec"
@@ -173,8 +172,8 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 			switch {
 			case s.program:
 				err = add(name, "main.go", s.mainGo)
-			case foldable(s.mainGo):
-				src, _ := strings.CutPrefix(s.mainGo, "package main\n")
+			case s.foldable && strings.HasPrefix(s.mainGo, "package main\n"):
+				src := strings.TrimPrefix(s.mainGo, "package main\n")
 				err = errors.Join(add(name, "main.go", "package "+name+"\n"+src), add(name, "wb.go", worker.HelperPackage(name)))
 				folded[pr] = append(folded[pr], name)
 				pr.nativeX[s] = nativeExe{path: filepath.Join(bin, "all"), arg: name}
@@ -250,18 +249,12 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 }
 
 // foldable reports whether a session's program (package main, with
-// [worker.HelperGo] beside it) can be a package of an executable shared
-// with other sessions: it has no init function and no package-level
-// variable with an initializer, whose initialization would run in every
-// session's process, and it does not declare [worker.HelperEntry].
-func foldable(mainGo string) bool {
-	if !strings.HasPrefix(mainGo, "package main\n") {
-		return false
-	}
-	f, err := parser.ParseFile(token.NewFileSet(), "", mainGo, parser.SkipObjectResolution)
-	if err != nil {
-		return false
-	}
+// [worker.HelperGo] beside it), parsed as f, can be a package of an
+// executable shared with other sessions: it has no init function and no
+// package-level variable with an initializer, whose initialization would
+// run in every session's process, and it does not declare
+// [worker.HelperEntry].
+func foldable(f *ast.File) bool {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:

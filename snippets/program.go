@@ -44,6 +44,10 @@ type session struct {
 	// mainGo is the generated program's first file; worker.HelperGo is the
 	// other.
 	mainGo string
+	// foldable is set when the checked program initializes nothing of its
+	// own, so that -native may build it as a package of a shared
+	// executable (see [foldable]).
+	foldable bool
 	// broken is set when the session does not type-check; firstBad is the
 	// index (in units) of the first unit with an error.
 	broken   bool
