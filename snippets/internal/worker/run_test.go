@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,5 +168,48 @@ func main() {
 				t.Errorf("outcome %+v: want a failure containing %q, limit %v", o, tt.fail, tt.limit)
 			}
 		})
+	}
+}
+
+// TestInterpreterStreams checks what NewInterpreter gives a snippet in
+// place of what yaegi's Use would (see fmtKey): fmt prints to the
+// interpreter's output, and reads nothing, not the process's standard
+// input (a worker's job stream).
+func TestInterpreterStreams(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := w.WriteString("7\n8\n9\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	stdin := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = stdin }()
+	var out strings.Builder
+	i, err := NewInterpreter(&out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`import "fmt"`); err != nil {
+		t.Fatal(err)
+	}
+	src := `var n int
+c, err := fmt.Scan(&n)
+fmt.Print("scanned ", c, " ", err, "\n")
+fmt.Printf("%d\n", 2)
+fmt.Println(3)
+c, err = fmt.Scanln(&n)
+fmt.Println(c, err)
+c, err = fmt.Scanf("%d", &n)
+fmt.Println(c, err)
+`
+	if _, err := i.Eval(";\n" + src); err != nil {
+		t.Fatal(err)
+	}
+	if want := "scanned 0 EOF\n2\n3\n0 EOF\n0 EOF\n"; out.String() != want {
+		t.Errorf("output %q, want %q", out.String(), want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"reflect"
@@ -188,10 +189,51 @@ func NewInterpreter(out, errOut io.Writer) (*interp.Interpreter, error) {
 		GoPath:               "/nonexistent",
 		SourcecodeFilesystem: noSources{},
 	})
-	if err := i.Use(symbols.Symbols); err != nil {
+	if err := i.Use(exports(symbols.Symbols, out, errOut)); err != nil {
 		return nil, fmt.Errorf("loading the engine symbols: %w", err)
 	}
 	return i, nil
+}
+
+// fmtKey is the key under which an interpreter is given package fmt: not
+// "fmt/fmt", although it names the same import path and package, because
+// yaegi's Use, when given "fmt/fmt", also compiles its generic stdlib
+// sources (cmp, maps and slices, some 18 KB of Go that snippets may not
+// import) in every interpreter, which is most of the cost of creating
+// one. What else Use does for "fmt/fmt" that snippets need, exports does:
+// fmt's Print functions print to the interpreter's output and its Scan
+// functions read nothing (yaegi would give them the real standard input,
+// which is a worker's job stream); os.Stdout and os.Stderr are the
+// interpreter's streams where those are files.
+const fmtKey = "fmt/./fmt"
+
+// exports returns the symbol tables an interpreter is given: syms, with
+// fmt under fmtKey and the standard streams replaced.
+func exports(syms interp.Exports, out, errOut io.Writer) interp.Exports {
+	e := make(interp.Exports, len(syms))
+	for k, v := range syms {
+		switch k {
+		case "os/os":
+			v = maps.Clone(v)
+			if s, ok := out.(*os.File); ok {
+				v["Stdout"] = reflect.ValueOf(&s).Elem()
+			}
+			if s, ok := errOut.(*os.File); ok {
+				v["Stderr"] = reflect.ValueOf(&s).Elem()
+			}
+		case "fmt/fmt":
+			v = maps.Clone(v)
+			v["Print"] = reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(out, a...) })
+			v["Printf"] = reflect.ValueOf(func(format string, a ...any) (int, error) { return fmt.Fprintf(out, format, a...) })
+			v["Println"] = reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(out, a...) })
+			v["Scan"] = reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fscan(eofReader{}, a...) })
+			v["Scanf"] = reflect.ValueOf(func(format string, a ...any) (int, error) { return fmt.Fscanf(eofReader{}, format, a...) })
+			v["Scanln"] = reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fscanln(eofReader{}, a...) })
+			k = fmtKey
+		}
+		e[k] = v
+	}
+	return e
 }
 
 // noSources is the interpreter's source file system: it holds nothing, so
