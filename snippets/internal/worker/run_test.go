@@ -171,10 +171,11 @@ func main() {
 	}
 }
 
-// TestInterpreterStreams checks what NewInterpreter gives a snippet in
-// place of what yaegi's Use would (see fmtKey): fmt prints to the
-// interpreter's output, and reads nothing, not the process's standard
-// input (a worker's job stream).
+// TestInterpreterStreams checks the streams NewInterpreter gives a
+// snippet (see fmtKey and exports): fmt prints to the interpreter's
+// output, and reads nothing, not the process's standard input (a worker's
+// job stream); os.Stdout handed to the standard library as a writer is
+// the interpreter's output, in order.
 func TestInterpreterStreams(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -193,7 +194,7 @@ func TestInterpreterStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := i.Eval(`import "fmt"`); err != nil {
+	if _, err := i.Eval("import (\n\"fmt\"\n\"io\"\n\"os\"\n\"text/tabwriter\"\n)"); err != nil {
 		t.Fatal(err)
 	}
 	src := `var n int
@@ -205,11 +206,19 @@ c, err = fmt.Scanln(&n)
 fmt.Println(c, err)
 c, err = fmt.Scanf("%d", &n)
 fmt.Println(c, err)
+fmt.Fprintln(os.Stdout, "to os.Stdout")
+io.WriteString(os.Stdout, "io.WriteString\n")
+tw := tabwriter.NewWriter(os.Stdout, 0, 0, 1, ' ', 0)
+fmt.Fprintf(tw, "a\tbb\n")
+fmt.Fprintf(tw, "ccc\td\n")
+tw.Flush()
+fmt.Println("end")
 `
 	if _, err := i.Eval(";\n" + src); err != nil {
 		t.Fatal(err)
 	}
-	if want := "scanned 0 EOF\n2\n3\n0 EOF\n0 EOF\n"; out.String() != want {
+	want := "scanned 0 EOF\n2\n3\n0 EOF\n0 EOF\nto os.Stdout\nio.WriteString\na   bb\nccc d\nend\n"
+	if out.String() != want {
 		t.Errorf("output %q, want %q", out.String(), want)
 	}
 }
