@@ -138,7 +138,7 @@ func native(t *testing.T, path string, edits map[string]string, id string) (stdo
 			ids = append(ids, regexp.QuoteMeta(ch.ID()))
 		}
 	}
-	k := &snippets.Kernel{Filter: regexp.MustCompile("^(?:" + strings.Join(ids, "|") + ")$")}
+	k := &snippets.Kernel{Filter: regexp.MustCompile("^(?:" + strings.Join(ids, "|") + ")$").MatchString}
 	r := k.RunPage(context.Background(), p)
 	var ds snippets.Diagnostics
 	ds = append(ds, r.Diagnostics...)

@@ -3,7 +3,6 @@ package snippets
 import (
 	"context"
 	"os"
-	"regexp"
 	"runtime"
 	"sync"
 	"time"
@@ -35,8 +34,9 @@ type Kernel struct {
 	GoCommand string
 	// Filter, when not nil, selects the cells and checked values (by id)
 	// that are verified and reported; the cells above a selected one still
-	// run, to build its session.
-	Filter *regexp.Regexp
+	// run, to build its session. The warpbook command's -run passes a
+	// regular expression's MatchString.
+	Filter func(id string) bool
 	// Jobs is how many pages run at once. Zero means GOMAXPROCS.
 	Jobs int
 	// InProcess runs snippets in this process instead of in a worker
@@ -147,5 +147,5 @@ func each(jobs, n int, f func(int)) {
 
 // selected reports whether the filter selects id.
 func (k *Kernel) selected(id string) bool {
-	return k.Filter == nil || k.Filter.MatchString(id)
+	return k.Filter == nil || k.Filter(id)
 }

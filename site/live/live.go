@@ -36,7 +36,6 @@ package live
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -149,16 +148,16 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 		}
 	}
 	cell := page.Cell(req.Cell)
-	ids := []string{}
+	selected := map[string]bool{}
 	for _, c := range page.Cells[:cell.Index+1] {
-		ids = append(ids, regexp.QuoteMeta(c.ID()))
+		selected[c.ID()] = true
 	}
 	for _, ch := range page.Checks {
 		if ch.After <= cell.Index+1 {
-			ids = append(ids, regexp.QuoteMeta(ch.ID()))
+			selected[ch.ID()] = true
 		}
 	}
-	k.Filter = s.filter("^(?:" + strings.Join(ids, "|") + ")$")
+	k.Filter = func(id string) bool { return selected[id] }
 	r := k.RunPage(ctx, page)
 
 	var problems snippets.Diagnostics

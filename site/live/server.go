@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
-	"regexp"
 	"sync"
 
 	"github.com/warpbook/warpbook/site/figure"
@@ -20,36 +19,13 @@ type Server struct {
 	mu      sync.Mutex
 	parsed  []*snippets.Page  // the most recently used last
 	sources map[string][]byte // the last source sent for each path
-	filters map[string]*regexp.Regexp
 }
 
 // NewServer returns a server that runs requests through k, in this
 // process, with a [snippets.Resident] of its own.
 func NewServer(k snippets.Kernel) *Server {
 	k.Resident = snippets.NewResident()
-	return &Server{k: k, sources: map[string][]byte{}, filters: map[string]*regexp.Regexp{}}
-}
-
-// maxFilters is how many compiled filters a Server keeps: one for each
-// cell of a few pages.
-const maxFilters = 256
-
-// filter returns the regular expression expr compiled, from those a run
-// compiled before: a run of a cell selects the same cells and checked
-// values every time, and compiling the pattern costs more than running
-// a replayed cell.
-func (s *Server) filter(expr string) *regexp.Regexp {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if re := s.filters[expr]; re != nil {
-		return re
-	}
-	if len(s.filters) >= maxFilters {
-		clear(s.filters)
-	}
-	re := regexp.MustCompile(expr)
-	s.filters[expr] = re
-	return re
+	return &Server{k: k, sources: map[string][]byte{}}
 }
 
 // source returns the source of the page at path: src, which it keeps for

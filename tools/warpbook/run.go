@@ -43,7 +43,7 @@ func runNotebook(c *cli, file, run string, timeout time.Duration, color string) 
 		if err != nil {
 			return c.usagef("-run: %v", err)
 		}
-		k.Filter = re
+		k.Filter = re.MatchString
 	}
 	useColor := false
 	switch color {

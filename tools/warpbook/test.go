@@ -66,7 +66,7 @@ func runTest(c *cli, o testOptions, paths []string) int {
 		if err != nil {
 			return c.usagef("-run: %v", err)
 		}
-		k.Filter = re
+		k.Filter = re.MatchString
 	}
 	switch o.cache {
 	case "off":
