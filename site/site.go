@@ -390,7 +390,7 @@ func (b *build) load() (err error) {
 	parallel(b.pages, b.parse)
 	warned := 0
 	for _, p := range b.pages {
-		warned += len(p.snip.Warnings)
+		warned += len(p.snip.Warnings())
 	}
 	if warned > 0 {
 		b.warnf("%d numbers typed in prose are printed by snippets (warpbook test -v lists them)", warned)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -34,12 +35,21 @@ type Page struct {
 	// Diagnostics are the page's parse errors (what Parse returned as its
 	// error); a page with any is not run.
 	Diagnostics Diagnostics
-	// Warnings are problems that do not stop the page: numbers typed in
-	// its prose that one of its snippets prints (see the package
-	// documentation).
-	Warnings Diagnostics
 
-	lines []int // byte offset of the start of each line
+	lines    []int              // byte offset of the start of each line
+	warnings func() Diagnostics // lintNumbers, once
+}
+
+// Warnings returns the problems that do not stop the page: numbers typed
+// in its prose that one of its snippets prints (see the package
+// documentation). They are found on the first call, not by Parse: the
+// browser kernel, which parses a page before its first run, never shows
+// them.
+func (p *Page) Warnings() Diagnostics {
+	if p.warnings == nil {
+		return nil
+	}
+	return p.warnings()
 }
 
 // Cell returns the cell with the given id, or nil.
@@ -103,7 +113,7 @@ func Parse(path string, src []byte) (*Page, error) {
 	ctx.Set(pageKey, pg)
 	pg.Doc = markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)).(*ast.Document)
 	pg.assignIDs()
-	pg.Warnings = pg.lintNumbers()
+	pg.warnings = sync.OnceValue(pg.lintNumbers)
 	sortDiagnostics(pg.Diagnostics)
 	return pg, pg.Diagnostics.Err()
 }

@@ -39,7 +39,7 @@ func TestProseNumbers(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, w := range pg.Warnings {
+			for _, w := range pg.Warnings() {
 				number, _, _ := strings.Cut(w.Msg, " ")
 				got = append(got, strings.TrimPrefix(w.Pos.String(), "p.md:")+": "+number)
 				if !strings.Contains(w.Msg, "regs (line") {

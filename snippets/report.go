@@ -20,7 +20,7 @@ func Summarize(results []*PageResult) Summary {
 	var s Summary
 	for _, r := range results {
 		s.Pages++
-		s.Warn += len(r.Page.Warnings)
+		s.Warn += len(r.Page.Warnings())
 		count := func(st Status) {
 			switch st {
 			case StatusPass:
@@ -52,7 +52,7 @@ func Summarize(results []*PageResult) Summary {
 func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 	for _, r := range results {
 		if verbose {
-			for _, d := range r.Page.Warnings {
+			for _, d := range r.Page.Warnings() {
 				fmt.Fprintf(w, "%s: warning: %s\n", d.Pos, d.Msg)
 			}
 			for i, c := range r.Cells {
@@ -196,7 +196,7 @@ func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
 // warning as ::warning.
 func WriteGitHub(w io.Writer, results []*PageResult) {
 	for _, r := range results {
-		for _, d := range r.Page.Warnings {
+		for _, d := range r.Page.Warnings() {
 			fmt.Fprintf(w, "::warning %s::%s\n", ghProps(d), ghData(d.Msg))
 		}
 		for _, d := range r.AllDiagnostics() {
