@@ -7,8 +7,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/warpbook/warpbook/engine/gpu/gpu"] = map[string]reflect.Value{
+// engineGpu returns the symbols of github.com/warpbook/warpbook/engine/gpu (see Symbols).
+func engineGpu() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"A10":           reflect.ValueOf(gpu.A10),
 		"A100":          reflect.ValueOf(gpu.A100),

@@ -9,8 +9,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/warpbook/warpbook/engine/occupancy/occupancy"] = map[string]reflect.Value{
+// engineOccupancy returns the symbols of github.com/warpbook/warpbook/engine/occupancy (see Symbols).
+func engineOccupancy() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockTooLarge":                 reflect.ValueOf(occupancy.BlockTooLarge),
 		"Blocks":                        reflect.ValueOf(occupancy.Blocks),

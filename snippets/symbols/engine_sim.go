@@ -9,8 +9,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/warpbook/warpbook/engine/sim/sim"] = map[string]reflect.Value{
+// engineSim returns the symbols of github.com/warpbook/warpbook/engine/sim (see Symbols).
+func engineSim() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Ampere":           reflect.ValueOf(sim.Ampere),
 		"Barrier":          reflect.ValueOf(sim.Barrier),

@@ -12,8 +12,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["bufio/bufio"] = map[string]reflect.Value{
+// stdBufio returns the symbols of bufio (see Symbols).
+func stdBufio() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrAdvanceTooFar":     reflect.ValueOf(&bufio.ErrAdvanceTooFar).Elem(),
 		"ErrBadReadCount":      reflect.ValueOf(&bufio.ErrBadReadCount).Elem(),

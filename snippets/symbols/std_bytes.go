@@ -12,8 +12,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["bytes/bytes"] = map[string]reflect.Value{
+// stdBytes returns the symbols of bytes (see Symbols).
+func stdBytes() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Clone":           reflect.ValueOf(bytes.Clone),
 		"Compare":         reflect.ValueOf(bytes.Compare),

@@ -10,8 +10,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["container/heap/heap"] = map[string]reflect.Value{
+// stdContainerHeap returns the symbols of container/heap (see Symbols).
+func stdContainerHeap() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Fix":    reflect.ValueOf(heap.Fix),
 		"Init":   reflect.ValueOf(heap.Init),

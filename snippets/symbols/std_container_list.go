@@ -10,8 +10,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["container/list/list"] = map[string]reflect.Value{
+// stdContainerList returns the symbols of container/list (see Symbols).
+func stdContainerList() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(list.New),
 

@@ -10,8 +10,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["errors/errors"] = map[string]reflect.Value{
+// stdErrors returns the symbols of errors (see Symbols).
+func stdErrors() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"As":             reflect.ValueOf(errors.As),
 		"ErrUnsupported": reflect.ValueOf(&errors.ErrUnsupported).Elem(),

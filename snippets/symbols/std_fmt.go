@@ -10,8 +10,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["fmt/fmt"] = map[string]reflect.Value{
+// stdFmt returns the symbols of fmt (see Symbols).
+func stdFmt() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Append":       reflect.ValueOf(fmt.Append),
 		"Appendf":      reflect.ValueOf(fmt.Appendf),

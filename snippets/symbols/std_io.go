@@ -12,8 +12,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["io/io"] = map[string]reflect.Value{
+// stdIo returns the symbols of io (see Symbols).
+func stdIo() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Copy":             reflect.ValueOf(io.Copy),
 		"CopyBuffer":       reflect.ValueOf(io.CopyBuffer),

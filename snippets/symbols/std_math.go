@@ -12,8 +12,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/math"] = map[string]reflect.Value{
+// stdMath returns the symbols of math (see Symbols).
+func stdMath() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Abs":                    reflect.ValueOf(math.Abs),
 		"Acos":                   reflect.ValueOf(math.Acos),

@@ -12,8 +12,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/bits/bits"] = map[string]reflect.Value{
+// stdMathBits returns the symbols of math/bits (see Symbols).
+func stdMathBits() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Add":             reflect.ValueOf(bits.Add),
 		"Add32":           reflect.ValueOf(bits.Add32),

@@ -10,8 +10,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/rand/rand"] = map[string]reflect.Value{
+// stdMathRand returns the symbols of math/rand (see Symbols).
+func stdMathRand() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ExpFloat64":  reflect.ValueOf(rand.ExpFloat64),
 		"Float32":     reflect.ValueOf(rand.Float32),

@@ -10,8 +10,9 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["os/os"] = map[string]reflect.Value{
+// stdOs returns the symbols of os (see Symbols).
+func stdOs() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Stderr": reflect.ValueOf(&os.Stderr).Elem(),
 		"Stdout": reflect.ValueOf(&os.Stdout).Elem(),

@@ -10,8 +10,9 @@ import (
 	"sort"
 )
 
-func init() {
-	Symbols["sort/sort"] = map[string]reflect.Value{
+// stdSort returns the symbols of sort (see Symbols).
+func stdSort() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Find":              reflect.ValueOf(sort.Find),
 		"Float64s":          reflect.ValueOf(sort.Float64s),

@@ -12,8 +12,9 @@ import (
 	"strconv"
 )
 
-func init() {
-	Symbols["strconv/strconv"] = map[string]reflect.Value{
+// stdStrconv returns the symbols of strconv (see Symbols).
+func stdStrconv() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendBool":               reflect.ValueOf(strconv.AppendBool),
 		"AppendFloat":              reflect.ValueOf(strconv.AppendFloat),

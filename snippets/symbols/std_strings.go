@@ -10,8 +10,9 @@ import (
 	"strings"
 )
 
-func init() {
-	Symbols["strings/strings"] = map[string]reflect.Value{
+// stdStrings returns the symbols of strings (see Symbols).
+func stdStrings() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Clone":          reflect.ValueOf(strings.Clone),
 		"Compare":        reflect.ValueOf(strings.Compare),

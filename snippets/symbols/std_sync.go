@@ -10,8 +10,9 @@ import (
 	"sync"
 )
 
-func init() {
-	Symbols["sync/sync"] = map[string]reflect.Value{
+// stdSync returns the symbols of sync (see Symbols).
+func stdSync() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewCond":  reflect.ValueOf(sync.NewCond),
 		"OnceFunc": reflect.ValueOf(sync.OnceFunc),

@@ -12,8 +12,9 @@ import (
 	"text/tabwriter"
 )
 
-func init() {
-	Symbols["text/tabwriter/tabwriter"] = map[string]reflect.Value{
+// stdTextTabwriter returns the symbols of text/tabwriter (see Symbols).
+func stdTextTabwriter() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AlignRight":          reflect.ValueOf(tabwriter.AlignRight),
 		"Debug":               reflect.ValueOf(tabwriter.Debug),

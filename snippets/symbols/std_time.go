@@ -12,8 +12,9 @@ import (
 	"time"
 )
 
-func init() {
-	Symbols["time/time"] = map[string]reflect.Value{
+// stdTime returns the symbols of time (see Symbols).
+func stdTime() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ANSIC":                  reflect.ValueOf(constant.MakeFromLiteral("\"Mon Jan _2 15:04:05 2006\"", token.STRING, 0)),
 		"After":                  reflect.ValueOf(time.After),

@@ -12,8 +12,9 @@ import (
 	"unicode"
 )
 
-func init() {
-	Symbols["unicode/unicode"] = map[string]reflect.Value{
+// stdUnicode returns the symbols of unicode (see Symbols).
+func stdUnicode() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ASCII_Hex_Digit":                    reflect.ValueOf(&unicode.ASCII_Hex_Digit).Elem(),
 		"Adlam":                              reflect.ValueOf(&unicode.Adlam).Elem(),

@@ -12,8 +12,9 @@ import (
 	"unicode/utf8"
 )
 
-func init() {
-	Symbols["unicode/utf8/utf8"] = map[string]reflect.Value{
+// stdUnicodeUtf8 returns the symbols of unicode/utf8 (see Symbols).
+func stdUnicodeUtf8() map[string]reflect.Value {
+	return map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendRune":             reflect.ValueOf(utf8.AppendRune),
 		"DecodeLastRune":         reflect.ValueOf(utf8.DecodeLastRune),

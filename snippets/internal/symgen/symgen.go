@@ -3,6 +3,12 @@
 // export data) of every package a snippet may import: the engine packages
 // and an allow-list of the standard library. One list drives both, so the
 // type checker and the interpreter always see the same packages.
+//
+// yaegi extract writes each table as an init function that fills a
+// package-level map; symgen turns it into a function that returns the
+// table, and manifest.gen.go lists those functions, so that nothing is
+// built at start-up and an interpreter is given only the tables it needs
+// (see symbols.Symbols).
 package symgen
 
 import (
@@ -12,6 +18,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -19,9 +26,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -89,6 +98,7 @@ func Generate(dir string, exclude ...string) (Files, error) {
 
 	// Symbol tables, through yaegi extract (it loads each package itself).
 	var mu sync.Mutex
+	keys := map[string]string{} // import path → the table's key
 	var wg sync.WaitGroup
 	errs := make([]error, len(all))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -109,8 +119,14 @@ func Generate(dir string, exclude ...string) (Files, error) {
 				errs[i] = fmt.Errorf("yaegi extract %s: %w", p, err)
 				return
 			}
+			src, key, err := tableFunc(b.Bytes(), tableName(p))
+			if err != nil {
+				errs[i] = fmt.Errorf("yaegi extract %s: %w", p, err)
+				return
+			}
 			mu.Lock()
-			files[symbolFile(p)] = b.Bytes()
+			files[symbolFile(p)] = src
+			keys[p] = key
 			mu.Unlock()
 		}()
 	}
@@ -122,7 +138,7 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	}
 
 	// Type information for the type checker.
-	data, err := exportData(dir, all)
+	data, pkgs, err := exportData(dir, all)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +148,147 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	if err != nil {
 		return nil, err
 	}
-	files["manifest.gen.go"] = manifest(engine, fp)
+	if files["manifest.gen.go"], err = manifest(engine, fp, keys, wrapperPackages(pkgs, all)); err != nil {
+		return nil, err
+	}
 	return files, nil
+}
+
+// initTable is how yaegi extract begins a table: an init function that
+// stores it in the package-level Symbols map.
+var initTable = regexp.MustCompile(`(?m)^func init\(\) \{\n\tSymbols\[("[^"\n]+")\] = map\[string\]reflect\.Value\{\n`)
+
+// tableFunc rewrites a file yaegi extract wrote so that, instead of
+// filling Symbols at start-up, it declares a function name that returns
+// the table; it returns the new file and the table's key
+// ("importpath/pkgname").
+func tableFunc(src []byte, name string) ([]byte, string, error) {
+	m := initTable.FindAllSubmatchIndex(src, -1)
+	if len(m) != 1 {
+		return nil, "", fmt.Errorf("expected one table filled in an init function, found %d", len(m))
+	}
+	key, err := strconv.Unquote(string(src[m[0][2]:m[0][3]]))
+	if err != nil {
+		return nil, "", fmt.Errorf("table key %s: %w", src[m[0][2]:m[0][3]], err)
+	}
+	var b bytes.Buffer
+	b.Write(src[:m[0][0]])
+	fmt.Fprintf(&b, "// %s returns the symbols of %s (see Symbols).\nfunc %s() map[string]reflect.Value {\n\treturn map[string]reflect.Value{\n", name, path.Dir(key), name)
+	b.Write(src[m[0][1]:])
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, "", fmt.Errorf("rewritten table: %w", err)
+	}
+	return out, key, nil
+}
+
+// tableName names the function that returns an import path's table:
+// "fmt" → "stdFmt", ".../engine/occupancy" → "engineOccupancy", after its
+// file (see symbolFile).
+func tableName(p string) string {
+	parts := strings.Split(strings.TrimSuffix(symbolFile(p), ".go"), "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// wrapperPackages lists, for each package in paths, the others among
+// paths that declare an interface type reachable from its API (the
+// exported names, or, for a package restricted to some names, those),
+// through the types of values, fields, parameters and results and the
+// methods of named types, whatever package those are from. An interpreted
+// value passed where such an interface is expected is wrapped in the type
+// the interface's own package table holds ("_Writer" for io.Writer), so
+// an interpreter that is given a package's table must also be given
+// these, though the program never imports them.
+func wrapperPackages(pkgs map[string]*types.Package, paths []string) map[string][]string {
+	allowed := map[string]bool{}
+	for _, p := range paths {
+		allowed[p] = true
+	}
+	out := map[string][]string{}
+	for _, p := range paths {
+		pkg := pkgs[p]
+		if pkg == nil {
+			continue
+		}
+		names := pkg.Scope().Names()
+		for _, s := range Std {
+			if s.Path == p && s.Names != nil {
+				names = s.Names
+			}
+		}
+		seen := map[types.Type]bool{}
+		found := map[string]bool{}
+		var visit func(t types.Type)
+		visit = func(t types.Type) {
+			if t == nil || seen[t] {
+				return
+			}
+			seen[t] = true
+			switch t := t.(type) {
+			case *types.Alias:
+				visit(types.Unalias(t))
+			case *types.Named:
+				if _, ok := t.Underlying().(*types.Interface); ok && t.Obj().Pkg() != nil {
+					if q := t.Obj().Pkg().Path(); allowed[q] && q != p {
+						found[q] = true
+					}
+				}
+				for i := 0; i < t.NumMethods(); i++ {
+					visit(t.Method(i).Type())
+				}
+				if args := t.TypeArgs(); args != nil {
+					for i := 0; i < args.Len(); i++ {
+						visit(args.At(i))
+					}
+				}
+				visit(t.Underlying())
+			case *types.Pointer:
+				visit(t.Elem())
+			case *types.Slice:
+				visit(t.Elem())
+			case *types.Array:
+				visit(t.Elem())
+			case *types.Chan:
+				visit(t.Elem())
+			case *types.Map:
+				visit(t.Key())
+				visit(t.Elem())
+			case *types.Signature:
+				visit(t.Params())
+				visit(t.Results())
+			case *types.Tuple:
+				for i := 0; i < t.Len(); i++ {
+					visit(t.At(i).Type())
+				}
+			case *types.Struct:
+				for i := 0; i < t.NumFields(); i++ {
+					visit(t.Field(i).Type())
+				}
+			case *types.Interface:
+				for i := 0; i < t.NumMethods(); i++ {
+					visit(t.Method(i).Type())
+				}
+				for i := 0; i < t.NumEmbeddeds(); i++ {
+					visit(t.EmbeddedType(i))
+				}
+			}
+		}
+		for _, n := range names {
+			if o := pkg.Scope().Lookup(n); o != nil && o.Exported() {
+				visit(o.Type())
+			}
+		}
+		for q := range found {
+			out[p] = append(out[p], q)
+		}
+		sort.Strings(out[p])
+	}
+	return out
 }
 
 // symbolFile names the generated symbol file of an import path:
@@ -176,7 +331,7 @@ func enginePackages(dir string) ([]string, error) {
 // path) so that the output does not depend on where things are installed,
 // and writes their export data as one blob: for each package, its path and
 // its gcexportdata.
-func exportData(dir string, paths []string) ([]byte, error) {
+func exportData(dir string, paths []string) ([]byte, map[string]*types.Package, error) {
 	goroot := filepath.Join(runtime.GOROOT(), "src") + string(filepath.Separator)
 	modroot, _ := filepath.Abs(dir)
 	modroot += string(filepath.Separator)
@@ -196,29 +351,31 @@ func exportData(dir string, paths []string) ([]byte, error) {
 	}
 	pkgs, err := packages.Load(cfg, paths...)
 	if err != nil {
-		return nil, fmt.Errorf("load packages: %w", err)
+		return nil, nil, fmt.Errorf("load packages: %w", err)
 	}
 	byPath := map[string]*packages.Package{}
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
-			return nil, fmt.Errorf("package %s: %v", p.PkgPath, p.Errors[0])
+			return nil, nil, fmt.Errorf("package %s: %v", p.PkgPath, p.Errors[0])
 		}
 		byPath[p.PkgPath] = p
 	}
 	var out bytes.Buffer
+	typed := map[string]*types.Package{}
 	for _, p := range paths {
 		pkg := byPath[p]
 		if pkg == nil {
-			return nil, fmt.Errorf("package %s not loaded", p)
+			return nil, nil, fmt.Errorf("package %s not loaded", p)
 		}
 		var b bytes.Buffer
 		if err := gcexportdata.Write(&b, pkg.Fset, pkg.Types); err != nil {
-			return nil, fmt.Errorf("export data of %s: %w", p, err)
+			return nil, nil, fmt.Errorf("export data of %s: %w", p, err)
 		}
 		writeChunk(&out, []byte(p))
 		writeChunk(&out, b.Bytes())
+		typed[p] = pkg.Types
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), typed, nil
 }
 
 func writeChunk(w *bytes.Buffer, b []byte) {
@@ -265,29 +422,44 @@ func fingerprint(dir string, exclude []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
-func manifest(engine []string, fp string) []byte {
+func manifest(engine []string, fp string, keys map[string]string, wrappers map[string][]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("// Code generated by snippets/internal/cmd/gensymbols. DO NOT EDIT.\n\npackage symbols\n\n")
 	fmt.Fprintf(&b, "// GoVersion is the Go release the standard library symbols were\n// extracted from.\nconst GoVersion = %q\n\n", goRelease())
 	fmt.Fprintf(&b, "// EngineFingerprint is a hash of the engine's source when the symbols\n// were generated.\nconst EngineFingerprint = %q\n\n", fp)
-	b.WriteString("var enginePackages = []string{\n")
-	for _, p := range engine {
-		fmt.Fprintf(&b, "\t%q,\n", p)
+	entry := func(p string, names []string) {
+		fmt.Fprintf(&b, "\t{path: %q", p)
+		if names != nil {
+			fmt.Fprintf(&b, ", names: %s", stringsLit(names))
+		}
+		fmt.Fprintf(&b, ", key: %q, table: %s", keys[p], tableName(p))
+		if w := wrappers[p]; len(w) > 0 {
+			fmt.Fprintf(&b, ", wrappers: %s", stringsLit(w))
+		}
+		b.WriteString("},\n")
 	}
-	b.WriteString("}\n\nvar stdPackages = []stdPackage{\n")
+	b.WriteString("var enginePackages = []allowedPackage{\n")
+	for _, p := range engine {
+		entry(p, nil)
+	}
+	b.WriteString("}\n\nvar stdPackages = []allowedPackage{\n")
 	for _, s := range Std {
-		if s.Names == nil {
-			fmt.Fprintf(&b, "\t{%q, nil},\n", s.Path)
-			continue
-		}
-		q := make([]string, len(s.Names))
-		for i, n := range s.Names {
-			q[i] = fmt.Sprintf("%q", n)
-		}
-		fmt.Fprintf(&b, "\t{%q, []string{%s}},\n", s.Path, strings.Join(q, ", "))
+		entry(s.Path, s.Names)
 	}
 	b.WriteString("}\n")
-	return b.Bytes()
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	return out, nil
+}
+
+func stringsLit(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return "[]string{" + strings.Join(q, ", ") + "}"
 }
 
 // goRelease is the running Go version without any suffix after a space
