@@ -18,6 +18,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -38,8 +39,8 @@ type allowedPackage struct {
 	// key is the table's key in the shape interp.Use takes,
 	// "importpath/pkgname".
 	key string
-	// table builds the package's yaegi symbol table (a generated file).
-	table func() map[string]reflect.Value
+	// table is the package's yaegi symbol table (a generated file).
+	table []entry
 	// wrappers are the other allowed packages whose interface types the
 	// package's API reaches: their tables hold the wrapper types yaegi
 	// needs to pass an interpreted value as one of those interfaces.
@@ -53,8 +54,35 @@ type allowedPackage struct {
 }
 
 func (p *allowedPackage) symbols() map[string]reflect.Value {
-	p.once.Do(func() { p.syms = p.table() })
+	p.once.Do(func() {
+		p.syms = make(map[string]reflect.Value, len(p.table))
+		for _, e := range p.table {
+			p.syms[e.name] = e.value()
+		}
+	})
 	return p.syms
+}
+
+// entry is one symbol of a generated table, as static data; value gives
+// what yaegi extract's reflect.ValueOf call would.
+type entry struct {
+	name string
+	// v is the symbol: a function, a typed constant, a typed nil pointer
+	// to a type (a type), a pointer to a variable (with elem), or the
+	// literal of an untyped constant (with tok).
+	v    any
+	tok  token.Token // an untyped constant's kind; 0 for others
+	elem bool        // v points to a variable
+}
+
+func (e *entry) value() reflect.Value {
+	switch {
+	case e.tok != 0:
+		return reflect.ValueOf(constant.MakeFromLiteral(e.v.(string), e.tok, 0))
+	case e.elem:
+		return reflect.ValueOf(e.v).Elem()
+	}
+	return reflect.ValueOf(e.v)
 }
 
 // lookup returns the allowed package with import path path, or nil.

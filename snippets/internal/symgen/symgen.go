@@ -5,10 +5,10 @@
 // type checker and the interpreter always see the same packages.
 //
 // yaegi extract writes each table as an init function that fills a
-// package-level map; symgen turns it into a function that returns the
-// table, and manifest.gen.go lists those functions, so that nothing is
-// built at start-up and an interpreter is given only the tables it needs
-// (see symbols.Symbols).
+// package-level map; symgen turns it into an array of entries (static
+// data), and manifest.gen.go lists those arrays, so that nothing is built
+// at start-up and an interpreter is given only the tables it needs (see
+// symbols.Symbols).
 package symgen
 
 import (
@@ -26,7 +26,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -35,6 +34,7 @@ import (
 	"sync"
 
 	"github.com/traefik/yaegi/extract"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 )
@@ -154,32 +154,156 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	return files, nil
 }
 
-// initTable is how yaegi extract begins a table: an init function that
-// stores it in the package-level Symbols map.
-var initTable = regexp.MustCompile(`(?m)^func init\(\) \{\n\tSymbols\[("[^"\n]+")\] = map\[string\]reflect\.Value\{\n`)
-
-// tableFunc rewrites a file yaegi extract wrote so that, instead of
-// filling Symbols at start-up, it declares a function name that returns
-// the table; it returns the new file and the table's key
+// tableFunc rewrites a file yaegi extract wrote, which fills the
+// package-level Symbols map in an init function, one reflect.ValueOf call
+// an entry, into a package-level array of entries named name (see
+// symbols.entry): static data the linker lays out, with no code to run at
+// start-up or to build the table, and a fraction of the size of the
+// calls. It returns the new file and the table's key
 // ("importpath/pkgname").
 func tableFunc(src []byte, name string) ([]byte, string, error) {
-	m := initTable.FindAllSubmatchIndex(src, -1)
-	if len(m) != 1 {
-		return nil, "", fmt.Errorf("expected one table filled in an init function, found %d", len(m))
-	}
-	key, err := strconv.Unquote(string(src[m[0][2]:m[0][3]]))
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
 	if err != nil {
-		return nil, "", fmt.Errorf("table key %s: %w", src[m[0][2]:m[0][3]], err)
+		return nil, "", fmt.Errorf("parse extracted table: %w", err)
 	}
+	var key string
+	var entries bytes.Buffer
+	var rest []ast.Decl
+	var init *ast.FuncDecl
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != "init" || fd.Recv != nil {
+			rest = append(rest, d)
+			continue
+		}
+		if key != "" || len(fd.Body.List) != 1 {
+			return nil, "", fmt.Errorf("expected one init function filling one table")
+		}
+		init = fd
+		as, ok := fd.Body.List[0].(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return nil, "", fmt.Errorf("expected the init function to assign one table")
+		}
+		idx, ok := as.Lhs[0].(*ast.IndexExpr)
+		lit, ok2 := as.Rhs[0].(*ast.CompositeLit)
+		if !ok || !ok2 {
+			return nil, "", fmt.Errorf("expected Symbols[key] = map[string]reflect.Value{...}")
+		}
+		kl, ok := idx.Index.(*ast.BasicLit)
+		if !ok {
+			return nil, "", fmt.Errorf("expected a table key")
+		}
+		if key, err = strconv.Unquote(kl.Value); err != nil {
+			return nil, "", fmt.Errorf("table key %s: %w", kl.Value, err)
+		}
+		for _, e := range lit.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				return nil, "", fmt.Errorf("expected key: value in the table")
+			}
+			line, err := entry(fset, kv)
+			if err != nil {
+				return nil, "", err
+			}
+			entries.WriteString(line)
+		}
+	}
+	if key == "" {
+		return nil, "", fmt.Errorf("no init function filling a table")
+	}
+	f.Decls = rest
+	var comments []*ast.CommentGroup // without those of the init function
+	for _, c := range f.Comments {
+		if c.Pos() < init.Pos() || c.End() > init.End() {
+			comments = append(comments, c)
+		}
+	}
+	f.Comments = comments
 	var b bytes.Buffer
-	b.Write(src[:m[0][0]])
-	fmt.Fprintf(&b, "// %s returns the symbols of %s (see Symbols).\nfunc %s() map[string]reflect.Value {\n\treturn map[string]reflect.Value{\n", name, path.Dir(key), name)
-	b.Write(src[m[0][1]:])
-	out, err := format.Source(b.Bytes())
-	if err != nil {
-		return nil, "", fmt.Errorf("rewritten table: %w", err)
+	if err := format.Node(&b, fset, f); err != nil {
+		return nil, "", fmt.Errorf("print rewritten table: %w", err)
 	}
-	return out, key, nil
+	fmt.Fprintf(&b, "\n// %s is the symbol table of %s (see Symbols).\nvar %s = []entry{\n%s}\n", name, path.Dir(key), name, entries.String())
+	// The calls are gone: drop the imports that only they used.
+	out, err := parser.ParseFile(fset, "", b.Bytes(), parser.ParseComments)
+	if err != nil {
+		return nil, "", fmt.Errorf("parse rewritten table: %w", err)
+	}
+	for _, imp := range []string{"go/constant", "reflect"} {
+		if !astutil.UsesImport(out, imp) {
+			astutil.DeleteImport(fset, out, imp)
+		}
+	}
+	b.Reset()
+	if err := format.Node(&b, fset, out); err != nil {
+		return nil, "", fmt.Errorf("print rewritten table: %w", err)
+	}
+	head, body, _ := bytes.Cut(b.Bytes(), []byte("\n"))
+	head = bytes.Replace(head, []byte(". DO NOT EDIT."), []byte(", rewritten by snippets/internal/symgen. DO NOT EDIT."), 1)
+	return append(append(head, '\n'), body...), key, nil
+}
+
+// entry turns one entry of an extracted table into one of symbols.entry:
+// "N": reflect.ValueOf(X) gives {"N", X, 0, false};
+// reflect.ValueOf(&V).Elem() (a variable) gives {"N", &V, 0, true};
+// reflect.ValueOf(constant.MakeFromLiteral(L, token.K, 0)) (an untyped
+// constant) gives {"N", L, token.K, false}.
+func entry(fset *token.FileSet, kv *ast.KeyValueExpr) (string, error) {
+	src := func(n ast.Node) string {
+		var b bytes.Buffer
+		_ = format.Node(&b, fset, n)
+		return b.String()
+	}
+	bad := func() (string, error) {
+		return "", fmt.Errorf("%s: unexpected table entry %s", fset.Position(kv.Pos()), src(kv))
+	}
+	k, ok := kv.Key.(*ast.BasicLit)
+	if !ok || k.Kind != token.STRING {
+		return bad()
+	}
+	call := func(e ast.Expr, pkg, fn string, args int) []ast.Expr {
+		c, ok := e.(*ast.CallExpr)
+		if !ok || len(c.Args) != args {
+			return nil
+		}
+		sel, ok := c.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != fn {
+			return nil
+		}
+		if x, ok := sel.X.(*ast.Ident); pkg != "" && (!ok || x.Name != pkg) {
+			return nil
+		}
+		return c.Args
+	}
+	v := kv.Value
+	elem := false
+	if c, ok := v.(*ast.CallExpr); ok && len(c.Args) == 0 {
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Elem" {
+			v, elem = sel.X, true
+		}
+	}
+	args := call(v, "reflect", "ValueOf", 1)
+	if args == nil {
+		return bad()
+	}
+	x := args[0]
+	if elem {
+		if u, ok := x.(*ast.UnaryExpr); !ok || u.Op != token.AND {
+			return bad()
+		}
+		return fmt.Sprintf("\t{%s, %s, 0, true},\n", k.Value, src(x)), nil
+	}
+	if lit := call(x, "constant", "MakeFromLiteral", 3); lit != nil {
+		l, ok := lit[0].(*ast.BasicLit)
+		tok, ok2 := lit[1].(*ast.SelectorExpr)
+		z, ok3 := lit[2].(*ast.BasicLit)
+		if !ok || !ok2 || !ok3 || z.Value != "0" {
+			return bad()
+		}
+		return fmt.Sprintf("\t{%s, %s, %s, false},\n", k.Value, l.Value, src(tok)), nil
+	}
+	return fmt.Sprintf("\t{%s, %s, 0, false},\n", k.Value, src(x)), nil
 }
 
 // tableName names the function that returns an import path's table:
