@@ -10,30 +10,30 @@ const GoVersion = "go1.26.8"
 // were generated.
 const EngineFingerprint = "186109309425c85e"
 
-var enginePackages = []string{
-	"github.com/warpbook/warpbook/engine/gpu",
-	"github.com/warpbook/warpbook/engine/occupancy",
-	"github.com/warpbook/warpbook/engine/sim",
+var enginePackages = []allowedPackage{
+	{path: "github.com/warpbook/warpbook/engine/gpu", key: "github.com/warpbook/warpbook/engine/gpu/gpu", table: engineGpu},
+	{path: "github.com/warpbook/warpbook/engine/occupancy", key: "github.com/warpbook/warpbook/engine/occupancy/occupancy", table: engineOccupancy},
+	{path: "github.com/warpbook/warpbook/engine/sim", key: "github.com/warpbook/warpbook/engine/sim/sim", table: engineSim},
 }
 
-var stdPackages = []stdPackage{
-	{"bufio", nil},
-	{"bytes", nil},
-	{"container/heap", nil},
-	{"container/list", nil},
-	{"errors", nil},
-	{"fmt", nil},
-	{"io", nil},
-	{"math", nil},
-	{"math/bits", nil},
-	{"math/rand", nil},
-	{"os", []string{"File", "Stderr", "Stdout"}},
-	{"sort", nil},
-	{"strconv", nil},
-	{"strings", nil},
-	{"sync", nil},
-	{"text/tabwriter", nil},
-	{"time", nil},
-	{"unicode", nil},
-	{"unicode/utf8", nil},
+var stdPackages = []allowedPackage{
+	{path: "bufio", key: "bufio/bufio", table: stdBufio, wrappers: []string{"io"}},
+	{path: "bytes", key: "bytes/bytes", table: stdBytes, wrappers: []string{"io"}},
+	{path: "container/heap", key: "container/heap/heap", table: stdContainerHeap, wrappers: []string{"sort"}},
+	{path: "container/list", key: "container/list/list", table: stdContainerList},
+	{path: "errors", key: "errors/errors", table: stdErrors},
+	{path: "fmt", key: "fmt/fmt", table: stdFmt, wrappers: []string{"io"}},
+	{path: "io", key: "io/io", table: stdIo},
+	{path: "math", key: "math/math", table: stdMath},
+	{path: "math/bits", key: "math/bits/bits", table: stdMathBits},
+	{path: "math/rand", key: "math/rand/rand", table: stdMathRand},
+	{path: "os", names: []string{"File", "Stderr", "Stdout"}, key: "os/os", table: stdOs, wrappers: []string{"io"}},
+	{path: "sort", key: "sort/sort", table: stdSort},
+	{path: "strconv", key: "strconv/strconv", table: stdStrconv},
+	{path: "strings", key: "strings/strings", table: stdStrings, wrappers: []string{"io"}},
+	{path: "sync", key: "sync/sync", table: stdSync},
+	{path: "text/tabwriter", key: "text/tabwriter/tabwriter", table: stdTextTabwriter, wrappers: []string{"io"}},
+	{path: "time", key: "time/time", table: stdTime},
+	{path: "unicode", key: "unicode/unicode", table: stdUnicode},
+	{path: "unicode/utf8", key: "unicode/utf8/utf8", table: stdUnicodeUtf8},
 }

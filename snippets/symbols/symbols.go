@@ -1,7 +1,10 @@
 // Package symbols holds what snippets may import: the yaegi symbol tables
 // and the type information of the engine packages and of an allow-list of
-// the standard library. Everything but this file is generated; regenerate
-// after any change to the engine with
+// the standard library. Nothing is built at start-up: each table is built
+// when an interpreter is first given its package ([Symbols]), and type
+// information is decoded for the packages a program imports ([TypesOf]).
+// Everything but this file is generated; regenerate after any change to
+// the engine with
 //
 //	go generate ./snippets/...
 //
@@ -15,6 +18,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -24,45 +28,120 @@ import (
 	"golang.org/x/tools/go/gcexportdata"
 )
 
-// Symbols maps "importpath/pkgname" to each symbol's value, in the shape
-// yaegi's interp.Use takes. It is the one package-level table the generated
-// files fill in their init functions.
-var Symbols = map[string]map[string]reflect.Value{}
-
 //go:embed types.bin
 var typesBin []byte
 
-type stdPackage struct {
+// allowedPackage is a package snippets may import, as manifest.gen.go
+// lists it.
+type allowedPackage struct {
 	path  string
-	names []string
+	names []string // the only names snippets may use; nil: all
+	// key is the table's key in the shape interp.Use takes,
+	// "importpath/pkgname".
+	key string
+	// table is the package's yaegi symbol table (a generated file).
+	table []entry
+	// wrappers are the other allowed packages whose interface types the
+	// package's API reaches: their tables hold the wrapper types yaegi
+	// needs to pass an interpreted value as one of those interfaces.
+	wrappers []string
+
+	// once builds syms from table the first time the package is asked
+	// for; the table is then shared by every interpreter, read-only
+	// (interp.Use copies it). This is the package's only mutable state.
+	once sync.Once
+	syms map[string]reflect.Value
+}
+
+func (p *allowedPackage) symbols() map[string]reflect.Value {
+	p.once.Do(func() {
+		p.syms = make(map[string]reflect.Value, len(p.table))
+		for _, e := range p.table {
+			p.syms[e.name] = e.value()
+		}
+	})
+	return p.syms
+}
+
+// entry is one symbol of a generated table, as static data; value gives
+// what yaegi extract's reflect.ValueOf call would.
+type entry struct {
+	name string
+	// v is the symbol: a function, a typed constant, a typed nil pointer
+	// to a type (a type), a pointer to a variable (with elem), or the
+	// literal of an untyped constant (with tok).
+	v    any
+	tok  token.Token // an untyped constant's kind; 0 for others
+	elem bool        // v points to a variable
+}
+
+func (e *entry) value() reflect.Value {
+	switch {
+	case e.tok != 0:
+		return reflect.ValueOf(constant.MakeFromLiteral(e.v.(string), e.tok, 0))
+	case e.elem:
+		return reflect.ValueOf(e.v).Elem()
+	}
+	return reflect.ValueOf(e.v)
+}
+
+// lookup returns the allowed package with import path path, or nil.
+func lookup(path string) *allowedPackage {
+	for _, list := range [][]allowedPackage{stdPackages, enginePackages} {
+		for i := range list {
+			if list[i].path == path {
+				return &list[i]
+			}
+		}
+	}
+	return nil
+}
+
+// Symbols returns the yaegi symbol tables, keyed "importpath/pkgname" in
+// the shape interp.Use takes, of the allowed packages among paths and of
+// the allowed packages whose interfaces their APIs reach (an interpreter
+// needs those tables' wrapper types to pass its values to these APIs,
+// though the program does not import them). Paths that are not allowed
+// are left out: nothing else has a table. A table is built the first time
+// it is asked for and shared afterwards; callers must not modify it.
+func Symbols(paths ...string) map[string]map[string]reflect.Value {
+	out := map[string]map[string]reflect.Value{}
+	for _, path := range paths {
+		p := lookup(path)
+		if p == nil {
+			continue
+		}
+		out[p.key] = p.symbols()
+		for _, w := range p.wrappers {
+			if q := lookup(w); q != nil {
+				out[q.key] = q.symbols()
+			}
+		}
+	}
+	return out
 }
 
 // Engine returns the import paths of the engine packages snippets may
 // import, sorted.
-func Engine() []string { return append([]string(nil), enginePackages...) }
+func Engine() []string { return paths(enginePackages) }
 
 // Std returns the import paths of the standard library packages snippets
 // may import.
-func Std() []string {
-	paths := make([]string, len(stdPackages))
-	for i, p := range stdPackages {
-		paths[i] = p.path
+func Std() []string { return paths(stdPackages) }
+
+func paths(list []allowedPackage) []string {
+	out := make([]string, len(list))
+	for i := range list {
+		out[i] = list[i].path
 	}
-	return paths
+	return out
 }
 
 // Allowed reports whether snippets may import path, and, when only some of
 // its names may be used (os: only the standard streams), which.
 func Allowed(path string) (names []string, ok bool) {
-	for _, p := range stdPackages {
-		if p.path == path {
-			return p.names, true
-		}
-	}
-	for _, p := range enginePackages {
-		if p == path {
-			return nil, true
-		}
+	if p := lookup(path); p != nil {
+		return p.names, true
 	}
 	return nil, false
 }

@@ -3,7 +3,9 @@ package symbols
 import (
 	"bytes"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -101,7 +103,7 @@ func TestTypes(t *testing.T) {
 		if pkgs[p] == nil || !pkgs[p].Complete() {
 			t.Errorf("no complete type information for %s", p)
 		}
-		if _, ok := Symbols[p+"/"+pkgs[p].Name()]; !ok {
+		if _, ok := Symbols(p)[p+"/"+pkgs[p].Name()]; !ok {
 			t.Errorf("no yaegi symbols for %s", p)
 		}
 	}
@@ -111,7 +113,40 @@ func TestTypes(t *testing.T) {
 	if _, ok := Allowed("os/exec"); ok {
 		t.Error("os/exec must not be allowed")
 	}
-	if _, ok := Symbols["os/os"]["Exit"]; ok {
+	if _, ok := Symbols("os")["os/os"]["Exit"]; ok {
 		t.Error("os.Exit must not be in the symbol table")
+	}
+}
+
+// TestSymbols checks which tables Symbols gives: those of the allowed
+// packages asked for and of the packages whose interfaces their APIs take
+// (fmt's Fprint takes an io.Writer), and none of a package outside the
+// allow-list.
+func TestSymbols(t *testing.T) {
+	keys := func(m map[string]map[string]reflect.Value) []string {
+		var ks []string
+		for k := range m {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return ks
+	}
+	for _, c := range []struct {
+		paths []string
+		want  []string
+	}{
+		{[]string{"fmt"}, []string{"fmt/fmt", "io/io"}},
+		{[]string{"container/heap", "strconv"}, []string{"container/heap/heap", "sort/sort", "strconv/strconv"}},
+		{[]string{"os/exec", "unsafe", "reflect", "fmt/fmt", ""}, nil},
+		{[]string{"github.com/warpbook/warpbook/engine/gpu"}, []string{"github.com/warpbook/warpbook/engine/gpu/gpu"}},
+	} {
+		if got := keys(Symbols(c.paths...)); !slices.Equal(got, c.want) {
+			t.Errorf("Symbols(%q) gives %q, want %q", c.paths, got, c.want)
+		}
+	}
+	// A table is built once and shared.
+	a, b := Symbols("fmt")["fmt/fmt"], Symbols("fmt")["fmt/fmt"]
+	if reflect.ValueOf(a).Pointer() != reflect.ValueOf(b).Pointer() {
+		t.Error("fmt's table was built twice")
 	}
 }

@@ -3,6 +3,12 @@
 // export data) of every package a snippet may import: the engine packages
 // and an allow-list of the standard library. One list drives both, so the
 // type checker and the interpreter always see the same packages.
+//
+// yaegi extract writes each table as an init function that fills a
+// package-level map; symgen turns it into an array of entries (static
+// data), and manifest.gen.go lists those arrays, so that nothing is built
+// at start-up and an interpreter is given only the tables it needs (see
+// symbols.Symbols).
 package symgen
 
 import (
@@ -12,6 +18,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -22,10 +29,12 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/traefik/yaegi/extract"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 )
@@ -89,6 +98,7 @@ func Generate(dir string, exclude ...string) (Files, error) {
 
 	// Symbol tables, through yaegi extract (it loads each package itself).
 	var mu sync.Mutex
+	keys := map[string]string{} // import path → the table's key
 	var wg sync.WaitGroup
 	errs := make([]error, len(all))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -109,8 +119,14 @@ func Generate(dir string, exclude ...string) (Files, error) {
 				errs[i] = fmt.Errorf("yaegi extract %s: %w", p, err)
 				return
 			}
+			src, key, err := tableFunc(b.Bytes(), tableName(p))
+			if err != nil {
+				errs[i] = fmt.Errorf("yaegi extract %s: %w", p, err)
+				return
+			}
 			mu.Lock()
-			files[symbolFile(p)] = b.Bytes()
+			files[symbolFile(p)] = src
+			keys[p] = key
 			mu.Unlock()
 		}()
 	}
@@ -122,7 +138,7 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	}
 
 	// Type information for the type checker.
-	data, err := exportData(dir, all)
+	data, pkgs, err := exportData(dir, all)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +148,271 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	if err != nil {
 		return nil, err
 	}
-	files["manifest.gen.go"] = manifest(engine, fp)
+	if files["manifest.gen.go"], err = manifest(engine, fp, keys, wrapperPackages(pkgs, all)); err != nil {
+		return nil, err
+	}
 	return files, nil
+}
+
+// tableFunc rewrites a file yaegi extract wrote, which fills the
+// package-level Symbols map in an init function, one reflect.ValueOf call
+// an entry, into a package-level array of entries named name (see
+// symbols.entry): static data the linker lays out, with no code to run at
+// start-up or to build the table, and a fraction of the size of the
+// calls. It returns the new file and the table's key
+// ("importpath/pkgname").
+func tableFunc(src []byte, name string) ([]byte, string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+	if err != nil {
+		return nil, "", fmt.Errorf("parse extracted table: %w", err)
+	}
+	var key string
+	var entries bytes.Buffer
+	var rest []ast.Decl
+	var init *ast.FuncDecl
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != "init" || fd.Recv != nil {
+			rest = append(rest, d)
+			continue
+		}
+		if key != "" || len(fd.Body.List) != 1 {
+			return nil, "", fmt.Errorf("expected one init function filling one table")
+		}
+		init = fd
+		as, ok := fd.Body.List[0].(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return nil, "", fmt.Errorf("expected the init function to assign one table")
+		}
+		idx, ok := as.Lhs[0].(*ast.IndexExpr)
+		lit, ok2 := as.Rhs[0].(*ast.CompositeLit)
+		if !ok || !ok2 {
+			return nil, "", fmt.Errorf("expected Symbols[key] = map[string]reflect.Value{...}")
+		}
+		kl, ok := idx.Index.(*ast.BasicLit)
+		if !ok {
+			return nil, "", fmt.Errorf("expected a table key")
+		}
+		if key, err = strconv.Unquote(kl.Value); err != nil {
+			return nil, "", fmt.Errorf("table key %s: %w", kl.Value, err)
+		}
+		for _, e := range lit.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				return nil, "", fmt.Errorf("expected key: value in the table")
+			}
+			line, err := entry(fset, kv)
+			if err != nil {
+				return nil, "", err
+			}
+			entries.WriteString(line)
+		}
+	}
+	if key == "" {
+		return nil, "", fmt.Errorf("no init function filling a table")
+	}
+	f.Decls = rest
+	var comments []*ast.CommentGroup // without those of the init function
+	for _, c := range f.Comments {
+		if c.Pos() < init.Pos() || c.End() > init.End() {
+			comments = append(comments, c)
+		}
+	}
+	f.Comments = comments
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, f); err != nil {
+		return nil, "", fmt.Errorf("print rewritten table: %w", err)
+	}
+	fmt.Fprintf(&b, "\n// %s is the symbol table of %s (see Symbols).\nvar %s = []entry{\n%s}\n", name, path.Dir(key), name, entries.String())
+	// The calls are gone: drop the imports that only they used.
+	out, err := parser.ParseFile(fset, "", b.Bytes(), parser.ParseComments)
+	if err != nil {
+		return nil, "", fmt.Errorf("parse rewritten table: %w", err)
+	}
+	for _, imp := range []string{"go/constant", "reflect"} {
+		if !astutil.UsesImport(out, imp) {
+			astutil.DeleteImport(fset, out, imp)
+		}
+	}
+	b.Reset()
+	if err := format.Node(&b, fset, out); err != nil {
+		return nil, "", fmt.Errorf("print rewritten table: %w", err)
+	}
+	head, body, _ := bytes.Cut(b.Bytes(), []byte("\n"))
+	head = bytes.Replace(head, []byte(". DO NOT EDIT."), []byte(", rewritten by snippets/internal/symgen. DO NOT EDIT."), 1)
+	return append(append(head, '\n'), body...), key, nil
+}
+
+// entry turns one entry of an extracted table into one of symbols.entry:
+// "N": reflect.ValueOf(X) gives {"N", X, 0, false};
+// reflect.ValueOf(&V).Elem() (a variable) gives {"N", &V, 0, true};
+// reflect.ValueOf(constant.MakeFromLiteral(L, token.K, 0)) (an untyped
+// constant) gives {"N", L, token.K, false}.
+func entry(fset *token.FileSet, kv *ast.KeyValueExpr) (string, error) {
+	src := func(n ast.Node) string {
+		var b bytes.Buffer
+		_ = format.Node(&b, fset, n)
+		return b.String()
+	}
+	bad := func() (string, error) {
+		return "", fmt.Errorf("%s: unexpected table entry %s", fset.Position(kv.Pos()), src(kv))
+	}
+	k, ok := kv.Key.(*ast.BasicLit)
+	if !ok || k.Kind != token.STRING {
+		return bad()
+	}
+	call := func(e ast.Expr, pkg, fn string, args int) []ast.Expr {
+		c, ok := e.(*ast.CallExpr)
+		if !ok || len(c.Args) != args {
+			return nil
+		}
+		sel, ok := c.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != fn {
+			return nil
+		}
+		if x, ok := sel.X.(*ast.Ident); pkg != "" && (!ok || x.Name != pkg) {
+			return nil
+		}
+		return c.Args
+	}
+	v := kv.Value
+	elem := false
+	if c, ok := v.(*ast.CallExpr); ok && len(c.Args) == 0 {
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Elem" {
+			v, elem = sel.X, true
+		}
+	}
+	args := call(v, "reflect", "ValueOf", 1)
+	if args == nil {
+		return bad()
+	}
+	x := args[0]
+	if elem {
+		if u, ok := x.(*ast.UnaryExpr); !ok || u.Op != token.AND {
+			return bad()
+		}
+		return fmt.Sprintf("\t{%s, %s, 0, true},\n", k.Value, src(x)), nil
+	}
+	if lit := call(x, "constant", "MakeFromLiteral", 3); lit != nil {
+		l, ok := lit[0].(*ast.BasicLit)
+		tok, ok2 := lit[1].(*ast.SelectorExpr)
+		z, ok3 := lit[2].(*ast.BasicLit)
+		if !ok || !ok2 || !ok3 || z.Value != "0" {
+			return bad()
+		}
+		return fmt.Sprintf("\t{%s, %s, %s, false},\n", k.Value, l.Value, src(tok)), nil
+	}
+	return fmt.Sprintf("\t{%s, %s, 0, false},\n", k.Value, src(x)), nil
+}
+
+// tableName names the function that returns an import path's table:
+// "fmt" → "stdFmt", ".../engine/occupancy" → "engineOccupancy", after its
+// file (see symbolFile).
+func tableName(p string) string {
+	parts := strings.Split(strings.TrimSuffix(symbolFile(p), ".go"), "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// wrapperPackages lists, for each package in paths, the others among
+// paths that declare an interface type reachable from its API (the
+// exported names, or, for a package restricted to some names, those),
+// through the types of values, fields, parameters and results and the
+// methods of named types, whatever package those are from. An interpreted
+// value passed where such an interface is expected is wrapped in the type
+// the interface's own package table holds ("_Writer" for io.Writer), so
+// an interpreter that is given a package's table must also be given
+// these, though the program never imports them.
+func wrapperPackages(pkgs map[string]*types.Package, paths []string) map[string][]string {
+	allowed := map[string]bool{}
+	for _, p := range paths {
+		allowed[p] = true
+	}
+	out := map[string][]string{}
+	for _, p := range paths {
+		pkg := pkgs[p]
+		if pkg == nil {
+			continue
+		}
+		names := pkg.Scope().Names()
+		for _, s := range Std {
+			if s.Path == p && s.Names != nil {
+				names = s.Names
+			}
+		}
+		seen := map[types.Type]bool{}
+		found := map[string]bool{}
+		var visit func(t types.Type)
+		visit = func(t types.Type) {
+			if t == nil || seen[t] {
+				return
+			}
+			seen[t] = true
+			switch t := t.(type) {
+			case *types.Alias:
+				visit(types.Unalias(t))
+			case *types.Named:
+				if _, ok := t.Underlying().(*types.Interface); ok && t.Obj().Pkg() != nil {
+					if q := t.Obj().Pkg().Path(); allowed[q] && q != p {
+						found[q] = true
+					}
+				}
+				for i := 0; i < t.NumMethods(); i++ {
+					visit(t.Method(i).Type())
+				}
+				if args := t.TypeArgs(); args != nil {
+					for i := 0; i < args.Len(); i++ {
+						visit(args.At(i))
+					}
+				}
+				visit(t.Underlying())
+			case *types.Pointer:
+				visit(t.Elem())
+			case *types.Slice:
+				visit(t.Elem())
+			case *types.Array:
+				visit(t.Elem())
+			case *types.Chan:
+				visit(t.Elem())
+			case *types.Map:
+				visit(t.Key())
+				visit(t.Elem())
+			case *types.Signature:
+				visit(t.Params())
+				visit(t.Results())
+			case *types.Tuple:
+				for i := 0; i < t.Len(); i++ {
+					visit(t.At(i).Type())
+				}
+			case *types.Struct:
+				for i := 0; i < t.NumFields(); i++ {
+					visit(t.Field(i).Type())
+				}
+			case *types.Interface:
+				for i := 0; i < t.NumMethods(); i++ {
+					visit(t.Method(i).Type())
+				}
+				for i := 0; i < t.NumEmbeddeds(); i++ {
+					visit(t.EmbeddedType(i))
+				}
+			}
+		}
+		for _, n := range names {
+			if o := pkg.Scope().Lookup(n); o != nil && o.Exported() {
+				visit(o.Type())
+			}
+		}
+		for q := range found {
+			out[p] = append(out[p], q)
+		}
+		sort.Strings(out[p])
+	}
+	return out
 }
 
 // symbolFile names the generated symbol file of an import path:
@@ -176,7 +455,7 @@ func enginePackages(dir string) ([]string, error) {
 // path) so that the output does not depend on where things are installed,
 // and writes their export data as one blob: for each package, its path and
 // its gcexportdata.
-func exportData(dir string, paths []string) ([]byte, error) {
+func exportData(dir string, paths []string) ([]byte, map[string]*types.Package, error) {
 	goroot := filepath.Join(runtime.GOROOT(), "src") + string(filepath.Separator)
 	modroot, _ := filepath.Abs(dir)
 	modroot += string(filepath.Separator)
@@ -196,29 +475,31 @@ func exportData(dir string, paths []string) ([]byte, error) {
 	}
 	pkgs, err := packages.Load(cfg, paths...)
 	if err != nil {
-		return nil, fmt.Errorf("load packages: %w", err)
+		return nil, nil, fmt.Errorf("load packages: %w", err)
 	}
 	byPath := map[string]*packages.Package{}
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
-			return nil, fmt.Errorf("package %s: %v", p.PkgPath, p.Errors[0])
+			return nil, nil, fmt.Errorf("package %s: %v", p.PkgPath, p.Errors[0])
 		}
 		byPath[p.PkgPath] = p
 	}
 	var out bytes.Buffer
+	typed := map[string]*types.Package{}
 	for _, p := range paths {
 		pkg := byPath[p]
 		if pkg == nil {
-			return nil, fmt.Errorf("package %s not loaded", p)
+			return nil, nil, fmt.Errorf("package %s not loaded", p)
 		}
 		var b bytes.Buffer
 		if err := gcexportdata.Write(&b, pkg.Fset, pkg.Types); err != nil {
-			return nil, fmt.Errorf("export data of %s: %w", p, err)
+			return nil, nil, fmt.Errorf("export data of %s: %w", p, err)
 		}
 		writeChunk(&out, []byte(p))
 		writeChunk(&out, b.Bytes())
+		typed[p] = pkg.Types
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), typed, nil
 }
 
 func writeChunk(w *bytes.Buffer, b []byte) {
@@ -265,29 +546,44 @@ func fingerprint(dir string, exclude []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
-func manifest(engine []string, fp string) []byte {
+func manifest(engine []string, fp string, keys map[string]string, wrappers map[string][]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("// Code generated by snippets/internal/cmd/gensymbols. DO NOT EDIT.\n\npackage symbols\n\n")
 	fmt.Fprintf(&b, "// GoVersion is the Go release the standard library symbols were\n// extracted from.\nconst GoVersion = %q\n\n", goRelease())
 	fmt.Fprintf(&b, "// EngineFingerprint is a hash of the engine's source when the symbols\n// were generated.\nconst EngineFingerprint = %q\n\n", fp)
-	b.WriteString("var enginePackages = []string{\n")
-	for _, p := range engine {
-		fmt.Fprintf(&b, "\t%q,\n", p)
+	entry := func(p string, names []string) {
+		fmt.Fprintf(&b, "\t{path: %q", p)
+		if names != nil {
+			fmt.Fprintf(&b, ", names: %s", stringsLit(names))
+		}
+		fmt.Fprintf(&b, ", key: %q, table: %s", keys[p], tableName(p))
+		if w := wrappers[p]; len(w) > 0 {
+			fmt.Fprintf(&b, ", wrappers: %s", stringsLit(w))
+		}
+		b.WriteString("},\n")
 	}
-	b.WriteString("}\n\nvar stdPackages = []stdPackage{\n")
+	b.WriteString("var enginePackages = []allowedPackage{\n")
+	for _, p := range engine {
+		entry(p, nil)
+	}
+	b.WriteString("}\n\nvar stdPackages = []allowedPackage{\n")
 	for _, s := range Std {
-		if s.Names == nil {
-			fmt.Fprintf(&b, "\t{%q, nil},\n", s.Path)
-			continue
-		}
-		q := make([]string, len(s.Names))
-		for i, n := range s.Names {
-			q[i] = fmt.Sprintf("%q", n)
-		}
-		fmt.Fprintf(&b, "\t{%q, []string{%s}},\n", s.Path, strings.Join(q, ", "))
+		entry(s.Path, s.Names)
 	}
 	b.WriteString("}\n")
-	return b.Bytes()
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	return out, nil
+}
+
+func stringsLit(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return "[]string{" + strings.Join(q, ", ") + "}"
 }
 
 // goRelease is the running Go version without any suffix after a space

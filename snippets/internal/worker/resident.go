@@ -6,8 +6,6 @@ import (
 	"io"
 	"slices"
 	"sync"
-
-	"github.com/traefik/yaegi/interp"
 )
 
 // Resident runs jobs in this process, one at a time, as [InProcess] does,
@@ -29,7 +27,7 @@ type Resident struct {
 
 // kept is a session's interpreter and what it has evaluated, in order.
 type kept struct {
-	it    *interp.Interpreter
+	it    *Interpreter
 	units []keptUnit
 }
 

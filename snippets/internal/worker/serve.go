@@ -3,6 +3,8 @@ package worker
 import (
 	"encoding/json"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"io/fs"
 	"maps"
@@ -11,6 +13,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -67,7 +70,7 @@ const grace = time.Second
 // started, when not nil, is called just before each unit starts.
 func serve(j *Job, out, errOut io.Writer, leaks bool, started func(u int)) {
 	mark := func(e Event) { _ = WriteEvent(out, j.Nonce, e) }
-	sessions := map[int]*interp.Interpreter{}
+	sessions := map[int]*Interpreter{}
 	mark(Event{U: -1, Kind: Ready})
 	for _, u := range j.Units {
 		it := sessions[u.Session]
@@ -99,7 +102,7 @@ func serve(j *Job, out, errOut io.Writer, leaks bool, started func(u int)) {
 }
 
 // runUnit evaluates a unit in it and returns its Done event.
-func runUnit(it *interp.Interpreter, u *Unit, limit int64) Event {
+func runUnit(it *Interpreter, u *Unit, limit int64) Event {
 	done := Event{U: u.U, Kind: Done}
 	if u.Expr != "" {
 		v, err := eval(it, u.Expr)
@@ -177,23 +180,88 @@ func panicMessage(r any) string {
 	return fmt.Sprint(r)
 }
 
+// Interpreter is a yaegi interpreter that sees only the generated symbols,
+// and is given each allowed package's symbol table when a chunk it
+// evaluates first imports the package (with the tables the package's API
+// needs, see [symbols.Symbols]). Since only allowed packages have tables,
+// an import outside the allow-list fails as it would if every table were
+// given; and every import yaegi reads has been given its table before
+// yaegi reads it.
+type Interpreter struct {
+	it          *interp.Interpreter
+	out, errOut io.Writer
+	given       map[string]bool // the tables given, by symbols.Symbols's key
+}
+
 // NewInterpreter returns an interpreter that sees only the generated
 // symbols: no GOPATH, no source file system, no environment, so an import
-// that is not in the table fails.
-func NewInterpreter(out, errOut io.Writer) (*interp.Interpreter, error) {
-	i := interp.New(interp.Options{
-		Stdout:               out,
-		Stderr:               errOut,
-		Stdin:                eofReader{},
-		Args:                 []string{"snippet"},
-		Env:                  []string{},
-		GoPath:               "/nonexistent",
-		SourcecodeFilesystem: noSources{},
-	})
-	if err := i.Use(exports(symbols.Symbols, out, errOut)); err != nil {
-		return nil, fmt.Errorf("loading the engine symbols: %w", err)
+// that is not in the tables fails.
+func NewInterpreter(out, errOut io.Writer) (*Interpreter, error) {
+	return &Interpreter{
+		it: interp.New(interp.Options{
+			Stdout:               out,
+			Stderr:               errOut,
+			Stdin:                eofReader{},
+			Args:                 []string{"snippet"},
+			Env:                  []string{},
+			GoPath:               "/nonexistent",
+			SourcecodeFilesystem: noSources{},
+		}),
+		out:    out,
+		errOut: errOut,
+		given:  map[string]bool{},
+	}, nil
+}
+
+// use gives the interpreter the tables in syms it does not have yet.
+func (i *Interpreter) use(syms interp.Exports) error {
+	for k := range syms {
+		if i.given[k] {
+			delete(syms, k)
+		}
 	}
-	return i, nil
+	if len(syms) == 0 {
+		return nil
+	}
+	if err := i.it.Use(exports(syms, i.out, i.errOut)); err != nil {
+		return fmt.Errorf("loading the engine symbols: %w", err)
+	}
+	for k := range syms {
+		i.given[k] = true
+	}
+	return nil
+}
+
+// Eval evaluates src, a chunk as yaegi's Eval reads it, after giving the
+// interpreter the tables of the packages src imports.
+func (i *Interpreter) Eval(src string) (reflect.Value, error) {
+	if err := i.use(symbols.Symbols(imports(src)...)); err != nil {
+		return reflect.Value{}, err
+	}
+	return i.it.Eval(src)
+}
+
+// imports returns the import paths src imports, read as yaegi reads a
+// chunk: a file, or declarations without a package clause (statements,
+// which yaegi wraps in a function, cannot import). Of a chunk that does
+// not parse, it returns the imports before the error, if any: yaegi then
+// fails on the error.
+func imports(src string) []string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly)
+	if err != nil && (f == nil || f.Package == token.NoPos) {
+		f, _ = parser.ParseFile(fset, "", "package main;"+src, parser.ImportsOnly)
+	}
+	if f == nil {
+		return nil
+	}
+	var paths []string
+	for _, s := range f.Imports {
+		if p, err := strconv.Unquote(s.Path.Value); err == nil {
+			paths = append(paths, p)
+		}
+	}
+	return paths
 }
 
 // fmtKey is the key under which an interpreter is given package fmt: not
@@ -208,8 +276,8 @@ func NewInterpreter(out, errOut io.Writer) (*interp.Interpreter, error) {
 // interpreter's streams where those are files.
 const fmtKey = "fmt/./fmt"
 
-// exports returns the symbol tables an interpreter is given: syms, with
-// fmt under fmtKey and the standard streams replaced.
+// exports returns the symbol tables an interpreter is given: syms (any of
+// the tables), with fmt under fmtKey and the standard streams replaced.
 //
 // os.Stdout, handed to fmt's Fprint functions, io.WriteString or a
 // tabwriter, stands for the interpreter's output: in the browser kernel
@@ -280,7 +348,7 @@ type eofReader struct{}
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // eval evaluates src, turning an interpreter crash into an error.
-func eval(i *interp.Interpreter, src string) (v reflect.Value, err error) {
+func eval(i *Interpreter, src string) (v reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the interpreter failed: %v", r)
