@@ -59,7 +59,10 @@ func toolVersion() string {
 			ver = bi.Main.Version
 		}
 		sum := "unknown"
-		if exe, err := os.Executable(); err == nil {
+		// The browser kernel has no executable (os.Executable fails on
+		// js): the constant test keeps debug/elf and the hashing out of
+		// its module.
+		if exe, err := os.Executable(); runtime.GOOS != "js" && err == nil {
 			if id := exeBuildID(exe); id != "" {
 				h := sha256.Sum256([]byte(id))
 				sum = hex.EncodeToString(h[:6])
