@@ -34,7 +34,7 @@ func DefaultCacheDir() (string, error) {
 // Verifier says what verifies pages run by k.
 func (k *Kernel) Verifier() Verifier {
 	v := Verifier{Tool: toolVersion(), Engine: symbols.EngineFingerprint, Go: runtime.Version()}
-	if k.nativeRuns() {
+	if hasProcesses && k.Native {
 		v.Native = k.nativeVersion()
 	}
 	return v

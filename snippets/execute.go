@@ -114,7 +114,7 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 		}
 	}
 	sortJobs(pr.jobs)
-	if k.nativeRuns() && k.Resident == nil {
+	if hasProcesses && k.Native && k.Resident == nil {
 		k.prepareNative(pr)
 	}
 	return pr
@@ -163,7 +163,7 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 		}
 	}
 	var native map[int]*worker.Outcome
-	if k.nativeRuns() && k.Resident == nil {
+	if hasProcesses && k.Native && k.Resident == nil {
 		native = k.runNative(ctx, pr)
 		pr.r.Diagnostics = append(pr.r.Diagnostics, pr.ndiags...)
 	}
