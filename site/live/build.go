@@ -1,3 +1,5 @@
+//go:build !js
+
 package live
 
 import (
@@ -70,7 +72,9 @@ type Kernel struct {
 // module's packages it is built from, the versions of its dependencies,
 // go.mod and go.sum, the toolchain's version and the build's settings. A
 // second build of unchanged sources only checks the sizes and times of
-// those files.
+// those files. This file is not built into the browser kernel (js), which
+// imports the package for its [Server], so that the kernel does not
+// import compress/gzip (nor compress/flate's tables).
 type Builder struct {
 	// GoCommand is the go command; "" means "go" from PATH.
 	GoCommand string
