@@ -34,7 +34,7 @@ func DefaultCacheDir() (string, error) {
 // Verifier says what verifies pages run by k.
 func (k *Kernel) Verifier() Verifier {
 	v := Verifier{Tool: toolVersion(), Engine: symbols.EngineFingerprint, Go: runtime.Version()}
-	if k.nativeRuns() {
+	if hasProcesses && k.Native {
 		v.Native = k.nativeVersion()
 	}
 	return v
@@ -47,11 +47,8 @@ var (
 
 // toolVersion is "warpbook VERSION+HASH": the module version (or
 // "devel") and a hash that identifies the running executable by its
-// contents, so that any rebuild of the tool, the kernel or the engine
-// invalidates cached results: the hash of its Go build ID
-// ([exeBuildID], a few bytes to read, which the go command derives from
-// everything linked in and from the result), else of the executable
-// itself ([exeHash]).
+// contents ([exeSum]), so that any rebuild of the tool, the kernel or the
+// engine invalidates cached results.
 func toolVersion() string {
 	toolOnce.Do(func() {
 		ver := "devel"
@@ -60,55 +57,13 @@ func toolVersion() string {
 		}
 		sum := "unknown"
 		if exe, err := os.Executable(); err == nil {
-			if id := exeBuildID(exe); id != "" {
-				h := sha256.Sum256([]byte(id))
-				sum = hex.EncodeToString(h[:6])
-			} else if h := exeHash(exe); h != "" {
-				sum = h[:12]
+			if h := exeSum(exe); h != "" {
+				sum = h
 			}
 		}
 		toolVer = "warpbook " + ver + "+" + sum
 	})
 	return toolVer
-}
-
-// exeHash returns the sha256 of the executable exe, in hex, or "" when it
-// cannot be read: the tool's identity where its executable has no Go build
-// ID. Hashing the 31 MB executable takes about 30 ms on the development
-// machine, on every command, so the hash is kept in the cache
-// directory under the executable's path, size and modification time, and
-// computed again whenever one of them changes (a rebuild, go run's next
-// binary). The kept hash is read as the cache reads (a regular file of at
-// most 64 bytes, never a pipe).
-func exeHash(exe string) string {
-	fi, err := os.Stat(exe)
-	if err != nil {
-		return ""
-	}
-	var memo string
-	if dir, err := DefaultCacheDir(); err == nil {
-		key := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%d", exe, fi.Size(), fi.ModTime().UnixNano()))
-		memo = filepath.Join(dir, "exe", hex.EncodeToString(key[:12]))
-		if b, err := ReadFile(nil, memo, 64, "the executable's hash"); err == nil && len(b) == 64 {
-			if _, err := hex.DecodeString(string(b)); err == nil {
-				return string(b)
-			}
-		}
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	if memo != "" {
-		_ = atomicfile.Write(memo, []byte(sum), 0o644) // a lost memo costs the next run the hash
-	}
-	return sum
 }
 
 // chain is a running hash of what a session ran.

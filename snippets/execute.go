@@ -114,7 +114,7 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 		}
 	}
 	sortJobs(pr.jobs)
-	if k.nativeRuns() && k.Resident == nil {
+	if hasProcesses && k.Native && k.Resident == nil {
 		k.prepareNative(pr)
 	}
 	return pr
@@ -126,7 +126,7 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 		return pr.r
 	}
 	if len(pr.jobs) > 0 {
-		start := pool.Start
+		var start worker.StartFunc
 		lim := worker.Limits{Timeout: pr.timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit()}
 		var started func(int)
 		if k.Started != nil {
@@ -140,10 +140,14 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 		case k.Resident != nil:
 			res = k.Resident.runner(pr.r.Page.Path)
 			start, lim.Memory, lim.Once = res.Start(started), 0, true
-		case k.InProcess && started != nil:
+		// Without processes (the browser kernel) every run is in this
+		// one; the constant keeps the pool's processes out of it.
+		case (k.InProcess || !hasProcesses) && started != nil:
 			start, lim.Memory = worker.InProcessTraced(started), 0
-		case k.InProcess:
+		case k.InProcess || !hasProcesses:
 			start, lim.Memory = worker.InProcess, 0
+		default:
+			start = pool.Start
 		}
 		var got map[int]*worker.Outcome
 		if res != nil {
@@ -163,7 +167,7 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 		}
 	}
 	var native map[int]*worker.Outcome
-	if k.nativeRuns() && k.Resident == nil {
+	if hasProcesses && k.Native && k.Resident == nil {
 		native = k.runNative(ctx, pr)
 		pr.r.Diagnostics = append(pr.r.Diagnostics, pr.ndiags...)
 	}

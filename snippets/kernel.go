@@ -104,7 +104,7 @@ func (k *Kernel) Stream(ctx context.Context, pages []*Page, done func(i int, r *
 	}
 	runs := make([]*pageRun, len(pages))
 	each(jobs, len(pages), func(i int) { runs[i] = k.prepare(pages[i]) })
-	if k.nativeRuns() {
+	if hasProcesses && k.Native {
 		tmp, err := k.buildNative(ctx, runs)
 		if tmp != "" {
 			defer os.RemoveAll(tmp)

@@ -22,12 +22,13 @@ import (
 // modulePath is the module the generated native programs are built in.
 const modulePath = "github.com/warpbook/warpbook"
 
-// nativeRuns reports whether k runs pages natively as well: Native, where
-// the platform has processes to build and run programs with. The browser
-// kernel (js/wasm) has none, and none of the native code is linked into it.
-func (k *Kernel) nativeRuns() bool {
-	return k.Native && runtime.GOOS != "js"
-}
+// hasProcesses reports whether the platform has processes to build and
+// run programs with: a kernel runs pages natively as well when it has them
+// and [Kernel.Native] asks for it. The browser kernel (js/wasm) has none.
+// Every native path starts with a test of this constant, not of a method,
+// so that the compiler drops the path from the browser kernel, which is
+// built without inlining (a call would keep all of the native code).
+const hasProcesses = runtime.GOOS != "js"
 
 func (k *Kernel) goCommand() string {
 	if k.GoCommand != "" {

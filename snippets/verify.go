@@ -84,7 +84,7 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worke
 			cr.Diagnostics = append(cr.Diagnostics, d)
 			cr.Status = StatusFail
 		}
-		if native != nil {
+		if hasProcesses && native != nil {
 			k.verifyNative(c, cr, o, native[u.index], fail)
 		}
 		if !Updatable(cr) {
