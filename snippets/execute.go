@@ -56,13 +56,24 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 		return pr
 	}
 	var pl *plan
-	if k.Resident != nil {
+	switch {
+	case k.Resident != nil:
 		var d Diagnostics
-		pl, d = k.Resident.plan(p, k.timeout())
+		pl, d = k.Resident.plan(p, k.timeout(), k.cut(p))
 		r.Diagnostics = append(r.Diagnostics, d...)
-	} else {
+	default:
 		pl = newPlan(p, k.timeout())
-		r.Diagnostics = append(r.Diagnostics, pl.compile()...)
+		var pp *plan
+		if !k.nativeRuns() {
+			// The native build compiles each session's whole program:
+			// only the interpreter runs a prefix of the page.
+			pp = prefixPlan(pl, k.cut(p), k.timeout())
+		}
+		if pp != nil {
+			pl = pp
+		} else {
+			r.Diagnostics = append(r.Diagnostics, pl.compile()...)
+		}
 	}
 	pr.pl = pl
 

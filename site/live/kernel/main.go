@@ -21,6 +21,10 @@ import (
 	"github.com/warpbook/warpbook/snippets"
 )
 
+// idleAfter is how long the kernel waits after a reply before it does the
+// work the run left for later.
+const idleAfter = 20 * time.Millisecond
+
 func main() {
 	// A worker's heap is mostly the interpreter's symbol tables and the
 	// engine's type information, which never die; collecting less often
@@ -42,6 +46,14 @@ func main() {
 		go func() {
 			out := s.Handle(context.Background(), []byte(msg))
 			post.Invoke(string(out))
+			// What the run left for later (the rest of the page to
+			// compile) waits until the reply is out and any request
+			// that came meanwhile has started: this goroutine sleeps,
+			// which gives the event loop back.
+			time.Sleep(idleAfter)
+			for s.Idle() {
+				time.Sleep(idleAfter)
+			}
 		}()
 		return nil
 	}))
