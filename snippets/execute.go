@@ -62,18 +62,15 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 		pl, d = k.Resident.plan(p, k.timeout(), k.cut(p))
 		r.Diagnostics = append(r.Diagnostics, d...)
 	default:
-		pl = newPlan(p, k.timeout())
-		var pp *plan
+		n := len(p.Cells)
 		if !k.nativeRuns() {
 			// The native build compiles each session's whole program:
 			// only the interpreter runs a prefix of the page.
-			pp = prefixPlan(pl, k.cut(p), k.timeout())
+			n = k.cut(p)
 		}
-		if pp != nil {
-			pl = pp
-		} else {
-			r.Diagnostics = append(r.Diagnostics, pl.compile()...)
-		}
+		var d Diagnostics
+		pl, _, d = compileUpTo(p, n, k.timeout())
+		r.Diagnostics = append(r.Diagnostics, d...)
 	}
 	pr.pl = pl
 

@@ -6,9 +6,8 @@ import (
 	"go/token"
 	"path"
 	"strconv"
+	"strings"
 	"time"
-
-	"github.com/warpbook/warpbook/snippets/internal/worker"
 )
 
 // A run that selects only the top of a page (the browser kernel's Run of
@@ -27,10 +26,10 @@ import (
 //     changes its method set (the lint of fmt and String methods);
 //   - a later label with the name of one of the prefix (labels belong to
 //     the function, which spans the session);
-//   - a later declaration of a name the scaffolding calls ("_wbDone",
-//     "any"), or later code that does not parse or that the kernel
-//     refuses before the type check: the whole session, prefix included,
-//     then does not run;
+//   - a later mention of a name the scaffolding uses ("_wbDone", "any",
+//     which a later declaration could shadow), or later code that does not
+//     parse or that the kernel refuses before the type check: the whole
+//     session, prefix included, may then not run;
 //   - a later dot import, which declares names no one can list here.
 //
 // Other differences show in the prefix itself as a diagnostic (a variable
@@ -74,6 +73,18 @@ func (p *Page) upTo(n int) *Page {
 	return &q
 }
 
+// compileUpTo compiles p for a run that needs its first n cells: the plan
+// of that prefix when it is exact (see prefixPlan), with whole, the page's
+// plan not compiled yet; else the whole page's plan and its page-level
+// problems.
+func compileUpTo(p *Page, n int, timeout time.Duration) (pl, whole *plan, d Diagnostics) {
+	whole = newPlan(p, timeout)
+	if pl = prefixPlan(whole, n, timeout); pl != nil {
+		return pl, whole, nil
+	}
+	return whole, nil, whole.compile()
+}
+
 // prefixPlan returns the compiled plan of the first n cells of whole's
 // page (whole not compiled), or nil when it could differ from the whole
 // page's: when n covers the page, when the cells below could change the
@@ -106,84 +117,54 @@ func (pl *plan) separable(n int) bool {
 		}
 	}
 	fset := token.NewFileSet()
-	// Names the prefix or the scaffolding mention; the helper's are all
-	// package-level.
-	seen := map[string]bool{}
-	helper, err := parser.ParseFile(fset, helperFile, worker.HelperStub, parser.SkipObjectResolution)
-	if err != nil {
-		return false
-	}
-	ast.Inspect(helper, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			seen[id.Name] = true
-		}
-		return true
-	})
+	seen := map[string]bool{} // the names the prefix mentions
 	for _, s := range pl.sessions {
-		if len(s.units) == 0 {
-			continue
-		}
-		if first := s.units[0]; first.cell != nil && first.cell.Index < n && s.id != 0 {
-			continue // a fresh cell or a program above the cut: wholly in the prefix
+		if len(s.units) == 0 || s.program || s.id != 0 && s.units[0].cell.Index < n {
+			continue // a program, or a fresh cell above the cut
 		}
 		f, err := parser.ParseFile(fset, scaffoldFile, s.mainGo, parser.SkipObjectResolution)
 		if err != nil {
 			return false
 		}
-		if s.program {
-			continue // a later program: nothing of it reaches the prefix
-		}
-		at := func(p token.Pos) (page, later bool) {
+		later := func(p token.Pos) bool {
 			tp := fset.Position(p)
-			return tp.Filename == pageFile, tp.Filename == pageFile && tp.Line >= from
+			return tp.Filename == pageFile && tp.Line >= from
 		}
-		scaffolding := map[string]bool{} // what the scaffolding calls
-		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				page, later := at(id.Pos())
-				if !page {
-					scaffolding[id.Name] = true
-				}
-				if !later && s.id == 0 {
-					seen[id.Name] = true
-				}
-			}
-			return true
-		})
-		var top []string // what later cells declare at the top level, and their labels
-		for _, d := range f.Decls {
-			names, ok := topNames(d, func(p token.Pos) bool { _, later := at(p); return later })
-			if !ok {
-				return false
-			}
-			top = append(top, names...)
-		}
+		// What later cells declare at the top level or as labels; and
+		// whether they mention a name of the scaffolding: those of the
+		// helper and of its calls all start with _wb, and "any" is the
+		// type of a checked value (TestScaffoldingNames).
+		var top []string
 		bad := false
 		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil || bad {
-				return false
-			}
-			if _, later := at(n.Pos()); !later {
-				return true
-			}
-			for _, id := range declares(n) {
-				if scaffolding[id.Name] {
+			switch n := n.(type) {
+			case *ast.Ident:
+				switch {
+				case !later(n.Pos()):
+					seen[n.Name] = seen[n.Name] || s.id == 0
+				case n.Name == "any" || strings.HasPrefix(n.Name, "_wb"):
 					bad = true
 				}
-			}
-			if l, ok := n.(*ast.LabeledStmt); ok {
-				top = append(top, l.Label.Name)
+			case *ast.LabeledStmt:
+				if later(n.Pos()) {
+					top = append(top, n.Label.Name)
+				}
 			}
 			return true
 		})
 		if bad {
 			return false
 		}
-		if s.id == 0 {
-			for _, name := range top {
-				if seen[name] {
-					return false
-				}
+		for _, d := range f.Decls {
+			names, ok := topNames(d, later)
+			if !ok {
+				return false
+			}
+			top = append(top, names...)
+		}
+		for _, name := range top {
+			if s.id == 0 && seen[name] {
+				return false
 			}
 		}
 	}
@@ -193,7 +174,7 @@ func (pl *plan) separable(n int) bool {
 // topNames returns the names the later parts of a top-level declaration
 // declare (the generated program gathers every cell's imports in one
 // place, so each spec has its own position), a method's receiver type with
-// them; ok is false for a later dot import.
+// them; ok is false for a later dot import or a receiver it cannot read.
 func topNames(d ast.Decl, later func(token.Pos) bool) (names []string, ok bool) {
 	switch d := d.(type) {
 	case *ast.FuncDecl:
@@ -201,30 +182,22 @@ func topNames(d ast.Decl, later func(token.Pos) bool) (names []string, ok bool) 
 			return nil, true
 		}
 		names = append(names, d.Name.Name)
-		if d.Recv != nil {
-			for _, f := range d.Recv.List {
-				t := f.Type
-				for {
-					switch x := t.(type) {
-					case *ast.StarExpr:
-						t = x.X
-						continue
-					case *ast.IndexExpr:
-						t = x.X
-						continue
-					case *ast.IndexListExpr:
-						t = x.X
-						continue
-					case *ast.ParenExpr:
-						t = x.X
-						continue
-					}
-					break
-				}
-				if id, ok := t.(*ast.Ident); ok {
-					names = append(names, id.Name)
-				}
+		if d.Recv != nil && len(d.Recv.List) == 1 {
+			t := d.Recv.List[0].Type
+			if x, ok := t.(*ast.StarExpr); ok {
+				t = x.X
 			}
+			switch x := t.(type) {
+			case *ast.IndexExpr:
+				t = x.X
+			case *ast.IndexListExpr:
+				t = x.X
+			}
+			id, ok := t.(*ast.Ident)
+			if !ok {
+				return nil, false
+			}
+			names = append(names, id.Name)
 		}
 	case *ast.GenDecl:
 		for _, sp := range d.Specs {
@@ -259,42 +232,4 @@ func topNames(d ast.Decl, later func(token.Pos) bool) (names []string, ok bool) 
 		}
 	}
 	return names, true
-}
-
-// declares returns the identifiers node n declares itself (not those of
-// the nodes inside it).
-func declares(n ast.Node) []*ast.Ident {
-	var ids []*ast.Ident
-	idents := func(es ...ast.Expr) {
-		for _, e := range es {
-			if id, ok := e.(*ast.Ident); ok {
-				ids = append(ids, id)
-			}
-		}
-	}
-	switch n := n.(type) {
-	case *ast.AssignStmt:
-		if n.Tok == token.DEFINE {
-			idents(n.Lhs...)
-		}
-	case *ast.RangeStmt:
-		if n.Tok == token.DEFINE {
-			idents(n.Key, n.Value)
-		}
-	case *ast.ValueSpec:
-		ids = append(ids, n.Names...)
-	case *ast.TypeSpec:
-		ids = append(ids, n.Name)
-	case *ast.FuncDecl:
-		ids = append(ids, n.Name)
-	case *ast.Field:
-		ids = append(ids, n.Names...)
-	case *ast.LabeledStmt:
-		ids = append(ids, n.Label)
-	case *ast.ImportSpec:
-		if n.Name != nil {
-			ids = append(ids, n.Name)
-		}
-	}
-	return ids
 }

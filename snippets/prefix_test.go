@@ -3,6 +3,9 @@ package snippets
 import (
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +18,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/symbols"
 )
 
@@ -312,6 +316,46 @@ func TestAllowedPackageNames(t *testing.T) {
 	for p, pkg := range pkgs {
 		if pkg.Name() != path.Base(p) {
 			t.Errorf("package %s is named %s", p, pkg.Name())
+		}
+	}
+}
+
+// TestScaffoldingNames: every name the helper declares, and every name
+// the scaffolding of a session's program mentions, starts with _wb or is
+// "any", as plan.separable assumes of a later cell that mentions one.
+func TestScaffoldingNames(t *testing.T) {
+	fset := token.NewFileSet()
+	helper, err := parser.ParseFile(fset, helperFile, worker.HelperStub, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range helper.Scope.Objects {
+		if !strings.HasPrefix(name, "_wb") {
+			t.Errorf("the helper declares %s", name)
+		}
+	}
+	src := "```go run\nimport \"fmt\"\n\nx := 1\nfmt.Println(x)\n```\n\nIt is [1](= 'x').\n\n```go run panics=\"boom\"\npanic(\"boom\")\n```\n"
+	p, _ := Parse("page.md", []byte(src))
+	pl := newPlan(p, DefaultTimeout)
+	f, err := parser.ParseFile(fset, scaffoldFile, pl.sessions[0].mainGo, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && fset.Position(id.Pos()).Filename != pageFile && id.Name != "main" {
+			names[id.Name] = true
+		}
+		return true
+	})
+	for _, want := range []string{"_wbStart", "_wbDone", "_wbPanics", "_wbCheck", "any"} {
+		if !names[want] {
+			t.Errorf("the scaffolding of\n%s\ndoes not mention %s", pl.sessions[0].mainGo, want)
+		}
+	}
+	for name := range names {
+		if name != "any" && !strings.HasPrefix(name, "_wb") {
+			t.Errorf("the scaffolding mentions %s", name)
 		}
 	}
 }

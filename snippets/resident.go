@@ -83,13 +83,8 @@ func (r *Resident) plan(p *Page, timeout time.Duration, n int) (*plan, Diagnosti
 			return c.pl, c.diags
 		}
 	}
-	whole := newPlan(p, timeout)
-	c := &residentPlan{path: p.Path, source: string(p.Source), timeout: timeout, pl: whole, cells: len(p.Cells)}
-	if pp := prefixPlan(whole, n, timeout); pp != nil {
-		c.pl, c.cells, c.whole = pp, n, whole
-	} else {
-		c.diags = whole.compile()
-	}
+	pl, whole, d := compileUpTo(p, n, timeout)
+	c := &residentPlan{path: p.Path, source: string(p.Source), timeout: timeout, pl: pl, diags: d, cells: len(pl.page.Cells), whole: whole}
 	r.plans = append(r.plans, c)
 	if len(r.plans) > residentPlans {
 		r.plans = r.plans[1:]

@@ -19,7 +19,6 @@ type Server struct {
 	mu      sync.Mutex
 	parsed  []*snippets.Page  // the most recently used last
 	sources map[string][]byte // the last source sent for each path
-	busy    int               // requests being answered
 }
 
 // NewServer returns a server that runs requests through k, in this
@@ -112,25 +111,12 @@ func Figure(req *FigureRequest) *FigureResult {
 }
 
 // Idle does one piece of the work that runs left for later (see
-// [snippets.Resident.Idle]), unless a request is being answered, and
-// reports whether it did. The browser kernel calls it after a reply.
-func (s *Server) Idle() bool {
-	s.mu.Lock()
-	busy := s.busy > 0
-	s.mu.Unlock()
-	return !busy && s.k.Resident.Idle()
-}
+// [snippets.Resident.Idle]) and reports whether there was any. The
+// browser kernel calls it when no request is being answered.
+func (s *Server) Idle() bool { return s.k.Resident.Idle() }
 
 // Handle answers one message (JSON) with one reply (JSON).
 func (s *Server) Handle(ctx context.Context, msg []byte) []byte {
-	s.mu.Lock()
-	s.busy++
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.busy--
-		s.mu.Unlock()
-	}()
 	var m message
 	var r reply
 	if err := json.Unmarshal(msg, &m); err != nil {

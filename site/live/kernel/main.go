@@ -37,6 +37,9 @@ func main() {
 		post.Invoke(js.ValueOf(map[string]any{"started": id, "limitMs": limit.Milliseconds()}))
 	}}
 	s := live.NewServer(k)
+	// busy counts the requests being answered: WebAssembly runs one
+	// goroutine at a time, and they switch only where one blocks.
+	busy := 0
 	js.Global().Set("warpbookKernel", js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) == 0 {
 			return nil
@@ -44,14 +47,18 @@ func main() {
 		msg := args[0].String()
 		// A wrapped function must not block the event loop.
 		go func() {
+			busy++
 			out := s.Handle(context.Background(), []byte(msg))
+			busy--
 			post.Invoke(string(out))
 			// What the run left for later (the rest of the page to
 			// compile) waits until the reply is out and any request
-			// that came meanwhile has started: this goroutine sleeps,
-			// which gives the event loop back.
+			// that came meanwhile has started (this goroutine sleeps,
+			// which gives the event loop back), and never runs while
+			// one is answered: a snippet's time limit counts from its
+			// start.
 			time.Sleep(idleAfter)
-			for s.Idle() {
+			for busy == 0 && s.Idle() {
 				time.Sleep(idleAfter)
 			}
 		}()
