@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"syscall/js"
 	"time"
@@ -59,6 +60,9 @@ func main() {
 			// start.
 			time.Sleep(idleAfter)
 			for busy == 0 && s.Idle() {
+				// The compile's garbage is collected now too, rather
+				// than in the middle of a later run.
+				runtime.GC()
 				time.Sleep(idleAfter)
 			}
 		}()
