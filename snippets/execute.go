@@ -56,13 +56,21 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 		return pr
 	}
 	var pl *plan
-	if k.Resident != nil {
+	switch {
+	case k.Resident != nil:
 		var d Diagnostics
-		pl, d = k.Resident.plan(p, k.timeout())
+		pl, d = k.Resident.plan(p, k.timeout(), k.cut(p))
 		r.Diagnostics = append(r.Diagnostics, d...)
-	} else {
-		pl = newPlan(p, k.timeout())
-		r.Diagnostics = append(r.Diagnostics, pl.compile()...)
+	default:
+		n := len(p.Cells)
+		if !k.nativeRuns() {
+			// The native build compiles each session's whole program:
+			// only the interpreter runs a prefix of the page.
+			n = k.cut(p)
+		}
+		var d Diagnostics
+		pl, _, d = compileUpTo(p, n, k.timeout())
+		r.Diagnostics = append(r.Diagnostics, d...)
 	}
 	pr.pl = pl
 

@@ -30,6 +30,20 @@ type residentPlan struct {
 	timeout      time.Duration
 	pl           *plan
 	diags        Diagnostics // the page-level problems compile returned
+	// cells is how many of the page's cells pl covers: all of them, or
+	// the prefix a first run needed (see prefixPlan); then whole is the
+	// page's plan, to compile when a run needs more or when the kernel is
+	// idle.
+	cells int
+	whole *plan
+}
+
+// complete replaces a prefix plan with the whole page's.
+func (c *residentPlan) complete() {
+	if c.whole == nil {
+		return
+	}
+	c.pl, c.diags, c.cells, c.whole = c.whole, c.whole.compile(), len(c.whole.page.Cells), nil
 }
 
 // WallFactor is how many times its limit a unit gets when its time is
@@ -52,24 +66,48 @@ func NewResident() *Resident {
 	return &Resident{pages: map[string]*worker.Resident{}}
 }
 
-// plan returns page p compiled, from the cache when the same source was
-// compiled with the same time limit before.
-func (r *Resident) plan(p *Page, timeout time.Duration) (*plan, Diagnostics) {
+// plan returns page p compiled, at least its first n cells, from the
+// cache when the same source was compiled with the same time limit
+// before. The first run of a page compiles only the prefix it needs, when
+// that is exact (see prefixPlan); a run that needs more, or [Resident.Idle],
+// compiles the whole page.
+func (r *Resident) plan(p *Page, timeout time.Duration, n int) (*plan, Diagnostics) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, c := range r.plans {
 		if c.path == p.Path && c.source == string(p.Source) && c.timeout == timeout {
 			r.plans = append(append(r.plans[:i:i], r.plans[i+1:]...), c)
+			if n > c.cells {
+				c.complete()
+			}
 			return c.pl, c.diags
 		}
 	}
-	pl := newPlan(p, timeout)
-	c := &residentPlan{path: p.Path, source: string(p.Source), timeout: timeout, pl: pl, diags: pl.compile()}
+	pl, whole, d := compileUpTo(p, n, timeout)
+	c := &residentPlan{path: p.Path, source: string(p.Source), timeout: timeout, pl: pl, diags: d, cells: len(pl.page.Cells), whole: whole}
 	r.plans = append(r.plans, c)
 	if len(r.plans) > residentPlans {
 		r.plans = r.plans[1:]
 	}
 	return c.pl, c.diags
+}
+
+// Idle does one piece of the work a run left for later: it compiles the
+// whole page of the most recently used page that has only a prefix
+// compiled. It reports whether there was such work. The browser kernel
+// calls it after answering a run, while the reader reads, so that the
+// next run finds the page compiled; a run that arrives meanwhile waits for
+// that one page at most (Go in WebAssembly never preempts).
+func (r *Resident) Idle() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.plans) - 1; i >= 0; i-- {
+		if c := r.plans[i]; c.whole != nil {
+			c.complete()
+			return true
+		}
+	}
+	return false
 }
 
 // runner returns the interpreters kept for the page at path.

@@ -110,6 +110,11 @@ func Figure(req *FigureRequest) *FigureResult {
 	return &FigureResult{SVG: f.SVG, Data: f.Data}
 }
 
+// Idle does one piece of the work that runs left for later (see
+// [snippets.Resident.Idle]) and reports whether there was any. The
+// browser kernel calls it when no request is being answered.
+func (s *Server) Idle() bool { return s.k.Resident.Idle() }
+
 // Handle answers one message (JSON) with one reply (JSON).
 func (s *Server) Handle(ctx context.Context, msg []byte) []byte {
 	var m message

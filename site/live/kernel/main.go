@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"syscall/js"
 	"time"
@@ -20,6 +21,10 @@ import (
 	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/snippets"
 )
+
+// idleAfter is how long the kernel waits after a reply before it does the
+// work the run left for later.
+const idleAfter = 20 * time.Millisecond
 
 func main() {
 	// A worker's heap is mostly the interpreter's symbol tables and the
@@ -33,6 +38,9 @@ func main() {
 		post.Invoke(js.ValueOf(map[string]any{"started": id, "limitMs": limit.Milliseconds()}))
 	}}
 	s := live.NewServer(k)
+	// busy counts the requests being answered: WebAssembly runs one
+	// goroutine at a time, and they switch only where one blocks.
+	busy := 0
 	js.Global().Set("warpbookKernel", js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) == 0 {
 			return nil
@@ -40,8 +48,23 @@ func main() {
 		msg := args[0].String()
 		// A wrapped function must not block the event loop.
 		go func() {
+			busy++
 			out := s.Handle(context.Background(), []byte(msg))
+			busy--
 			post.Invoke(string(out))
+			// What the run left for later (the rest of the page to
+			// compile) waits until the reply is out and any request
+			// that came meanwhile has started (this goroutine sleeps,
+			// which gives the event loop back), and never runs while
+			// one is answered: a snippet's time limit counts from its
+			// start.
+			time.Sleep(idleAfter)
+			for busy == 0 && s.Idle() {
+				// The compile's garbage is collected now too, rather
+				// than in the middle of a later run.
+				runtime.GC()
+				time.Sleep(idleAfter)
+			}
 		}()
 		return nil
 	}))
