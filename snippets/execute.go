@@ -63,7 +63,7 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 		r.Diagnostics = append(r.Diagnostics, d...)
 	default:
 		n := len(p.Cells)
-		if !k.nativeRuns() {
+		if !hasProcesses || !k.Native {
 			// The native build compiles each session's whole program:
 			// only the interpreter runs a prefix of the page.
 			n = k.cut(p)
