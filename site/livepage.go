@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -91,7 +92,7 @@ func (b *build) live() error {
 		}
 	}
 	for _, p := range pages {
-		data, err := json.Marshal(livePage{Path: b.file(p.path), Source: string(p.src()), Figures: liveFigures(p)})
+		data, err := json.Marshal(livePage{Path: b.file(p.path), Source: liveText(p.snip), Figures: liveFigures(p)})
 		if err != nil {
 			return err
 		}
@@ -186,4 +187,32 @@ func liveCheckAttrs(r *renderer, ch *snippets.Check) string {
 		return ""
 	}
 	return fmt.Sprintf(` data-check="%s"`, ch.ID())
+}
+
+// liveText is a page's Markdown as the browser kernel gets it: the
+// source with the lines of its front matter left empty. The kernel reads
+// nothing of the front matter (a page's title, tags and byline are the
+// site's; the number lint, which reads prose_numbers, runs at build), and
+// decoding it was a tenth of a page's first Run in the browser; the lines
+// stay, so that every position the kernel reports is the book's. A page
+// with parse problems is sent as it is, for the kernel to report them as
+// warpbook test does.
+func liveText(sp *snippets.Page) string {
+	if sp == nil {
+		return ""
+	}
+	fm := sp.FrontMatter
+	if fm == nil || len(sp.Diagnostics) > 0 {
+		return string(sp.Source)
+	}
+	first, n := fm.Line, bytes.Count(fm.Raw, []byte("\n"))
+	var b strings.Builder
+	b.Grow(len(sp.Source))
+	for i, line := range bytes.SplitAfter(sp.Source, []byte("\n")) {
+		if l := i + 1; l >= first && l < first+n {
+			line = line[len(bytes.TrimRight(line, "\r\n")):]
+		}
+		b.Write(line)
+	}
+	return b.String()
 }
