@@ -136,18 +136,18 @@ func (pl *plan) separable(n int) bool {
 		// type of a checked value (TestScaffoldingNames).
 		var top []string
 		bad := false
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
+		ast.Inspect(f, func(node ast.Node) bool {
+			switch x := node.(type) {
 			case *ast.Ident:
 				switch {
-				case !later(n.Pos()):
-					seen[n.Name] = seen[n.Name] || s.id == 0
-				case n.Name == "any" || strings.HasPrefix(n.Name, "_wb"):
+				case !later(x.Pos()):
+					seen[x.Name] = seen[x.Name] || s.id == 0
+				case x.Name == "any" || strings.HasPrefix(x.Name, "_wb"):
 					bad = true
 				}
 			case *ast.LabeledStmt:
-				if later(n.Pos()) {
-					top = append(top, n.Label.Name)
+				if later(x.Pos()) {
+					top = append(top, x.Label.Name)
 				}
 			}
 			return true

@@ -15,6 +15,7 @@ import (
 	"context"
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -38,9 +39,9 @@ func main() {
 		post.Invoke(js.ValueOf(map[string]any{"started": id, "limitMs": limit.Milliseconds()}))
 	}}
 	s := live.NewServer(k)
-	// busy counts the requests being answered: WebAssembly runs one
-	// goroutine at a time, and they switch only where one blocks.
-	busy := 0
+	// busy counts the requests being answered (WebAssembly runs one
+	// goroutine at a time, and they switch only where one blocks).
+	var busy atomic.Int32
 	js.Global().Set("warpbookKernel", js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) == 0 {
 			return nil
@@ -48,9 +49,9 @@ func main() {
 		msg := args[0].String()
 		// A wrapped function must not block the event loop.
 		go func() {
-			busy++
+			busy.Add(1)
 			out := s.Handle(context.Background(), []byte(msg))
-			busy--
+			busy.Add(-1)
 			post.Invoke(string(out))
 			// What the run left for later (the rest of the page to
 			// compile) waits until the reply is out and any request
@@ -59,7 +60,7 @@ func main() {
 			// one is answered: a snippet's time limit counts from its
 			// start.
 			time.Sleep(idleAfter)
-			for busy == 0 && s.Idle() {
+			for busy.Load() == 0 && s.Idle() {
 				// The compile's garbage is collected now too, rather
 				// than in the middle of a later run.
 				runtime.GC()
