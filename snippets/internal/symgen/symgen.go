@@ -119,7 +119,7 @@ func Generate(dir string, exclude ...string) (Files, error) {
 				errs[i] = fmt.Errorf("yaegi extract %s: %w", p, err)
 				return
 			}
-			src, key, err := tableFunc(b.Bytes(), tableName(p))
+			src, key, err := tableArray(b.Bytes(), tableName(p))
 			if err != nil {
 				errs[i] = fmt.Errorf("yaegi extract %s: %w", p, err)
 				return
@@ -154,14 +154,14 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	return files, nil
 }
 
-// tableFunc rewrites a file yaegi extract wrote, which fills the
+// tableArray rewrites a file yaegi extract wrote, which fills the
 // package-level Symbols map in an init function, one reflect.ValueOf call
 // an entry, into a package-level array of entries named name (see
 // symbols.entry): static data the linker lays out, with no code to run at
 // start-up or to build the table, and a fraction of the size of the
 // calls. It returns the new file and the table's key
 // ("importpath/pkgname").
-func tableFunc(src []byte, name string) ([]byte, string, error) {
+func tableArray(src []byte, name string) ([]byte, string, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
 	if err != nil {
@@ -306,7 +306,7 @@ func entry(fset *token.FileSet, kv *ast.KeyValueExpr) (string, error) {
 	return fmt.Sprintf("\t{%s, %s, 0, false},\n", k.Value, src(x)), nil
 }
 
-// tableName names the function that returns an import path's table:
+// tableName names the array that holds an import path's table:
 // "fmt" → "stdFmt", ".../engine/occupancy" → "engineOccupancy", after its
 // file (see symbolFile).
 func tableName(p string) string {
