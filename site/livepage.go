@@ -34,6 +34,7 @@ type liveData struct {
 type livePage struct {
 	Path    string            `json:"path"`
 	Source  string            `json:"source"`
+	Facts   *snippets.Facts   `json:"facts,omitempty"`
 	Figures map[string]string `json:"figures,omitempty"`
 }
 
@@ -92,7 +93,15 @@ func (b *build) live() error {
 		}
 	}
 	for _, p := range pages {
-		data, err := json.Marshal(livePage{Path: b.file(p.path), Source: liveText(p.snip), Figures: liveFigures(p)})
+		lp := livePage{Path: b.file(p.path), Source: liveText(p.snip), Figures: liveFigures(p)}
+		if b.kernel != nil {
+			// The facts of the page as the kernel gets it (see
+			// snippets.Facts): its first run skips the type check.
+			if q, err := snippets.Parse(lp.Path, []byte(lp.Source)); err == nil {
+				lp.Facts = snippets.CompileFacts(q)
+			}
+		}
+		data, err := json.Marshal(lp)
 		if err != nil {
 			return err
 		}

@@ -69,7 +69,7 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 			n = k.cut(p)
 		}
 		var d Diagnostics
-		pl, _, d = compileUpTo(p, n, k.timeout())
+		pl, _, d = compileUpTo(p, n, k.timeout(), nil)
 		r.Diagnostics = append(r.Diagnostics, d...)
 	}
 	pr.pl = pl
@@ -219,6 +219,12 @@ func (pl *plan) compile() Diagnostics {
 		if s.broken {
 			continue
 		}
+		key := factKey("session", s.mainGo, !s.program)
+		if f := pl.fact(key); f != nil && pl.applyEdits(f.Edits) {
+			s.foldable = f.Foldable
+			pl.generate(s)
+			continue
+		}
 		ck := pl.typeCheck(s.mainGo, !s.program)
 		for _, o := range ck.other {
 			page = append(page, &Diagnostic{Pos: Pos{File: pl.page.Path}, Msg: "internal error in the generated program: " + o})
@@ -240,7 +246,11 @@ func (pl *plan) compile() Diagnostics {
 				s.firstBad = i
 			}
 		}
-		pl.rewrite(s, ck)
+		if pl.record != nil && len(ck.errs) == 0 {
+			pl.record.Programs[key] = &Fact{Foldable: s.foldable, Edits: pl.rewriteRecorded(s, ck)}
+		} else {
+			pl.rewrite(s, ck)
+		}
 		pl.generate(s)
 	}
 	for _, c := range pl.page.Cells {
@@ -294,6 +304,16 @@ func (pl *plan) compileError(c *Cell) {
 	}
 	tmp.units = append(tmp.units, eu)
 	pl.generate(tmp)
+	key := factKey("error", tmp.mainGo, !tmp.program)
+	if f := pl.fact(key); f != nil {
+		res := &errResult{msg: f.Error}
+		if f.Error != "" {
+			res.pos = Pos{File: pl.page.Path, Line: f.Line, Col: f.Col}
+		}
+		pl.generate(pl.sessions[0]) // restore the units' chunks
+		pl.errCells[c] = res
+		return
+	}
 	ck := pl.typeCheck(tmp.mainGo, !tmp.program)
 	pl.generate(pl.sessions[0]) // restore the units' chunks
 	first, last := eu.lines()
@@ -305,6 +325,9 @@ func (pl *plan) compileError(c *Cell) {
 		}
 	}
 	pl.errCells[c] = res
+	if pl.record != nil && len(ck.other) == 0 {
+		pl.record.Programs[key] = &Fact{Error: res.msg, Line: res.pos.Line, Col: res.pos.Col}
+	}
 }
 
 // errResult is what type-checking an error= cell found.

@@ -77,8 +77,13 @@ func (p *Page) upTo(n int) *Page {
 // of that prefix when it is exact (see prefixPlan), with whole, the page's
 // plan not compiled yet; else the whole page's plan and its page-level
 // problems.
-func compileUpTo(p *Page, n int, timeout time.Duration) (pl, whole *plan, d Diagnostics) {
+func compileUpTo(p *Page, n int, timeout time.Duration, fs *facts) (pl, whole *plan, d Diagnostics) {
 	whole = newPlan(p, timeout)
+	whole.facts = fs
+	if whole.known() {
+		// Facts make the whole page cheaper than any prefix.
+		return whole, nil, whole.compile()
+	}
 	if pl = prefixPlan(whole, n, timeout); pl != nil {
 		return pl, whole, nil
 	}

@@ -25,6 +25,13 @@ type plan struct {
 	byCheck map[*Check]*unit
 	// errCells holds what type-checking each error= cell found.
 	errCells map[*Cell]*errResult
+	// facts, when set, stand in for the type checks they cover; record,
+	// when set, receives the facts of the checks compile does (see
+	// [Facts]).
+	facts  *facts
+	record *Facts
+	// typeChecks counts the programs compile type-checked.
+	typeChecks int
 }
 
 // cellCode is one cell's source cut into items.

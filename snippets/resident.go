@@ -20,6 +20,7 @@ type Resident struct {
 	mu    sync.Mutex
 	pages map[string]*worker.Resident // by page path
 	plans []*residentPlan             // the most recently used last
+	facts *facts                      // what it was told (see Know)
 }
 
 // residentPlans is how many compiled pages a Resident keeps.
@@ -63,7 +64,7 @@ func (k *Kernel) wallLimit(d time.Duration) time.Duration {
 
 // NewResident returns an empty Resident.
 func NewResident() *Resident {
-	return &Resident{pages: map[string]*worker.Resident{}}
+	return &Resident{pages: map[string]*worker.Resident{}, facts: &facts{m: map[string]*Fact{}}}
 }
 
 // plan returns page p compiled, at least its first n cells, from the
@@ -83,7 +84,7 @@ func (r *Resident) plan(p *Page, timeout time.Duration, n int) (*plan, Diagnosti
 			return c.pl, c.diags
 		}
 	}
-	pl, whole, d := compileUpTo(p, n, timeout)
+	pl, whole, d := compileUpTo(p, n, timeout, r.facts)
 	c := &residentPlan{path: p.Path, source: string(p.Source), timeout: timeout, pl: pl, diags: d, cells: len(pl.page.Cells), whole: whole}
 	r.plans = append(r.plans, c)
 	if len(r.plans) > residentPlans {

@@ -45,6 +45,7 @@ type posError struct {
 
 // typeCheck parses and type-checks one generated program.
 func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
+	pl.typeChecks++
 	ck := &checked{info: &types.Info{
 		Types:      map[ast.Expr]types.TypeAndValue{},
 		Defs:       map[*ast.Ident]types.Object{},

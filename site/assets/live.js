@@ -25,7 +25,7 @@
   var api = window.warpbook = window.warpbook || {};
   var edits = {};   // cell id -> the reader's code
   var editors = {}; // cell id -> open editor
-  var page = null;  // {path, source, figures} once loaded
+  var page = null;  // {path, source, facts, figures} once loaded
 
   // Loading. Each asset is a script, loaded once.
   var scripts = {};
@@ -233,7 +233,7 @@
             }
           };
           var req = run;
-          if (wk.sent[run.path]) req = Object.assign({}, run, { source: "" });
+          if (wk.sent[run.path]) req = Object.assign({}, run, { source: "", facts: undefined });
           wk.sent[run.path] = true;
           wk.w.postMessage({ req: JSON.stringify({ id: id, op: "run", run: req }) });
         });
@@ -261,7 +261,7 @@
     return loadPage().then(function (p) {
       var ed = {};
       for (var k in edits) ed[k] = edits[k];
-      return request({ path: p.path, source: p.source, cell: id, edits: ed });
+      return request({ path: p.path, source: p.source, facts: p.facts, cell: id, edits: ed });
     }).then(function (res) {
       show(cell, res);
       values(res.values || []);

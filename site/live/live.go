@@ -26,6 +26,12 @@
 // output when the output differs, and the checked prose values evaluated in
 // the edited session.
 //
+// The build sends each page with its facts ([snippets.Facts]): what the
+// type check of its programs found, at build time, by the same code. A run
+// of a program the reader has not changed uses them instead of the type
+// check, which was most of a page's first run in the browser; an edited
+// program is type-checked in the browser, as ever.
+//
 // Time limits: Go in WebAssembly has one thread and never preempts a
 // goroutine, so a snippet in an endless loop cannot be stopped from inside.
 // The kernel reports each cell as it starts ([snippets.Kernel.Started]);
@@ -50,6 +56,10 @@ type Request struct {
 	// for the source the server was last sent for Path (the page sends it
 	// once per worker).
 	Source string `json:"source,omitempty"`
+	// Facts are what the build's type check of the page found (see
+	// [snippets.Facts]), sent with Source: a run of the page's programs
+	// as the book has them skips the type check.
+	Facts *snippets.Facts `json:"facts,omitempty"`
 	// Cell is the id of the cell to run.
 	Cell string `json:"cell"`
 	// Edits holds the reader's code by cell id; the cells above Cell run
@@ -111,6 +121,7 @@ type Value struct {
 // Error.
 func (s *Server) Run(ctx context.Context, req *Request) *Result {
 	res := &Result{Cell: req.Cell, Status: "fail"}
+	s.k.Resident.Know(req.Facts)
 	src, ok := s.source(req.Path, req.Source)
 	if !ok {
 		res.Error = req.Path + ": the page's source was not sent\n"

@@ -1,0 +1,168 @@
+package snippets
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// withFacts returns p's plan compiled with facts f (after a JSON round
+// trip, as the browser kernel gets them) and its page-level problems.
+func withFacts(t *testing.T, p *Page, f *Facts) (*plan, Diagnostics) {
+	t.Helper()
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g Facts
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	fs := &facts{m: map[string]*Fact{}}
+	fs.add(&g)
+	pl := newPlan(p, DefaultTimeout)
+	pl.facts = fs
+	return pl, pl.compile()
+}
+
+// sameFolding says how two plans of a page differ in which sessions fold
+// into a shared executable, "" when they do not.
+func sameFolding(a, b *plan) string {
+	for i, s := range a.sessions {
+		if s.foldable != b.sessions[i].foldable {
+			return fmt.Sprintf("session %d folds differently", i)
+		}
+	}
+	return ""
+}
+
+// corpusPages parses the page of every testdata/*.txtar case that parses
+// and runs in the interpreter.
+func corpusPages(t *testing.T) []*Page {
+	t.Helper()
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata/*.txtar: %v", err)
+	}
+	var pages []*Page
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if f.Name != "page.md" || strings.Contains(string(ar.Comment), "native:") {
+				continue
+			}
+			if p, _ := Parse(filepath.Base(file)+"/page.md", f.Data); len(p.Diagnostics) == 0 {
+				pages = append(pages, p)
+			}
+		}
+	}
+	return pages
+}
+
+// TestFactsBook: over every page of the book and of the test corpus,
+// compiling with the page's facts type-checks only the programs they do
+// not cover (none on a book page) and gives the plan that type-checking
+// gives: the same units, chunks (the interpreter's rewrites), diagnostics,
+// cache keys, error= cell findings and folding.
+func TestFactsBook(t *testing.T) {
+	edits, errCells := 0, 0
+	book := bookPages(t)
+	for i, p := range append(book, corpusPages(t)...) {
+		f := CompileFacts(p)
+		for _, fact := range f.Programs {
+			edits += len(fact.Edits)
+			if fact.Error != "" {
+				errCells++
+			}
+		}
+		whole, wd := wholePlan(p)
+		pl, d := withFacts(t, p, f)
+		if want := whole.typeChecks - len(f.Programs); pl.typeChecks != want {
+			t.Errorf("%s: compiled with its facts, it type-checked %d programs, want %d of %d", p.Path, pl.typeChecks, want, whole.typeChecks)
+		}
+		if i < len(book) && (!pl.known() || pl.typeChecks != 0) {
+			t.Errorf("%s: its facts do not cover its programs", p.Path)
+		}
+		if diagText(d) != diagText(wd) {
+			t.Errorf("%s: page problems %q, without facts %q", p.Path, diagText(d), diagText(wd))
+		}
+		if diff := prefixDiff(whole, pl); diff != "" {
+			t.Errorf("%s: with facts: %s", p.Path, diff)
+		}
+		if diff := sameFolding(whole, pl); diff != "" {
+			t.Errorf("%s: %s", p.Path, diff)
+		}
+	}
+	// Rewrites and error= cells both occur: facts that recorded neither
+	// would make this test pass for nothing.
+	if edits == 0 || errCells == 0 {
+		t.Errorf("the facts record %d rewrites and %d errors of error= cells", edits, errCells)
+	}
+}
+
+// TestFactsEdited: an edit changes the program of the edited cell's
+// session, whose fact then misses: that session is type-checked, and the
+// plan is what the edited page gives without facts. Facts of a page whose
+// programs do not check record nothing for them, so its problems are
+// found again.
+func TestFactsEdited(t *testing.T) {
+	for _, p := range bookPages(t)[:4] {
+		f := CompileFacts(p)
+		c := p.Cells[0]
+		src, err := p.WithCode(map[string]string{c.ID(): string(c.Code.Lines().Value(p.Source)) + "\nvar _ = 1\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := Parse(p.Path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, _ := wholePlan(q)
+		pl, _ := withFacts(t, q, f)
+		if pl.typeChecks == 0 {
+			t.Errorf("%s: the edited page type-checked nothing with the book's facts", p.Path)
+		}
+		if diff := prefixDiff(whole, pl); diff != "" {
+			t.Errorf("%s, edited: with facts: %s", p.Path, diff)
+		}
+	}
+	const page = "# T\n\n```go run id=a\nvar x int = \"s\"\n_ = x\n```\n"
+	p, err := Parse("t.md", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := CompileFacts(p)
+	if len(f.Programs) != 0 {
+		t.Errorf("facts of a page that does not type-check: %d programs recorded", len(f.Programs))
+	}
+	whole, _ := wholePlan(p)
+	pl, _ := withFacts(t, p, f)
+	if diff := prefixDiff(whole, pl); diff != "" || !strings.Contains(diagText(pl.units[0].diags), "cannot use") {
+		t.Errorf("a type error with facts: %s; diagnostics %q", diff, diagText(pl.units[0].diags))
+	}
+}
+
+// TestFactsForged: a fact whose rewrites do not fit the page's cells is
+// not used: the session is type-checked instead.
+func TestFactsForged(t *testing.T) {
+	p := bookPages(t)[0]
+	f := CompileFacts(p)
+	for k := range f.Programs {
+		f.Programs[k] = &Fact{Edits: []FactEdit{{Cell: 0, Start: 5, End: 1 << 30, Text: "x"}}}
+	}
+	whole, _ := wholePlan(p)
+	pl, _ := withFacts(t, p, f)
+	if pl.typeChecks == 0 {
+		t.Error("forged facts were used")
+	}
+	if diff := prefixDiff(whole, pl); diff != "" {
+		t.Errorf("with forged facts: %s", diff)
+	}
+}
