@@ -133,6 +133,12 @@
       var m = e.data;
       if (m.module) {
         var go = new Go();
+        // The heap is mostly the interpreter's symbol tables and the
+        // engine's type information, which never die: collecting less
+        // often, from the runtime's start, costs memory, not time
+        // (WebAssembly's collector runs on the one thread the snippets
+        // run on).
+        go.env = { GOGC: "400", GOMEMLIMIT: "1GiB" };
         go.exit = function (code) { postMessage({ exited: code, stderr: self.warpbookStderr() }); };
         WebAssembly.instantiate(m.module, go.importObject).then(function (inst) { go.run(inst); },
           function (err) { postMessage({ exited: -1, stderr: String(err) }); });

@@ -14,7 +14,6 @@ package main
 import (
 	"context"
 	"runtime"
-	"runtime/debug"
 	"sync/atomic"
 	"syscall/js"
 	"time"
@@ -28,12 +27,7 @@ import (
 const idleAfter = 20 * time.Millisecond
 
 func main() {
-	// A worker's heap is mostly the interpreter's symbol tables and the
-	// engine's type information, which never die; collecting less often
-	// costs memory, not time (WebAssembly's collector runs on the one
-	// thread the snippets run on).
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(1 << 30)
+	// The worker's script sets GOGC and GOMEMLIMIT (see site/assets/live.js).
 	post := js.Global().Get("postMessage")
 	k := snippets.Kernel{Started: func(id string, limit time.Duration) {
 		post.Invoke(js.ValueOf(map[string]any{"started": id, "limitMs": limit.Milliseconds()}))
