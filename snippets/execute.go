@@ -2,6 +2,8 @@ package snippets
 
 import (
 	"context"
+	"errors"
+	"go/types"
 	"maps"
 	"sort"
 	"strings"
@@ -246,9 +248,12 @@ func (pl *plan) compile() Diagnostics {
 				s.firstBad = i
 			}
 		}
-		if pl.record != nil && len(ck.errs) == 0 {
+		switch {
+		case pl.record != nil && len(ck.errs) == 0:
 			pl.record.Programs[key] = &Fact{Foldable: s.foldable, Edits: pl.rewriteRecorded(s, ck)}
-		} else {
+		case len(ck.files) == 0 && !s.program && s.firstBad > 0:
+			pl.checkAbove(s)
+		default:
 			pl.rewrite(s, ck)
 		}
 		pl.generate(s)
@@ -259,6 +264,39 @@ func (pl *plan) compile() Diagnostics {
 		}
 	}
 	return page
+}
+
+// checkAbove type-checks, lints and rewrites the units of s above its
+// first bad one, on their own, when the session's program does not parse
+// (a cell cut off, as a reader's edit is while it is being written):
+// the cells above the one that does not parse then run as they do in the
+// page without it, rather than unchecked and as written. A variable or an
+// import that only the cells further down use is not reported unused
+// there: those cells may use it. When the cells above do not parse or
+// check on their own either, nothing of the session runs: no unit runs
+// unchecked (the sandbox's decision is made on the checked program).
+func (pl *plan) checkAbove(s *session) {
+	above := &session{id: s.id, units: s.units[:s.firstBad]}
+	pl.generate(above)
+	ck := pl.typeCheck(above.mainGo, true)
+	if len(ck.other) > 0 || len(ck.files) == 0 {
+		s.firstBad = 0
+		return
+	}
+	ck.errs = append(ck.errs, pl.lintRedeclared(above, ck)...)
+	ck.errs = append(ck.errs, pl.lintLater(above, ck)...)
+	for _, e := range ck.errs {
+		var te types.Error
+		if errors.As(e.err, &te) && te.Soft && (strings.Contains(te.Msg, "declared and not used") || strings.Contains(te.Msg, "imported and not used")) {
+			continue
+		}
+		i, u := pl.unitAt(above, e.pos)
+		u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
+		if i < s.firstBad && u.cell != nil {
+			s.firstBad = i
+		}
+	}
+	pl.rewrite(above, ck)
 }
 
 // unitAt returns the unit of s (and its index in s.units) that holds a

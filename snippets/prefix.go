@@ -27,9 +27,11 @@ import (
 //   - a later label with the name of one of the prefix (labels belong to
 //     the function, which spans the session);
 //   - a later mention of a name the scaffolding uses ("_wbDone", "any",
-//     which a later declaration could shadow), or later code that does not
-//     parse or that the kernel refuses before the type check: the whole
-//     session, prefix included, may then not run;
+//     which a later declaration could shadow), or later code that the
+//     kernel refuses before the type check: the whole session, prefix
+//     included, may then not run;
+//   - later code that does not parse: the whole page then checks the
+//     cells above it on their own (checkAbove), which is a longer prefix;
 //   - a later dot import, which declares names no one can list here.
 //
 // Other differences show in the prefix itself as a diagnostic (a variable
