@@ -221,7 +221,10 @@ func (pl *plan) compile() Diagnostics {
 		if s.broken {
 			continue
 		}
-		key := factKey("session", s.mainGo, !s.program)
+		var key string
+		if pl.keyed() {
+			key = pl.sessionKey(s)
+		}
 		if f := pl.fact(key); f != nil && pl.applyEdits(f.Edits) {
 			s.foldable = f.Foldable
 			pl.generate(s)
@@ -342,7 +345,10 @@ func (pl *plan) compileError(c *Cell) {
 	}
 	tmp.units = append(tmp.units, eu)
 	pl.generate(tmp)
-	key := factKey("error", tmp.mainGo, !tmp.program)
+	var key string
+	if pl.keyed() {
+		key = factKey("error", tmp.mainGo, !tmp.program)
+	}
 	if f := pl.fact(key); f != nil {
 		res := &errResult{msg: f.Error}
 		if f.Error != "" {

@@ -81,11 +81,23 @@ func (pl *plan) known() bool {
 		return false
 	}
 	for _, s := range pl.sessions {
-		if len(s.units) > 0 && pl.facts.get(factKey("session", s.mainGo, !s.program)) == nil {
+		if len(s.units) > 0 && pl.facts.get(pl.sessionKey(s)) == nil {
 			return false
 		}
 	}
 	return true
+}
+
+// keyed reports whether compiling pl needs the programs' fact keys: when
+// it has facts to use or to record.
+func (pl *plan) keyed() bool { return pl.facts != nil || pl.record != nil }
+
+// sessionKey returns the fact key of session s's program.
+func (pl *plan) sessionKey(s *session) string {
+	if s.key == "" {
+		s.key = factKey("session", s.mainGo, !s.program)
+	}
+	return s.key
 }
 
 // facts are the facts a Resident was given, shared by its plans.

@@ -49,8 +49,9 @@ type session struct {
 	program bool
 	units   []*unit
 	// mainGo is the generated program's first file; worker.HelperGo is the
-	// other.
+	// other. key is its fact key, "" until sessionKey finds it.
 	mainGo string
+	key    string
 	// foldable is set when the checked program initializes nothing of its
 	// own, so that -native may build it as a package of a shared
 	// executable (see [foldable]).
@@ -236,6 +237,7 @@ func (pl *plan) generate(s *session) { pl.write(s, nil) }
 // comments mapping every line to the page) when alone is nil, else the
 // program a reader runs on its own (see Page.Program).
 func (pl *plan) write(s *session, alone *standalone) {
+	s.key = ""
 	if s.program {
 		u := s.units[0]
 		src := u.code.src
