@@ -21,6 +21,11 @@ import (
 // folds into a shared executable); so is what the check of each error=
 // cell found. A fact never adds or removes a diagnostic: a program that
 // has one is checked again.
+//
+// Facts are trusted as the code that carries them is: the browser kernel
+// gets them from the site's own page scripts, which run in the reader's
+// browser anyway; the native kernel never reads them, so a page from a
+// pull request cannot bring its own.
 type Facts struct {
 	// Programs are the facts by program (see [Facts]).
 	Programs map[string]*Fact `json:"programs"`
