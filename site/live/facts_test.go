@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -19,11 +18,7 @@ func TestFactsRun(t *testing.T) {
 		t.Skip("runs book/occupancy.md twice for each cell; skipped with -short")
 	}
 	const page = "book/occupancy.md"
-	src, err := os.ReadFile("../../" + page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := snippets.Parse(page, src)
+	src, p := bookPage(t, page)
 	facts := snippets.CompileFacts(p)
 	if len(facts.Programs) == 0 {
 		t.Fatal("book/occupancy.md has no facts")

@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -20,11 +19,7 @@ func TestPrefixRun(t *testing.T) {
 		t.Skip("runs book/occupancy.md once for each cell; skipped with -short")
 	}
 	const page = "book/occupancy.md"
-	src, err := os.ReadFile("../../" + page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := snippets.Parse(page, src)
+	src, p := bookPage(t, page)
 	last := p.Cells[len(p.Cells)-1]
 	type run struct {
 		cell  string

@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -16,11 +15,7 @@ import (
 // top of every cell's own run.
 func BenchmarkServerReplay(b *testing.B) {
 	const page = "book/occupancy.md"
-	src, err := os.ReadFile("../../" + page)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, _ := snippets.Parse(page, src)
+	src, p := bookPage(b, page)
 	s := NewServer(snippets.Kernel{})
 	run := func() {
 		for _, c := range p.Cells {
