@@ -283,7 +283,7 @@ func (pl *plan) checkAbove(s *session) {
 	pl.generate(above)
 	ck := pl.typeCheck(above.mainGo, true)
 	if len(ck.other) > 0 || len(ck.files) == 0 {
-		s.firstBad = 0
+		s.culprit, s.firstBad = s.units[s.firstBad], 0
 		return
 	}
 	ck.errs = append(ck.errs, pl.lintRedeclared(above, ck)...)
