@@ -276,8 +276,9 @@ func (pl *plan) compile() Diagnostics {
 // page without it, rather than unchecked and as written. A variable or an
 // import that only the cells further down use is not reported unused
 // there: those cells may use it. When the cells above do not parse or
-// check on their own either, nothing of the session runs: no unit runs
-// unchecked (the sandbox's decision is made on the checked program).
+// check on their own either, nothing of the session runs, and the cells
+// name the one that does not parse: no unit runs unchecked (the sandbox's
+// decision is made on the checked program).
 func (pl *plan) checkAbove(s *session) {
 	above := &session{id: s.id, units: s.units[:s.firstBad]}
 	pl.generate(above)
