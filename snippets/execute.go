@@ -275,10 +275,11 @@ func (pl *plan) compile() Diagnostics {
 // the cells above the one that does not parse then run as they do in the
 // page without it, rather than unchecked and as written. A variable or an
 // import that only the cells further down use is not reported unused
-// there: those cells may use it. When the cells above do not parse or
-// check on their own either, nothing of the session runs, and the cells
-// name the one that does not parse: no unit runs unchecked (the sandbox's
-// decision is made on the checked program).
+// there: those cells may use it. The cells above parse on their own
+// (each closes its brackets and ends its statements, or is refused before
+// this); should they still not check on their own, nothing of the session
+// runs, and the cells name the one that does not parse: no unit runs
+// unchecked (the sandbox's decision is made on the checked program).
 func (pl *plan) checkAbove(s *session) {
 	above := &session{id: s.id, units: s.units[:s.firstBad]}
 	pl.generate(above)

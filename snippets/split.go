@@ -113,10 +113,15 @@ func (s *snippetSource) scan() {
 		s.toks = append(s.toks, t)
 	}
 	// Each snippet is cut into the generated program as a whole; one that
-	// leaves a bracket open would take in the code that follows it.
+	// leaves a bracket open, or ends in the middle of a statement (its
+	// last token one after which Go inserts no semicolon: "x :=", "1 +"),
+	// would take in the code that follows it.
 	if len(open) > 0 {
 		t := open[len(open)-1]
 		s.problems = append(s.problems, posError{s.posAt(t.off), fmt.Sprintf("this %s is never closed in the snippet", t.tok), nil})
+	} else if n := len(s.toks); n > 0 && s.toks[n-1].tok != token.SEMICOLON {
+		t := s.toks[n-1]
+		s.problems = append(s.problems, posError{s.posAt(t.off), fmt.Sprintf("the snippet ends in the middle of a statement, after %s", t.tok), nil})
 	}
 }
 
