@@ -1,6 +1,7 @@
 package site
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,6 +31,11 @@ func TestLiveText(t *testing.T) {
 	}
 	if len(q.Checks) != 1 || q.Checks[0].ExprPos != p.Checks[0].ExprPos {
 		t.Errorf("checks moved: %+v, want %+v", q.Checks, p.Checks)
+	}
+	// The build records the facts of the page it parsed; the kernel looks
+	// them up for the page it gets.
+	if fp, fq := snippets.CompileFacts(p), snippets.CompileFacts(q); len(fp.Programs) == 0 || !reflect.DeepEqual(fp, fq) {
+		t.Errorf("facts of the page %v, of the kernel's copy %v", fp.Programs, fq.Programs)
 	}
 
 	bad := "---\ntitle: [unclosed\n---\n\n```go run\nfmt.Println(1)\n```\n"
