@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 )
@@ -22,12 +23,12 @@ const (
 	kindGenerated                 // made by the site: title page, indexes, tag pages
 )
 
-// A page is one HTML page of the site.
-type page struct {
+// An htmlPage is one HTML page of the site.
+type htmlPage struct {
 	path string // source path relative to the book, slash-separated ("occupancy.md"); generated pages have one too
 	out  string // output path ("occupancy.html")
 	kind pageKind
-	snip *snippets.Page // the page as parsed; nil for generated pages
+	snip *page.Page // the page as parsed; nil for generated pages
 
 	title      string
 	titleInDoc bool   // the document opens with an h1 that is the title
@@ -35,19 +36,19 @@ type page struct {
 	listed     bool   // reachable from the sidebar
 	headings   []heading
 	draft      string // why the page is a draft; "" if it is not
-	prev       *page
-	next       *page
+	prev       *htmlPage
+	next       *htmlPage
 	crumbs     []crumb
 
 	// kind-specific
-	slug string  // glossary slug or question id
-	uses []use   // glossary: where the term is used
-	qs   []*page // chapter: questions whose section is on this page
+	slug string      // glossary slug or question id
+	uses []use       // glossary: where the term is used
+	qs   []*htmlPage // chapter: questions whose section is on this page
 	tags []string
 	body func(r *renderer) string // generated pages: the whole content
 	list func(r *renderer) string // collection pages from a file: added after the file's content
 
-	sectionPage *page                    // question: the page that explains it
+	sectionPage *htmlPage                // question: the page that explains it
 	sectionFrag string                   // ...and the anchor there
 	results     *snippets.PageResult     // what the kernel verified; nil without a kernel
 	terms       map[*ast.Text][]termMark // glossary links written into its text
@@ -55,7 +56,7 @@ type page struct {
 }
 
 // doc returns the page's AST, nil for a generated page.
-func (p *page) doc() *ast.Document {
+func (p *htmlPage) doc() *ast.Document {
 	if p.snip == nil {
 		return nil
 	}
@@ -63,7 +64,7 @@ func (p *page) doc() *ast.Document {
 }
 
 // src returns the page's source.
-func (p *page) src() []byte {
+func (p *htmlPage) src() []byte {
 	if p.snip == nil {
 		return nil
 	}
@@ -71,11 +72,11 @@ func (p *page) src() []byte {
 }
 
 // noFrontMatter is the front matter of a page without one.
-var noFrontMatter = &snippets.FrontMatter{Line: 1}
+var noFrontMatter = &page.FrontMatter{Line: 1}
 
 // fm returns the page's front matter, decoded by the parse (an empty one
 // for a page without, or a generated page).
-func (p *page) fm() *snippets.FrontMatter {
+func (p *htmlPage) fm() *page.FrontMatter {
 	if p.snip == nil || p.snip.FrontMatter == nil {
 		return noFrontMatter
 	}
@@ -84,7 +85,7 @@ func (p *page) fm() *snippets.FrontMatter {
 
 // fmLine returns the page line where the front matter starts (1 without
 // front matter).
-func (p *page) fmLine() int { return p.fm().Line }
+func (p *htmlPage) fmLine() int { return p.fm().Line }
 
 type heading struct {
 	level int
@@ -94,12 +95,12 @@ type heading struct {
 
 type crumb struct {
 	title string
-	page  *page // nil: no link
+	page  *htmlPage // nil: no link
 }
 
 // use is one page where a glossary term is mentioned.
 type use struct {
-	page   *page
+	page   *htmlPage
 	anchor string // id of the section of the first mention; "" for the top
 	title  string // title of that section
 }
@@ -138,7 +139,7 @@ func rootOf(p string) string { return strings.Repeat("../", strings.Count(p, "/"
 // navItem is an entry of the sidebar, from SUMMARY.md.
 type navItem struct {
 	title    string
-	page     *page // nil for a part title, a separator or a draft chapter
+	page     *htmlPage // nil for a part title, a separator or a draft chapter
 	number   string
 	part     bool // a part title (# heading in SUMMARY)
 	sep      bool // a separator (---)
@@ -150,7 +151,7 @@ func textOf(n ast.Node, src []byte) string { return textOfMarked(n, src, nil) }
 
 // textOfMarked is textOf(n), with the checked value target, when it is
 // not nil, written as valueMark.
-func textOfMarked(n ast.Node, src []byte, target *snippets.CheckNode) string {
+func textOfMarked(n ast.Node, src []byte, target *page.CheckNode) string {
 	var b bytes.Buffer
 	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -160,7 +161,7 @@ func textOfMarked(n ast.Node, src []byte, target *snippets.CheckNode) string {
 			return ast.WalkContinue, nil
 		}
 		switch c := c.(type) {
-		case *snippets.CheckNode:
+		case *page.CheckNode:
 			if target != nil && c == target {
 				b.WriteString(valueMark)
 				return ast.WalkSkipChildren, nil

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // A Cache keeps what one build of a book can give the next, for a series
@@ -25,8 +26,8 @@ type Cache struct {
 
 // cacheGen is what one build used.
 type cacheGen struct {
-	pages   map[string]*snippets.Page // by file name + "\x00" + source
-	results map[*snippets.Page]*snippets.PageResult
+	pages   map[string]*page.Page // by file name + "\x00" + source
+	results map[*page.Page]*snippets.PageResult
 	memo    map[any]any // see memo
 }
 
@@ -37,12 +38,12 @@ func (c *Cache) begin() {
 	if c.cur.pages != nil {
 		c.old = c.cur
 	}
-	c.cur = cacheGen{pages: map[string]*snippets.Page{}, results: map[*snippets.Page]*snippets.PageResult{}, memo: map[any]any{}}
+	c.cur = cacheGen{pages: map[string]*page.Page{}, results: map[*page.Page]*snippets.PageResult{}, memo: map[any]any{}}
 }
 
 // page returns the page parsed from src under name, parsing it unless
 // the last build did.
-func (c *Cache) page(name string, src []byte) *snippets.Page {
+func (c *Cache) page(name string, src []byte) *page.Page {
 	key := name + "\x00" + string(src)
 	c.mu.Lock()
 	p := c.cur.pages[key]
@@ -51,7 +52,7 @@ func (c *Cache) page(name string, src []byte) *snippets.Page {
 	}
 	c.mu.Unlock()
 	if p == nil {
-		p, _ = snippets.Parse(name, src)
+		p, _ = page.Parse(name, src)
 	}
 	c.mu.Lock()
 	c.cur.pages[key] = p
@@ -60,7 +61,7 @@ func (c *Cache) page(name string, src []byte) *snippets.Page {
 }
 
 // result returns the last build's result for p, if its snippets passed.
-func (c *Cache) result(p *snippets.Page) *snippets.PageResult {
+func (c *Cache) result(p *page.Page) *snippets.PageResult {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := c.old.results[p]

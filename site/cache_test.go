@@ -12,6 +12,7 @@ import (
 
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/snippets"
+	mdpage "github.com/warpbook/warpbook/snippets/page"
 )
 
 // countingKernel is fakeKernel, recording which pages it was asked to run.
@@ -21,7 +22,7 @@ type countingKernel struct {
 	ran []string
 }
 
-func (k *countingKernel) Stream(ctx context.Context, pages []*snippets.Page, done func(int, *snippets.PageResult)) {
+func (k *countingKernel) Stream(ctx context.Context, pages []*mdpage.Page, done func(int, *snippets.PageResult)) {
 	k.mu.Lock()
 	for _, p := range pages {
 		k.ran = append(k.ran, p.Path)

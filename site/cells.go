@@ -9,6 +9,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // cell writes a runnable snippet: hidden setup lines collapsed behind a
@@ -20,7 +21,7 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 	if !entering {
 		return ast.WalkSkipChildren, nil
 	}
-	c := node.(*snippets.CellNode).Cell
+	c := node.(*page.CellNode).Cell
 	var res *snippets.CellResult
 	if r.p.results != nil {
 		res = r.p.results.Result(c)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/warpbook/warpbook/site/figure"
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // figID stands for a figure's id in its drawing until the page that shows
@@ -101,8 +102,8 @@ func (fs *Figures) draw(spec []byte) (*figure.Figure, error) {
 // Check draws every figure block of p and returns what is wrong with
 // them, at their positions in the page: what build reports, for warpbook
 // test to report too.
-func (fs *Figures) Check(p *snippets.Page) snippets.Diagnostics {
-	var ds snippets.Diagnostics
+func (fs *Figures) Check(p *page.Page) page.Diagnostics {
+	var ds page.Diagnostics
 	_ = ast.Walk(p.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if f, ok := n.(*ast.FencedCodeBlock); ok && entering {
 			if string(f.Language(p.Source)) == "figure" {
@@ -119,7 +120,7 @@ func (fs *Figures) Check(p *snippets.Page) snippets.Diagnostics {
 
 // figureDiagnostic places a figure's error on its page: at the line and
 // column in the block that the figure names, else at the block.
-func figureDiagnostic(p *snippets.Page, n *ast.FencedCodeBlock, err error) *snippets.Diagnostic {
+func figureDiagnostic(p *page.Page, n *ast.FencedCodeBlock, err error) *page.Diagnostic {
 	off := n.Pos()
 	if off < 0 {
 		off = lineStart(n)
@@ -133,7 +134,7 @@ func figureDiagnostic(p *snippets.Page, n *ast.FencedCodeBlock, err error) *snip
 			off = l.Start + min(max(fe.Col-1, 0), l.Len())
 		}
 	}
-	return &snippets.Diagnostic{Pos: p.Pos(off), Msg: msg}
+	return &page.Diagnostic{Pos: p.Pos(off), Msg: msg}
 }
 
 // figure draws a figure block from the engine as inline SVG with its

@@ -7,9 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/warpbook/warpbook/snippets"
-
 	"github.com/agnivade/levenshtein"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // idAttr finds the ids of a page the site wrote.
@@ -18,7 +17,7 @@ var idAttr = regexp.MustCompile(` id="([^"]+)"`)
 // checkLinks checks every internal link's anchor against the ids of the
 // page it points at.
 func (b *build) checkLinks() error {
-	ids := map[*page]map[string]bool{}
+	ids := map[*htmlPage]map[string]bool{}
 	for _, l := range b.links {
 		if l.frag == "" {
 			continue
@@ -39,7 +38,7 @@ func (b *build) checkLinks() error {
 			if near := nearestID(l.frag, set); near != "" {
 				msg += fmt.Sprintf(" (did you mean #%s?)", near)
 			}
-			b.addErrs(&snippets.Diagnostic{Pos: l.pos, Msg: msg})
+			b.addErrs(&page.Diagnostic{Pos: l.pos, Msg: msg})
 		}
 	}
 	return nil
@@ -98,7 +97,7 @@ func (b *build) finish() error {
 		return err
 	}
 	for _, p := range sortedKeys(b.used) {
-		data, rerr := b.read(p, snippets.MaxAssetBytes, "a file of the book")
+		data, rerr := b.read(p, page.MaxAssetBytes, "a file of the book")
 		if rerr != nil {
 			b.addErrs(rerr)
 			continue

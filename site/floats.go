@@ -6,10 +6,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
-
-	"github.com/warpbook/warpbook/snippets"
 )
 
 // A numbered is a numbered figure or table: what a reference to it links to
@@ -17,7 +16,7 @@ import (
 type numbered struct {
 	id    string // its HTML id: fig-..., tbl-..., or figure-N and table-N without one
 	label string // "Figure 5.2", "Table 1"
-	page  *page
+	page  *htmlPage
 }
 
 // numberFloats numbers the figures and the captioned tables of every page,
@@ -28,9 +27,9 @@ type numbered struct {
 func (b *build) numberFloats() error {
 	// Finding the floats walks every page: that runs on all CPUs, the
 	// numbering in page order.
-	found := make(map[*page][]ast.Node, len(b.pages))
+	found := make(map[*htmlPage][]ast.Node, len(b.pages))
 	var mu sync.Mutex
-	parallel(b.pages, func(p *page) {
+	parallel(b.pages, func(p *htmlPage) {
 		if p.doc() == nil {
 			return
 		}
@@ -45,7 +44,7 @@ func (b *build) numberFloats() error {
 					floats = append(floats, n)
 				}
 				return ast.WalkSkipChildren, nil
-			case *snippets.Caption:
+			case *page.Caption:
 				floats = append(floats, n)
 			}
 			return ast.WalkContinue, nil
@@ -71,7 +70,7 @@ func (b *build) numberFloats() error {
 				return
 			}
 			if other := b.numbered[id]; other != nil {
-				b.addErrs(&snippets.Diagnostic{Pos: p.snip.Pos(off), Msg: fmt.Sprintf("%s is also the id of %s of %s", id, other.label, other.page.path)})
+				b.addErrs(&page.Diagnostic{Pos: p.snip.Pos(off), Msg: fmt.Sprintf("%s is also the id of %s of %s", id, other.label, other.page.path)})
 				return
 			}
 			b.numbered[id] = f
@@ -88,7 +87,7 @@ func (b *build) numberFloats() error {
 				default:
 					add(n, id, "Figure", figs, n.Info.Segment.Start) // the fence's info string: id= is there
 				}
-			case *snippets.Caption:
+			case *page.Caption:
 				tables++
 				id := n.ID
 				if id == "" {
@@ -103,7 +102,7 @@ func (b *build) numberFloats() error {
 
 // figureID reads the id= of a figure block's info string ("figure
 // id=fig-cliffs"), the one attribute a figure's info string may have.
-func (b *build) figureID(p *page, n *ast.FencedCodeBlock) (string, bool) {
+func (b *build) figureID(p *htmlPage, n *ast.FencedCodeBlock) (string, bool) {
 	if n.Info == nil {
 		return "", true
 	}
@@ -114,10 +113,10 @@ func (b *build) figureID(p *page, n *ast.FencedCodeBlock) (string, bool) {
 		v, ok := strings.CutPrefix(f, "id=")
 		switch {
 		case !ok:
-			b.addErrs(&snippets.Diagnostic{Pos: p.snip.Pos(n.Info.Segment.Start), Msg: fmt.Sprintf("figure: unknown attribute %q: a figure's info string takes only id=fig-NAME", f)})
+			b.addErrs(&page.Diagnostic{Pos: p.snip.Pos(n.Info.Segment.Start), Msg: fmt.Sprintf("figure: unknown attribute %q: a figure's info string takes only id=fig-NAME", f)})
 			return "", false
-		case !strings.HasPrefix(v, "fig-") || !snippets.ValidSlug(strings.ToLower(v)) || strings.ContainsAny(v, "_"):
-			b.addErrs(&snippets.Diagnostic{Pos: p.snip.Pos(n.Info.Segment.Start), Msg: fmt.Sprintf("figure: id %q: want fig- and letters, digits and hyphens (fig-cliffs)", v)})
+		case !strings.HasPrefix(v, "fig-") || !page.ValidSlug(strings.ToLower(v)) || strings.ContainsAny(v, "_"):
+			b.addErrs(&page.Diagnostic{Pos: p.snip.Pos(n.Info.Segment.Start), Msg: fmt.Sprintf("figure: id %q: want fig- and letters, digits and hyphens (fig-cliffs)", v)})
 			return "", false
 		}
 		id = v
@@ -145,7 +144,7 @@ func (r *renderer) ref(w util.BufWriter, src []byte, node ast.Node, entering boo
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	n := node.(*snippets.Ref)
+	n := node.(*page.Ref)
 	f := r.b.numbered[n.Target]
 	if f == nil {
 		msg := fmt.Sprintf("@%s: no figure or table of the book has this id", n.Target)

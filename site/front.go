@@ -17,7 +17,7 @@ func (b *build) frontPage(r *renderer) string {
 	if b.settings.Description != "" {
 		fmt.Fprintf(&w, `<p class="lead">%s</p>`+"\n", html.EscapeString(b.settings.Description))
 	}
-	var chapters, withCells []*page
+	var chapters, withCells []*htmlPage
 	cells := 0
 	for _, p := range b.order {
 		if p.kind != kindChapter || p.snip == nil {
@@ -121,7 +121,7 @@ func (b *build) frontPage(r *renderer) string {
 
 // blurb is what the front page says under a chapter: its description, or
 // the first sentence of its first paragraph.
-func (b *build) blurb(p *page) string {
+func (b *build) blurb(p *htmlPage) string {
 	if p.fm().Description != "" {
 		return p.fm().Description
 	}

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
-
-	"github.com/warpbook/warpbook/snippets"
 )
 
 // termPattern is one spelling of a glossary term: its words, each folded
@@ -19,7 +18,7 @@ import (
 // singular or the plural, with or without a possessive.
 type termPattern struct {
 	words []string
-	entry *page
+	entry *htmlPage
 }
 
 // linkGlossary links the first mention of each glossary term (or alias)
@@ -30,7 +29,7 @@ func (b *build) linkGlossary() error {
 		return nil
 	}
 	byFirst := map[string][]termPattern{}
-	seen := map[string]*page{}
+	seen := map[string]*htmlPage{}
 	for _, g := range b.glossary {
 		for i, s := range append([]string{g.fm().Term}, g.fm().Aliases...) {
 			field := "term"
@@ -57,14 +56,14 @@ func (b *build) linkGlossary() error {
 			return cmp.Or(cmp.Compare(len(y.words), len(x.words)), slices.Compare(x.words, y.words))
 		})
 	}
-	var pages []*page
+	var pages []*htmlPage
 	for _, p := range b.pages {
 		if p.doc() != nil && (p.kind == kindChapter || p.kind == kindQuestion || p.kind == kindGlossary) {
 			pages = append(pages, p)
 		}
 	}
-	uses := map[*page][]use{}
-	parallel(pages, func(p *page) {
+	uses := map[*htmlPage][]use{}
+	parallel(pages, func(p *htmlPage) {
 		found := linkTerms(p, byFirst)
 		b.mu.Lock()
 		for _, u := range found {
@@ -72,7 +71,7 @@ func (b *build) linkGlossary() error {
 		}
 		b.mu.Unlock()
 	})
-	rank := map[*page]int{}
+	rank := map[*htmlPage]int{}
 	for i, p := range b.order {
 		rank[p] = i + 1
 	}
@@ -135,7 +134,7 @@ func spellings(term string) [][]string {
 }
 
 type termUse struct {
-	entry *page
+	entry *htmlPage
 	use   use
 }
 
@@ -145,20 +144,20 @@ type termUse struct {
 // never changed.
 type termMark struct {
 	at    int
-	entry *page
+	entry *htmlPage
 }
 
 // linkTerms finds the mentions of the glossary's terms in p's prose and
 // headings, records where the link of each term's first mention in prose
 // goes in p.terms, and returns every section that mentions a term.
-func linkTerms(p *page, pats map[string][]termPattern) []termUse {
+func linkTerms(p *htmlPage, pats map[string][]termPattern) []termUse {
 	var texts []*ast.Text
 	var sections []use // section of each text
 	cur := use{page: p, title: p.title}
 	src := p.src()
 	var found []termUse
 	mentioned := map[termUse]bool{}
-	record := func(g *page, sec use) {
+	record := func(g *htmlPage, sec use) {
 		u := termUse{entry: g, use: sec}
 		if g != p && !mentioned[u] {
 			mentioned[u] = true
@@ -182,7 +181,7 @@ func linkTerms(p *page, pats map[string][]termPattern) []termUse {
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.Link, *ast.AutoLink, *ast.CodeSpan, *ast.Image, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.RawHTML,
-			*snippets.CellNode, *snippets.CheckNode, *snippets.FrontMatterNode:
+			*page.CellNode, *page.CheckNode, *page.FrontMatterNode:
 			return ast.WalkSkipChildren, nil
 		case *ast.Text:
 			if !n.IsRaw() {
@@ -192,7 +191,7 @@ func linkTerms(p *page, pats map[string][]termPattern) []termUse {
 		}
 		return ast.WalkContinue, nil
 	})
-	linked := map[*page]bool{}
+	linked := map[*htmlPage]bool{}
 	if p.kind == kindGlossary {
 		linked[p] = true // an entry does not link to itself
 	}
@@ -221,7 +220,7 @@ func adjacent(a, b *ast.Text) bool {
 // linkRun finds the mentions in a run of sibling text nodes (a soft line
 // break between two reads as a space), records each, and links the first
 // mention on the page of each term.
-func linkRun(p *page, run []*ast.Text, sec use, pats map[string][]termPattern, linked map[*page]bool, record func(*page, use)) {
+func linkRun(p *htmlPage, run []*ast.Text, sec use, pats map[string][]termPattern, linked map[*htmlPage]bool, record func(*htmlPage, use)) {
 	src := p.src()
 	var buf []byte
 	starts := make([]int, len(run)) // where each node starts in buf
@@ -257,7 +256,7 @@ func linkRun(p *page, run []*ast.Text, sec use, pats map[string][]termPattern, l
 // A termMatch is a mention of a term in a text: bytes [start, end).
 type termMatch struct {
 	start, end int
-	entry      *page
+	entry      *htmlPage
 }
 
 // matchTerms returns the mentions of the terms in text, left to right;

@@ -16,7 +16,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/warpbook/warpbook/site"
-	"github.com/warpbook/warpbook/snippets"
+	mdpage "github.com/warpbook/warpbook/snippets/page"
 	"golang.org/x/tools/txtar"
 )
 
@@ -100,13 +100,13 @@ func TestHostile(t *testing.T) {
 			}{{"Root", root.FS()}, {"DirFS", os.DirFS(dir)}} {
 				s, err := site.Build(context.Background(), fsys.fs, site.Options{Dir: "book"})
 				var got bytes.Buffer
-				var list snippets.Diagnostics
+				var list mdpage.Diagnostics
 				switch {
 				case errors.As(err, &list):
 					// As every command prints them.
 					_ = list.Write(&got)
 				case err != nil:
-					t.Fatalf("%s: error %T %v, want snippets.Diagnostics", fsys.name, err, err)
+					t.Fatalf("%s: error %T %v, want mdpage.Diagnostics", fsys.name, err, err)
 				default:
 					for _, o := range outside {
 						secret, err := os.ReadFile(o)
@@ -190,9 +190,9 @@ func TestBuildDirHostile(t *testing.T) {
 	defer root.Close()
 	out := filepath.Join(t.TempDir(), "_site")
 	_, _, err = site.BuildDir(context.Background(), root.FS(), out, site.Options{Dir: "book"}, false)
-	var list snippets.Diagnostics
+	var list mdpage.Diagnostics
 	if !errors.As(err, &list) {
-		t.Fatalf("BuildDir = %v, want snippets.Diagnostics", err)
+		t.Fatalf("BuildDir = %v, want mdpage.Diagnostics", err)
 	}
 	var got []string
 	for _, e := range list {

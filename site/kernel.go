@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Kernel runs and verifies the snippets of parsed pages, calling done with
@@ -12,13 +13,13 @@ import (
 // a time. The site never runs code itself; [*snippets.Kernel] is the
 // implementation.
 type Kernel interface {
-	Stream(ctx context.Context, pages []*snippets.Page, done func(i int, r *snippets.PageResult))
+	Stream(ctx context.Context, pages []*page.Page, done func(i int, r *snippets.PageResult))
 }
 
 // runCells runs and verifies every page with snippets or checked values
 // through the kernel. Any failure fails the build.
 func (b *build) runCells() error {
-	var run []*page
+	var run []*htmlPage
 	for _, p := range b.pages {
 		if p.snip != nil && len(p.snip.Diagnostics) == 0 && (len(p.snip.Cells) > 0 || len(p.snip.Checks) > 0) {
 			run = append(run, p)
@@ -30,7 +31,7 @@ func (b *build) runCells() error {
 	// The last build's results stand for pages it verified that are
 	// unchanged; the kernel runs the rest.
 	results := make([]*snippets.PageResult, len(run))
-	var pages []*snippets.Page
+	var pages []*page.Page
 	var at []int // index in run of each of pages
 	finished := 0
 	for i, p := range run {

@@ -57,7 +57,7 @@ func (b *build) render() error {
 	// made (and its budget checked) while they render.
 	index := make(chan error, 1)
 	go func() { index <- b.searchIndex() }()
-	parallel(b.pages, func(p *page) {
+	parallel(b.pages, func(p *htmlPage) {
 		r := b.newRenderer(p, p.out, false)
 		notFound := p.kind == kindGenerated && p.out == "404.html"
 		if notFound {

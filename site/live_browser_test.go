@@ -24,6 +24,7 @@ import (
 	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/site/preview"
 	"github.com/warpbook/warpbook/snippets"
+	mdpage "github.com/warpbook/warpbook/snippets/page"
 )
 
 // liveBook builds a book with the browser kernel into a directory.
@@ -76,9 +77,9 @@ func (tb *tab) run(id string, source *string) runResult {
 }
 
 // bookPages parses every page of a book that has runnable cells.
-func bookPages(t *testing.T, dir string) []*snippets.Page {
+func bookPages(t *testing.T, dir string) []*mdpage.Page {
 	t.Helper()
-	var pages []*snippets.Page
+	var pages []*mdpage.Page
 	err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path.Ext(p) != ".md" {
 			return err
@@ -87,7 +88,7 @@ func bookPages(t *testing.T, dir string) []*snippets.Page {
 		if err != nil {
 			return err
 		}
-		pg, err := snippets.Parse(path.Join(dir, p), src)
+		pg, err := mdpage.Parse(path.Join(dir, p), src)
 		if err != nil {
 			return err
 		}
@@ -104,7 +105,7 @@ func bookPages(t *testing.T, dir string) []*snippets.Page {
 }
 
 // htmlOf is the output path of a page of a book.
-func htmlOf(dir string, p *snippets.Page) string {
+func htmlOf(dir string, p *mdpage.Page) string {
 	rel := strings.TrimPrefix(p.Path, dir+"/")
 	switch path.Base(rel) {
 	case "README.md", "index.md":
@@ -123,11 +124,11 @@ func native(t *testing.T, path string, edits map[string]string, id string) (stdo
 	if err != nil {
 		t.Fatal(err)
 	}
-	book, _ := snippets.Parse(path, src)
+	book, _ := mdpage.Parse(path, src)
 	if src, err = book.WithCode(edits); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := snippets.Parse(path, src)
+	p, _ := mdpage.Parse(path, src)
 	c := p.Cell(id)
 	ids := []string{}
 	for _, x := range p.Cells[:c.Index+1] {
@@ -140,7 +141,7 @@ func native(t *testing.T, path string, edits map[string]string, id string) (stdo
 	}
 	k := &snippets.Kernel{Filter: regexp.MustCompile("^(?:" + strings.Join(ids, "|") + ")$").MatchString}
 	r := k.RunPage(context.Background(), p)
-	var ds snippets.Diagnostics
+	var ds mdpage.Diagnostics
 	ds = append(ds, r.Diagnostics...)
 	for _, cr := range r.Cells {
 		if cr == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/warpbook/warpbook/site/figure"
 	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // The live book: a chapter's cells run and can be edited in the reader's
@@ -39,12 +40,12 @@ type livePage struct {
 }
 
 // liveSource returns the output path of page p's source script.
-func liveSource(p *page) string {
+func liveSource(p *htmlPage) string {
 	return "assets/pages/" + strings.TrimSuffix(p.out, ".html") + ".js"
 }
 
 // isLive reports whether page p has something the browser kernel runs.
-func isLive(p *page) bool {
+func isLive(p *htmlPage) bool {
 	if p.snip == nil {
 		return false
 	}
@@ -53,7 +54,7 @@ func isLive(p *page) bool {
 
 // liveFigures returns the YAML of each figure of page p by its id, in the
 // order the renderer numbers them.
-func liveFigures(p *page) map[string]string {
+func liveFigures(p *htmlPage) map[string]string {
 	figs := map[string]string{}
 	n := 0
 	_ = ast.Walk(p.doc(), func(node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -70,7 +71,7 @@ func liveFigures(p *page) map[string]string {
 // writes each live page's source script. A kernel that cannot be built
 // is a warning, said once: the site is then built without Run.
 func (b *build) live() error {
-	var pages []*page
+	var pages []*htmlPage
 	for _, p := range b.pages {
 		if isLive(p) {
 			pages = append(pages, p)
@@ -132,7 +133,7 @@ func (b *build) liveFor(r *renderer) *liveData {
 
 // liveCellAttrs returns the attributes by which the page's script finds a
 // runnable cell: its id and what the book says it does.
-func liveCellAttrs(r *renderer, c *snippets.Cell, skip string) string {
+func liveCellAttrs(r *renderer, c *page.Cell, skip string) string {
 	if r.print {
 		return ""
 	}
@@ -191,7 +192,7 @@ func (r *renderer) figureControls(n *ast.FencedCodeBlock, id string) string {
 
 // liveCheckAttrs returns the attribute by which the page's script finds a
 // checked value.
-func liveCheckAttrs(r *renderer, ch *snippets.Check) string {
+func liveCheckAttrs(r *renderer, ch *page.Check) string {
 	if r.print {
 		return ""
 	}
@@ -206,7 +207,7 @@ func liveCheckAttrs(r *renderer, ch *snippets.Check) string {
 // stay, so that every position the kernel reports is the book's. A page
 // with parse problems is sent as it is, for the kernel to report them as
 // warpbook test does.
-func liveText(sp *snippets.Page) string {
+func liveText(sp *page.Page) string {
 	if sp == nil {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // TestLiveText checks the Markdown the browser kernel gets: the front
@@ -13,7 +14,7 @@ import (
 // and a page with parse problems as it is.
 func TestLiveText(t *testing.T) {
 	src := "---\r\ntitle: A page\ntags: [occupancy]\nprose_numbers: [\"75\"]\n---\n\n# A page\n\n```go run id=a\nimport \"fmt\"\nfmt.Println(75)\n```\n\n```output\n75\n```\n\n[75](= \"75\") of it.\n"
-	p, err := snippets.Parse("a.md", []byte(src))
+	p, err := page.Parse("a.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func TestLiveText(t *testing.T) {
 	if got != want {
 		t.Fatalf("liveText:\n%q\nwant\n%q", got, want)
 	}
-	q, err := snippets.Parse("a.md", []byte(got))
+	q, err := page.Parse("a.md", []byte(got))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,14 +40,14 @@ func TestLiveText(t *testing.T) {
 	}
 
 	bad := "---\ntitle: [unclosed\n---\n\n```go run\nfmt.Println(1)\n```\n"
-	p, _ = snippets.Parse("b.md", []byte(bad))
+	p, _ = page.Parse("b.md", []byte(bad))
 	if len(p.Diagnostics) == 0 {
 		t.Fatal("no diagnostics for a malformed front matter")
 	}
 	if got := liveText(p); got != bad {
 		t.Errorf("a page with problems was changed: %q", got)
 	}
-	p, _ = snippets.Parse("c.md", []byte("# No front matter\n"))
+	p, _ = page.Parse("c.md", []byte("# No front matter\n"))
 	if got := liveText(p); got != "# No front matter\n" {
 		t.Errorf("liveText = %q", got)
 	}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Settings are the book settings, read from book.yaml at the root of the
@@ -42,16 +42,16 @@ type Settings struct {
 }
 
 // decodeYAML decodes book.yaml's data strictly into v, within the limits
-// on YAML documents (see [snippets.DecodeYAML]), and returns where each
+// on YAML documents (see [page.DecodeYAML]), and returns where each
 // key is. Its diagnostic carries the file and the line, counting line as
 // the file line where data starts, and the column in bytes.
-func decodeYAML(file string, line int, data []byte, v any) (map[string]snippets.Pos, *snippets.Diagnostic) {
-	keys, err := snippets.DecodeYAML(file, line, data, v)
+func decodeYAML(file string, line int, data []byte, v any) (map[string]page.Pos, *page.Diagnostic) {
+	keys, err := page.DecodeYAML(file, line, data, v)
 	if err == nil {
 		return keys, nil
 	}
-	d := &snippets.Diagnostic{Pos: snippets.Pos{File: file, Line: line}, Msg: err.Error(), Err: err}
-	var yd *snippets.Diagnostic
+	d := &page.Diagnostic{Pos: page.Pos{File: file, Line: line}, Msg: err.Error(), Err: err}
+	var yd *page.Diagnostic
 	if errors.As(err, &yd) {
 		d.Pos, d.Msg = yd.Pos, yd.Msg
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // The practice page (practice.html) turns the book into cards: one per
@@ -56,7 +57,7 @@ type practiceCard struct {
 	href       string // where the book explains it, relative to the site root
 	where      string // that place in words
 	more       string // a question's own page, with its deep dive; "" for others
-	pos        snippets.Pos
+	pos        page.Pos
 }
 
 // blank stands for the hidden part of a value's sentence.
@@ -65,7 +66,7 @@ const blank = "_____"
 // practiceCards makes the cards of the whole book, in reading order:
 // questions first, then the predict cards of each chapter, then those of
 // the question pages. Problems (a drill without an answer) go to errs.
-func (b *build) practiceCards(r *renderer) (cards []*practiceCard, errs snippets.Diagnostics) {
+func (b *build) practiceCards(r *renderer) (cards []*practiceCard, errs page.Diagnostics) {
 	for _, q := range b.questions {
 		qr := b.newRenderer(q, r.at, false)
 		short, deep := b.questionParts(q)
@@ -101,7 +102,7 @@ func (b *build) practiceCards(r *renderer) (cards []*practiceCard, errs snippets
 		r.errs = append(r.errs, qr.errs...)
 		cards = append(cards, c)
 	}
-	var pages []*page
+	var pages []*htmlPage
 	for _, p := range b.order {
 		if p.kind == kindChapter && p.doc() != nil {
 			pages = append(pages, p)
@@ -132,15 +133,15 @@ func (b *build) hasDrills() bool {
 
 // drillHref is the address of the practice page set to drill one chapter,
 // from the page being written.
-func drillHref(r *renderer, chapter *page) string {
+func drillHref(r *renderer, chapter *htmlPage) string {
 	return r.href(practicePath) + "#chapter=" + chapterKey(chapter)
 }
 
 // chapterKey names the chapter a card drills.
-func chapterKey(p *page) string { return strings.TrimSuffix(p.out, ".html") }
+func chapterKey(p *htmlPage) string { return strings.TrimSuffix(p.out, ".html") }
 
 // predictCards makes the predict cards of one page, in document order.
-func (b *build) predictCards(p *page) (cards []*practiceCard, errs snippets.Diagnostics) {
+func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diagnostics) {
 	src := p.src()
 	chapter, where, tags, difficulty := chapterKey(p), p.title, p.tags, ""
 	if p.kind == kindQuestion {
@@ -169,13 +170,13 @@ func (b *build) predictCards(p *page) (cards []*practiceCard, errs snippets.Diag
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
-		case *snippets.FrontMatterNode:
+		case *page.FrontMatterNode:
 			return ast.WalkSkipChildren, nil
 		case *ast.Heading:
 			if n.Level >= 2 && n.Level <= 4 {
 				section, sectionTitle = headingID(n), textOf(n, src)
 			}
-		case *snippets.CellNode:
+		case *page.CellNode:
 			c, err := b.cellCard(p, n.Cell)
 			if err != nil {
 				errs = append(errs, err)
@@ -187,7 +188,7 @@ func (b *build) predictCards(p *page) (cards []*practiceCard, errs snippets.Diag
 				cards = append(cards, c)
 			}
 			return ast.WalkSkipChildren, nil
-		case *snippets.CheckNode:
+		case *page.CheckNode:
 			ch := n.Check
 			if ch.NoDrill || block == nil {
 				return ast.WalkSkipChildren, nil
@@ -235,7 +236,7 @@ func shortHash(key string, n int) string {
 // are nodrill, skipped, expected to fail, or that print nothing or too
 // much are no card unless drill= asks for one; a drill whose answer is
 // empty is an error at its drill= attribute.
-func (b *build) cellCard(p *page, c *snippets.Cell) (*practiceCard, *snippets.Diagnostic) {
+func (b *build) cellCard(p *htmlPage, c *page.Cell) (*practiceCard, *page.Diagnostic) {
 	a := c.Attrs
 	if a.NoDrill || a.Skip != "" {
 		return nil, nil
@@ -276,7 +277,7 @@ func (b *build) cellCard(p *page, c *snippets.Cell) (*practiceCard, *snippets.Di
 			return nil, nil
 		}
 	} else if answer == "" {
-		return nil, &snippets.Diagnostic{Pos: c.DrillPos, ID: c.ID(),
+		return nil, &page.Diagnostic{Pos: c.DrillPos, ID: c.ID(),
 			Msg: "drill= on a snippet that prints nothing: its drill has no answer (print what the reader should predict, or drop drill=)"}
 	}
 	card := &practiceCard{
@@ -310,7 +311,7 @@ func nonEmpty(s ...string) []string {
 
 // valueCard makes the card of a checked value from the text of the block
 // that holds it, with the value marked.
-func valueCard(ch *snippets.Check, text string, peers map[string][]string) *practiceCard {
+func valueCard(ch *page.Check, text string, peers map[string][]string) *practiceCard {
 	c := &practiceCard{kind: "predict", prompt: ch.Drill, answer: ch.Text, pos: ch.Pos}
 	shown := blank
 	if num, unit, ok := oneNumber(ch.Text); ok {
@@ -564,7 +565,7 @@ func (b *build) practicePage(r *renderer) string {
 	}
 	w.WriteString("</select></p>\n")
 	w.WriteString(`<p><label for="pr-difficulty">Difficulty</label> <select id="pr-difficulty"><option value="">any</option>`)
-	for _, d := range snippets.Difficulties {
+	for _, d := range page.Difficulties {
 		fmt.Fprintf(&w, `<option value="%[1]s">%[1]s</option>`, d)
 	}
 	w.WriteString("</select></p>\n")

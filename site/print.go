@@ -17,13 +17,13 @@ func (b *build) printPage(r *renderer) string {
 	w.WriteString(`<p class="print-note">The whole book on one page. Use your browser's print command to print it or save it as PDF.</p>` + "\n")
 	// Each chapter and question renders on its own, in parallel: this page
 	// is the whole book.
-	var all []*page
+	var all []*htmlPage
 	all = append(all, b.printList...)
 	all = append(all, b.questions...)
-	parts := make(map[*page]*renderer, len(all))
-	out := make(map[*page]string, len(all))
+	parts := make(map[*htmlPage]*renderer, len(all))
+	out := make(map[*htmlPage]string, len(all))
 	var mu sync.Mutex
-	parallel(all, func(p *page) {
+	parallel(all, func(p *htmlPage) {
 		pr := b.newRenderer(p, r.at, true)
 		var s string
 		if p.kind == kindQuestion {
@@ -43,7 +43,7 @@ func (b *build) printPage(r *renderer) string {
 	w.Grow(size + 64<<10) // the contents and the glossary besides
 
 	b.printContents(&w, r)
-	partOf := map[*page]string{} // the part a chapter opens
+	partOf := map[*htmlPage]string{} // the part a chapter opens
 	var part string
 	walkNav(b.nav, func(it *navItem, parents []*navItem) {
 		switch {

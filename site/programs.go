@@ -6,32 +6,34 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // programsKey names the file that holds a page's programs:
 // assets/programs/KEY.js.
-func programsKey(p *page) string { return strings.TrimSuffix(p.out, ".html") }
+func programsKey(p *htmlPage) string { return strings.TrimSuffix(p.out, ".html") }
 
 // programs writes, for each page with runnable snippets, the script
 // assets/programs/KEY.js that holds each snippet as a Go program of its
-// own ([snippets.Page.Program]), by cell id, for the "Copy as program"
+// own ([snippets.Program]), by cell id, for the "Copy as program"
 // button. It is a script, not fetched JSON, so that it loads from
 // file://, and it loads only when a reader reaches for the button.
 func (b *build) programs() error {
-	var pages []*page
+	var pages []*htmlPage
 	for _, p := range b.pages {
 		if p.snip != nil && len(p.snip.Diagnostics) == 0 && len(p.snip.Cells) > 0 {
 			pages = append(pages, p)
 		}
 	}
 	var mu sync.Mutex
-	parallel(pages, func(p *page) {
+	parallel(pages, func(p *htmlPage) {
 		progs := map[string]string{}
 		for _, c := range p.snip.Cells {
 			if c.Attrs.Skip != "" || c.Attrs.Error != "" {
 				continue
 			}
-			src, err := p.snip.Program(c)
+			src, err := snippets.Program(p.snip, c)
 			if err != nil {
 				b.warnf("%v", err)
 				continue

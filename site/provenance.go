@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Provenance says where the book's source comes from, for the notes that
@@ -35,7 +36,7 @@ type Provenance struct {
 }
 
 // bookData is one read of every file of the book a build reads, as the
-// build reads them ([snippets.ReadFile]).
+// build reads them ([page.ReadFile]).
 type bookData struct {
 	// hash names the source when no commit does, and keys the stamp. A
 	// file the build would refuse (not a regular file, too large, a link
@@ -62,11 +63,11 @@ func readBook(fsys fs.FS) (bookData, error) {
 		reads[i] = &read{path: p}
 	}
 	parallel(reads, func(r *read) {
-		max := int64(snippets.MaxAssetBytes)
+		max := int64(page.MaxAssetBytes)
 		if strings.HasSuffix(r.path, ".md") {
-			max = snippets.MaxPageBytes
+			max = page.MaxPageBytes
 		}
-		r.data, r.err = snippets.ReadFile(fsys, r.path, max, "a file of the book")
+		r.data, r.err = page.ReadFile(fsys, r.path, max, "a file of the book")
 	})
 	book := bookData{files: files, data: make(map[string][]byte, len(files))}
 	h := sha256.New()
@@ -199,7 +200,7 @@ func (b *build) writeDate(w *strings.Builder) {
 
 // cellMeta is the line under a runnable snippet: where it is in the
 // source, and the command that runs the page up to it.
-func (r *renderer) cellMeta(c *snippets.Cell) string {
+func (r *renderer) cellMeta(c *page.Cell) string {
 	b := r.b
 	file := b.repoPath(r.p.path)
 	loc := fmt.Sprintf("%s:%d", file, c.Pos.Line)

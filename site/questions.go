@@ -7,25 +7,24 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
-
-	"github.com/warpbook/warpbook/snippets"
 )
 
 // questionParts splits a question's body into the short answer (before
 // the first heading) and the deep dive (after a "Deep dive" heading).
-func (b *build) questionParts(q *page) (short, deep []ast.Node) {
+func (b *build) questionParts(q *htmlPage) (short, deep []ast.Node) {
 	inDeep := false
 	for c := q.doc().FirstChild(); c != nil; c = c.NextSibling() {
 		if h, ok := c.(*ast.Heading); ok && !inDeep {
 			if !strings.EqualFold(textOf(h, q.src()), "deep dive") {
-				b.addErrs(&snippets.Diagnostic{Pos: q.snip.Pos(lineStart(h)),
+				b.addErrs(&page.Diagnostic{Pos: q.snip.Pos(lineStart(h)),
 					Msg: "a question's first heading must be \"## Deep dive\": the short answer comes before it, the long answer after"})
 			}
 			inDeep = true
 			continue
 		}
-		if c.Kind() == snippets.KindFrontMatter {
+		if c.Kind() == page.KindFrontMatter {
 			continue
 		}
 		if inDeep {
@@ -41,7 +40,7 @@ func (b *build) questionParts(q *page) (short, deep []ast.Node) {
 }
 
 // questionMeta writes a question's difficulty, tags and section link.
-func (b *build) questionMeta(w *strings.Builder, r *renderer, q *page) {
+func (b *build) questionMeta(w *strings.Builder, r *renderer, q *htmlPage) {
 	fmt.Fprintf(w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm().Difficulty, q.fm().Difficulty)
 	for _, t := range q.tags {
 		fmt.Fprintf(w, ` <a class="tag" href="%s" data-tag="%s">%s</a>`, rel(r.at, "questions/tags/"+t+".html"), t, html.EscapeString(t))
@@ -67,7 +66,7 @@ func (b *build) questionMeta(w *strings.Builder, r *renderer, q *page) {
 
 // questionItem writes one question of an index: the question, its
 // metadata and the short answer inside <details>.
-func (b *build) questionItem(w *strings.Builder, r *renderer, q *page) {
+func (b *build) questionItem(w *strings.Builder, r *renderer, q *htmlPage) {
 	qr := b.newRenderer(q, r.at, false)
 	short, _ := b.questionParts(q)
 	fmt.Fprintf(w, `<article class="qa" id="q-%s" data-tags="%s">`+"\n", q.slug, html.EscapeString(strings.Join(q.tags, " ")))
@@ -165,7 +164,7 @@ func (b *build) chapterQuestions(r *renderer) string {
 		}
 	}
 	qs := slices.Clone(p.qs)
-	slices.SortStableFunc(qs, func(x, y *page) int { return cmp.Compare(at[x.sectionFrag], at[y.sectionFrag]) })
+	slices.SortStableFunc(qs, func(x, y *htmlPage) int { return cmp.Compare(at[x.sectionFrag], at[y.sectionFrag]) })
 	var w strings.Builder
 	fmt.Fprintf(&w, `<section class="chapter-qs" aria-labelledby="%[1]s"><h2 id="%[1]s">Interview questions on this chapter<a class="hanchor" href="#%[1]s" aria-label="Link to this section">#</a></h2>`+"\n", chapterQuestionsID)
 	fmt.Fprintf(&w, "<p>%s whose answer this chapter explains.", plural(len(qs), "question", "questions"))

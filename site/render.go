@@ -9,14 +9,13 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	grender "github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
-
-	"github.com/warpbook/warpbook/snippets"
 )
 
 // A renderer turns one page's AST into HTML. It rewrites links between
@@ -25,40 +24,40 @@ import (
 // print-the-whole-book variant, where every id is prefixed by the page.
 type renderer struct {
 	b     *build
-	p     *page  // the page whose source is rendered
-	at    string // output path of the HTML page being written
-	root  string // relative URL of the site root from at; rootToken if abs
-	abs   bool   // links start from the site root (the 404 page), not from at
+	p     *htmlPage // the page whose source is rendered
+	at    string    // output path of the HTML page being written
+	root  string    // relative URL of the site root from at; rootToken if abs
+	abs   bool      // links start from the site root (the 404 page), not from at
 	print bool
 	gr    grender.Renderer
 
 	links []linkRef
-	errs  snippets.Diagnostics
+	errs  page.Diagnostics
 }
 
 // linkRef is an internal link found while rendering, checked once every
 // page is rendered.
 type linkRef struct {
-	from   *page
-	pos    snippets.Pos // where in from's source, for the message
-	target *page
+	from   *htmlPage
+	pos    page.Pos // where in from's source, for the message
+	target *htmlPage
 	frag   string
 }
 
 // pos returns the page position of byte offset off of the page rendered.
-func (r *renderer) pos(off int) snippets.Pos {
+func (r *renderer) pos(off int) page.Pos {
 	if r.p.snip == nil {
-		return snippets.Pos{File: r.b.file(r.p.path)}
+		return page.Pos{File: r.b.file(r.p.path)}
 	}
 	return r.p.snip.Pos(off)
 }
 
-func (r *renderer) addLink(off int, target *page, frag string) {
+func (r *renderer) addLink(off int, target *htmlPage, frag string) {
 	r.links = append(r.links, linkRef{from: r.p, pos: r.pos(off), target: target, frag: frag})
 }
 
 func (r *renderer) errorf(off int, format string, args ...any) {
-	r.errs = append(r.errs, &snippets.Diagnostic{Pos: r.pos(off), Msg: fmt.Sprintf(format, args...)})
+	r.errs = append(r.errs, &page.Diagnostic{Pos: r.pos(off), Msg: fmt.Sprintf(format, args...)})
 }
 
 // id returns the HTML id for an id of the page, prefixed on the print page.
@@ -71,7 +70,7 @@ func (r *renderer) id(id string) string {
 
 // printID is the id on the print page of anchor id of page p ("" for the
 // page itself).
-func printID(p *page, id string) string {
+func printID(p *htmlPage, id string) string {
 	base := strings.TrimSuffix(p.out, ".html")
 	base = strings.ReplaceAll(base, "/", "-")
 	if id == "" {
@@ -82,7 +81,7 @@ func printID(p *page, id string) string {
 
 // newRenderer returns a renderer of page p's source into the HTML page at
 // output path at.
-func (b *build) newRenderer(p *page, at string, print bool) *renderer {
+func (b *build) newRenderer(p *htmlPage, at string, print bool) *renderer {
 	return &renderer{b: b, p: p, at: at, root: rootOf(at), print: print}
 }
 
@@ -131,12 +130,12 @@ func (r *renderer) RegisterFuncs(reg grender.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindHTMLBlock, r.htmlBlock)
 	reg.Register(east.KindTaskCheckBox, r.taskCheckBox)
 	reg.Register(ast.KindText, r.text)
-	reg.Register(snippets.KindAlert, r.alert)
-	reg.Register(snippets.KindCell, r.cell)
-	reg.Register(snippets.KindCheck, r.check)
-	reg.Register(snippets.KindFrontMatter, r.skip)
-	reg.Register(snippets.KindCaption, r.caption)
-	reg.Register(snippets.KindRef, r.ref)
+	reg.Register(page.KindAlert, r.alert)
+	reg.Register(page.KindCell, r.cell)
+	reg.Register(page.KindCheck, r.check)
+	reg.Register(page.KindFrontMatter, r.skip)
+	reg.Register(page.KindCaption, r.caption)
+	reg.Register(page.KindRef, r.ref)
 	reg.Register(ast.KindDocument, r.document)
 }
 
@@ -234,7 +233,7 @@ var alertTitles = map[string]string{
 }
 
 func (r *renderer) alert(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*snippets.Alert)
+	n := node.(*page.Alert)
 	if entering {
 		fmt.Fprintf(w, `<div class="callout callout-%s" role="note"><p class="callout-title">%s</p>`, n.AlertType, alertTitles[n.AlertType])
 		w.WriteString("\n")
@@ -352,7 +351,7 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 // check writes a checked prose value as its text: the kernel verified it.
 func (r *renderer) check(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		ch := node.(*snippets.CheckNode).Check
+		ch := node.(*page.CheckNode).Check
 		fmt.Fprintf(w, `<span class="checked" title="Checked by the build: %s"%s>`, html.EscapeString(ch.Expr), liveCheckAttrs(r, ch))
 	} else {
 		w.WriteString("</span>")

@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // A searchDoc is one document of the search index: a section of a page
@@ -53,16 +54,16 @@ func (d *docText) doc(title, page, url, kind string) searchDoc {
 }
 
 // addSearchText adds block n and what it holds to the fields.
-func (b *build) addSearchText(p *page, d *docText, n ast.Node) {
+func (b *build) addSearchText(p *htmlPage, d *docText, n ast.Node) {
 	src := p.src()
 	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch c := c.(type) {
-		case *snippets.FrontMatterNode:
+		case *page.FrontMatterNode:
 			return ast.WalkSkipChildren, nil
-		case *snippets.CellNode:
+		case *page.CellNode:
 			b.addCellText(p, d, c.Cell)
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock:
@@ -98,7 +99,7 @@ func (b *build) addSearchText(p *page, d *docText, n ast.Node) {
 // addCellText adds a runnable snippet: its visible code, and what it
 // prints as the kernel verified it (the page's output block without a
 // kernel), or its verified failure.
-func (b *build) addCellText(p *page, d *docText, c *snippets.Cell) {
+func (b *build) addCellText(p *htmlPage, d *docText, c *page.Cell) {
 	var code []string
 	for _, l := range c.Lines {
 		if !l.Hidden {
@@ -118,7 +119,7 @@ func (b *build) addCellText(p *page, d *docText, c *snippets.Cell) {
 }
 
 // pageDocs returns the search documents of one page.
-func (b *build) pageDocs(p *page) []searchDoc {
+func (b *build) pageDocs(p *htmlPage) []searchDoc {
 	var d docText
 	switch p.kind {
 	case kindGlossary:
@@ -159,27 +160,27 @@ func (b *build) pageDocs(p *page) []searchDoc {
 func (b *build) searchIndex() error {
 	idx := searchIndexJSON{Pages: []string{}, Docs: [][]any{}}
 	pageNum := map[string]int{}
-	var pages []*page
+	var pages []*htmlPage
 	pages = append(pages, b.order...)
 	for _, p := range b.pages {
 		if !slices.Contains(pages, p) {
 			pages = append(pages, p)
 		}
 	}
-	var withDoc []*page
+	var withDoc []*htmlPage
 	for _, p := range pages {
 		if p.doc() != nil {
 			withDoc = append(withDoc, p)
 		}
 	}
-	docs := make(map[*page][]searchDoc, len(withDoc))
+	docs := make(map[*htmlPage][]searchDoc, len(withDoc))
 	var mu sync.Mutex
-	parallel(withDoc, func(p *page) {
+	parallel(withDoc, func(p *htmlPage) {
 		// A page's documents depend on its source, what verified it, its
 		// output path, title and kind; its tags, aliases and figures come
 		// from its source.
 		type key struct {
-			src        *snippets.Page
+			src        *page.Page
 			results    *snippets.PageResult
 			out, title string
 			kind       pageKind

@@ -14,7 +14,7 @@
 // "." or "_" are ignored.
 //
 // Each page may open with YAML front matter between "---" lines (see
-// [snippets.FrontMatter]). The title comes from the front matter, else from the
+// [page.FrontMatter]). The title comes from the front matter, else from the
 // page's first heading. A page without a named author and a different
 // named reviewer in its byline, or whose byline status is "draft" or
 // "review", is a draft: it carries a visible banner, and [Options.Strict] refuses to
@@ -66,7 +66,7 @@ import (
 	"sync"
 
 	"github.com/warpbook/warpbook/site/live"
-	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -164,16 +164,16 @@ type build struct {
 	fsys     fs.FS
 	settings Settings
 
-	pages     []*page          // every page, in output path order once built
-	bySrc     map[string]*page // by source path
-	order     []*page          // reading order, for previous/next
+	pages     []*htmlPage          // every page, in output path order once built
+	bySrc     map[string]*htmlPage // by source path
+	order     []*htmlPage          // reading order, for previous/next
 	nav       []*navItem
-	glossary  []*page // by term
-	questions []*page // by section order, then id
-	practice  *page   // practice.html; nil for a book with nothing to practise
-	tags      map[string][]*page
-	inPrint   map[*page]bool
-	printList []*page
+	glossary  []*htmlPage // by term
+	questions []*htmlPage // by section order, then id
+	practice  *htmlPage   // practice.html; nil for a book with nothing to practise
+	tags      map[string][]*htmlPage
+	inPrint   map[*htmlPage]bool
+	printList []*htmlPage
 
 	files    map[string]bool // non-Markdown files of the book
 	mu       sync.Mutex
@@ -182,7 +182,7 @@ type build struct {
 	figures  *Figures          // draws the figures, each once
 	sidebars map[string]string // sidebar HTML by output directory
 	links    []linkRef
-	errs     snippets.Diagnostics
+	errs     page.Diagnostics
 	warns    []string
 	out      map[string][]byte              // the site's files; put adds one
 	emit     func(name string, data []byte) // told each file put makes, when not nil
@@ -197,7 +197,7 @@ type build struct {
 
 // Build reads the book in fsys, runs and verifies its snippets through the
 // kernel, and renders the site. It runs every check it can, and content
-// errors come back together, sorted, as [snippets.Diagnostics]; then no site
+// errors come back together, sorted, as [page.Diagnostics]; then no site
 // is returned.
 func Build(ctx context.Context, fsys fs.FS, opts Options) (*Site, error) {
 	return buildSite(ctx, fsys, opts, nil)
@@ -212,9 +212,9 @@ func buildSite(ctx context.Context, fsys fs.FS, opts Options, emit func(name str
 		emit:  emit,
 		opts:  opts,
 		fsys:  fsys,
-		bySrc: map[string]*page{},
+		bySrc: map[string]*htmlPage{},
 		used:  map[string]bool{},
-		tags:  map[string][]*page{},
+		tags:  map[string][]*htmlPage{},
 		out:   map[string][]byte{},
 
 		sidebars: map[string]string{},
@@ -274,16 +274,16 @@ func (b *build) file(p string) string {
 }
 
 // errorAt reports a problem at a position.
-func (b *build) errorAt(pos snippets.Pos, format string, args ...any) {
-	b.addErrs(&snippets.Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+func (b *build) errorAt(pos page.Pos, format string, args ...any) {
+	b.addErrs(&page.Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
 // errorf reports a problem at a line of a file of the book (0: the file).
 func (b *build) errorf(file string, line int, format string, args ...any) {
-	b.addErrs(&snippets.Diagnostic{Pos: snippets.Pos{File: b.file(file), Line: line}, Msg: fmt.Sprintf(format, args...)})
+	b.addErrs(&page.Diagnostic{Pos: page.Pos{File: b.file(file), Line: line}, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (b *build) addErrs(errs ...*snippets.Diagnostic) {
+func (b *build) addErrs(errs ...*page.Diagnostic) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.errs = append(b.errs, errs...)
@@ -342,10 +342,10 @@ func (b *build) load() (err error) {
 	if b.book, err = readBook(b.fsys); err != nil {
 		return fmt.Errorf("read book: %w", err)
 	}
-	var keys map[string]snippets.Pos
-	settings, rerr := b.read("book.yaml", snippets.MaxYAMLBytes, "a YAML document")
+	var keys map[string]page.Pos
+	settings, rerr := b.read("book.yaml", page.MaxYAMLBytes, "a YAML document")
 	if rerr == nil {
-		var d *snippets.Diagnostic
+		var d *page.Diagnostic
 		if keys, d = decodeYAML(b.file("book.yaml"), 1, settings, &b.settings); d != nil {
 			b.addErrs(d)
 		}
@@ -376,7 +376,7 @@ func (b *build) load() (err error) {
 	b.files = others
 	for _, p := range md {
 		kind, slug := kindOf(p)
-		pg := &page{path: p, out: outPath(p), kind: kind, slug: slug}
+		pg := &htmlPage{path: p, out: outPath(p), kind: kind, slug: slug}
 		if other := b.pageAt(pg.out); other != nil {
 			b.errorf(p, 0, "%s and %s would both become %s", other.path, p, pg.out)
 			continue
@@ -400,8 +400,8 @@ func (b *build) load() (err error) {
 
 // parse reads and parses one page (the one parse of the page, which every
 // later step reads) and finds its metadata.
-func (b *build) parse(p *page) {
-	src, rerr := b.read(p.path, snippets.MaxPageBytes, "a page")
+func (b *build) parse(p *htmlPage) {
+	src, rerr := b.read(p.path, page.MaxPageBytes, "a page")
 	if rerr != nil {
 		// The steps after this one still run, on an empty page.
 		b.addErrs(rerr)
@@ -414,7 +414,7 @@ func (b *build) parse(p *page) {
 
 // meta decodes and checks a page's front matter and finds its title,
 // headings and draft state.
-func (b *build) meta(p *page) {
+func (b *build) meta(p *htmlPage) {
 	if p.doc() == nil {
 		return
 	}
@@ -437,7 +437,7 @@ func (b *build) meta(p *page) {
 	ast.Walk(p.doc(), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		h, ok := n.(*ast.Heading)
 		if !ok || !entering {
-			if entering && n.Kind() != ast.KindDocument && n.Type() == ast.TypeBlock && n.Kind() != snippets.KindFrontMatter {
+			if entering && n.Kind() != ast.KindDocument && n.Type() == ast.TypeBlock && n.Kind() != page.KindFrontMatter {
 				first = false
 			}
 			return ast.WalkContinue, nil
@@ -461,7 +461,7 @@ func (b *build) meta(p *page) {
 		p.title = cmp.Or(fm.Title, firstH1)
 	case kindGlossary:
 		notFor("questions (questions/*.md)", questionKeys)
-		if !snippets.ValidSlug(p.slug) {
+		if !page.ValidSlug(p.slug) {
 			b.errorf(p.path, 1, "glossary file name %q: use lower-case letters, digits and hyphens", p.slug+".md")
 		}
 		if fm.Term == "" {
@@ -477,13 +477,13 @@ func (b *build) meta(p *page) {
 		}
 	case kindQuestion:
 		notFor("glossary entries (glossary/*.md)", glossaryKeys)
-		if !snippets.ValidSlug(p.slug) {
+		if !page.ValidSlug(p.slug) {
 			b.errorf(p.path, 1, "question file name %q: use lower-case letters, digits and hyphens (it is the question's stable id)", p.slug+".md")
 		}
 		if fm.Question == "" {
 			b.errorf(p.path, p.fmLine(), "question needs question: in its front matter")
 		}
-		if !slices.Contains(snippets.Difficulties, fm.Difficulty) {
+		if !slices.Contains(page.Difficulties, fm.Difficulty) {
 			b.errorAt(fm.KeyPos("difficulty"), "front matter: difficulty must be easy, medium or hard, not %q", fm.Difficulty)
 		}
 		if fm.Section == "" {
@@ -514,14 +514,14 @@ func (b *build) meta(p *page) {
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // read reads the book's file p, a regular file inside the book of at
-// most max bytes (see [snippets.ReadFile]); what names the kind of file
+// most max bytes (see [page.ReadFile]); what names the kind of file
 // for the limit's message. The diagnostic is at p; it wraps
 // fs.ErrNotExist when p does not exist.
-func (b *build) read(p string, max int64, what string) ([]byte, *snippets.Diagnostic) {
+func (b *build) read(p string, max int64, what string) ([]byte, *page.Diagnostic) {
 	if data, ok := b.book.data[p]; ok && int64(len(data)) <= max {
 		return data, nil
 	}
-	data, err := snippets.ReadFile(b.fsys, p, max, what)
+	data, err := page.ReadFile(b.fsys, p, max, what)
 	if err == nil {
 		return data, nil
 	}
@@ -530,8 +530,8 @@ func (b *build) read(p string, max int64, what string) ([]byte, *snippets.Diagno
 	if errors.As(err, &pe) {
 		msg = pe.Err.Error()
 	}
-	if errors.Is(err, snippets.ErrOutside) {
+	if errors.Is(err, page.ErrOutside) {
 		msg += "; pages and the files they link to must be inside the book"
 	}
-	return nil, &snippets.Diagnostic{Pos: snippets.Pos{File: b.file(p)}, Msg: msg, Err: err}
+	return nil, &page.Diagnostic{Pos: page.Pos{File: b.file(p)}, Msg: msg, Err: err}
 }

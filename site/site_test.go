@@ -17,6 +17,7 @@ import (
 
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/snippets"
+	mdpage "github.com/warpbook/warpbook/snippets/page"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -55,15 +56,15 @@ func buildErr(t *testing.T, fsys fs.FS, opts site.Options) []string {
 	if s != nil {
 		t.Errorf("Build returned a site with its error")
 	}
-	var list snippets.Diagnostics
+	var list mdpage.Diagnostics
 	if !errors.As(err, &list) {
-		t.Fatalf("Build error is %T (%v), want snippets.Diagnostics", err, err)
+		t.Fatalf("Build error is %T (%v), want mdpage.Diagnostics", err, err)
 	}
-	// Each diagnostic as every command prints it (see snippets.Diagnostics.Write).
+	// Each diagnostic as every command prints it (see mdpage.Diagnostics.Write).
 	var lines []string
 	for _, d := range list {
 		var b strings.Builder
-		_ = snippets.Diagnostics{d}.Write(&b)
+		_ = mdpage.Diagnostics{d}.Write(&b)
 		lines = append(lines, strings.TrimSuffix(b.String(), "\n"))
 	}
 	return lines
@@ -698,7 +699,7 @@ type fakeKernel struct{ fail bool }
 // page's, so that a test sees which of the two the site shows.
 type relabelKernel struct{}
 
-func (relabelKernel) Stream(ctx context.Context, pages []*snippets.Page, done func(int, *snippets.PageResult)) {
+func (relabelKernel) Stream(ctx context.Context, pages []*mdpage.Page, done func(int, *snippets.PageResult)) {
 	fakeKernel{}.Stream(ctx, pages, func(i int, r *snippets.PageResult) {
 		for _, c := range r.Cells {
 			c.Output = strings.TrimSuffix(c.Output, "\n") + " (verified)\n"
@@ -707,7 +708,7 @@ func (relabelKernel) Stream(ctx context.Context, pages []*snippets.Page, done fu
 	})
 }
 
-func (k fakeKernel) Stream(ctx context.Context, pages []*snippets.Page, done func(int, *snippets.PageResult)) {
+func (k fakeKernel) Stream(ctx context.Context, pages []*mdpage.Page, done func(int, *snippets.PageResult)) {
 	for i, p := range pages {
 		r := &snippets.PageResult{Page: p, Verifier: snippets.Verifier{Tool: "warpbook v0-test", Engine: "e0", Go: "go1.26"}}
 		for _, c := range p.Cells {
@@ -722,7 +723,7 @@ func (k fakeKernel) Stream(ctx context.Context, pages []*snippets.Page, done fun
 			}
 			if k.fail {
 				cr.Status = snippets.StatusFail
-				cr.Diagnostics = snippets.Diagnostics{{Pos: c.Pos, ID: c.ID(), Msg: "output differs", Diff: "-want\n+got"}}
+				cr.Diagnostics = mdpage.Diagnostics{{Pos: c.Pos, ID: c.ID(), Msg: "output differs", Diff: "-want\n+got"}}
 			}
 			r.Cells = append(r.Cells, cr)
 		}

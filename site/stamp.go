@@ -34,7 +34,7 @@ type fileStat struct {
 
 // inputKey hashes every file of the book that a build reads, together
 // with extra (the tool's own fingerprint and the build options). It reads
-// as the build does ([snippets.ReadFile]): a file the build would refuse
+// as the build does ([page.ReadFile]): a file the build would refuse
 // (not a regular file, too large, a link out of the book) is hashed as
 // the reason, never read, and left to the build to report.
 func inputKey(fsys fs.FS, extra string) (string, error) {

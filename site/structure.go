@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // structure orders the pages: the sidebar from SUMMARY.md (or path
@@ -16,7 +16,7 @@ import (
 func (b *build) structure() error {
 	// Generated collection pages, linkable as glossary/index.md and
 	// questions/index.md even when no such file exists.
-	var glossIndex, qIndex *page
+	var glossIndex, qIndex *htmlPage
 	for _, p := range b.pages {
 		switch p.kind {
 		case kindGlossary:
@@ -31,20 +31,20 @@ func (b *build) structure() error {
 	if len(b.questions) > 0 {
 		qIndex = b.collection("questions/index.md", "Interview questions", b.questionIndex)
 	}
-	slices.SortFunc(b.glossary, func(x, y *page) int {
+	slices.SortFunc(b.glossary, func(x, y *htmlPage) int {
 		return cmp.Or(strings.Compare(strings.ToLower(x.title), strings.ToLower(y.title)), strings.Compare(x.slug, y.slug))
 	})
 
 	// The sidebar.
-	listed := map[*page]bool{}
-	if src, err := b.read("SUMMARY.md", snippets.MaxPageBytes, "a page"); err == nil {
-		nav, errs := parseSummary(b.file("SUMMARY.md"), src, func(p string, pos snippets.Pos) *page {
+	listed := map[*htmlPage]bool{}
+	if src, err := b.read("SUMMARY.md", page.MaxPageBytes, "a page"); err == nil {
+		nav, errs := parseSummary(b.file("SUMMARY.md"), src, func(p string, pos page.Pos) *htmlPage {
 			pg := b.bySrc[p]
 			switch {
 			case pg == nil:
-				b.addErrs(&snippets.Diagnostic{Pos: pos, Msg: "no such page: " + p})
+				b.addErrs(&page.Diagnostic{Pos: pos, Msg: "no such page: " + p})
 			case listed[pg]:
-				b.addErrs(&snippets.Diagnostic{Pos: pos, Msg: "page listed twice: " + p})
+				b.addErrs(&page.Diagnostic{Pos: pos, Msg: "page listed twice: " + p})
 				return nil
 			}
 			listed[pg] = true
@@ -89,7 +89,7 @@ func (b *build) structure() error {
 
 	// The title page, unless the book has its own.
 	if b.bySrc["index.md"] == nil && b.bySrc["README.md"] == nil && b.pageAt("index.html") == nil {
-		home := &page{path: "index.md", out: "index.html", kind: kindGenerated, title: b.settings.Title, body: b.frontPage}
+		home := &htmlPage{path: "index.md", out: "index.html", kind: kindGenerated, title: b.settings.Title, body: b.frontPage}
 		b.pages = append(b.pages, home)
 		b.bySrc["index.md"] = home
 		b.order = append(b.order, home)
@@ -131,14 +131,14 @@ func (b *build) structure() error {
 	}
 
 	// Questions: by the reading order of the section that explains them.
-	rank := map[*page]int{}
+	rank := map[*htmlPage]int{}
 	for i, p := range b.order {
 		rank[p] = i + 1
 	}
 	for _, q := range b.questions {
 		b.questionSection(q)
 	}
-	slices.SortStableFunc(b.questions, func(x, y *page) int {
+	slices.SortStableFunc(b.questions, func(x, y *htmlPage) int {
 		rx, ry := len(b.order)+1, len(b.order)+1
 		if x.sectionPage != nil && rank[x.sectionPage] > 0 {
 			rx = rank[x.sectionPage]
@@ -159,7 +159,7 @@ func (b *build) structure() error {
 		}
 	}
 	for _, t := range sortedKeys(b.tags) {
-		tp := &page{
+		tp := &htmlPage{
 			path: "questions/tags/" + t + ".md", out: "questions/tags/" + t + ".html", kind: kindGenerated,
 			title: "Questions tagged " + t, slug: t, body: b.tagPage,
 			crumbs: []crumb{{title: b.settings.Title, page: b.pageAt("index.html")}, {title: qIndex.title, page: qIndex}},
@@ -173,7 +173,7 @@ func (b *build) structure() error {
 			b.printList = append(b.printList, p)
 		}
 	}
-	b.inPrint = map[*page]bool{}
+	b.inPrint = map[*htmlPage]bool{}
 	for _, p := range b.printList {
 		b.inPrint[p] = true
 	}
@@ -181,21 +181,21 @@ func (b *build) structure() error {
 		b.inPrint[q] = true // after the chapters
 	}
 	b.pages = append(b.pages,
-		&page{path: "print.md", out: "print.html", kind: kindGenerated, title: b.settings.Title, body: b.printPage},
-		&page{path: "404.md", out: "404.html", kind: kindGenerated, title: "Page not found", body: b.notFoundPage},
+		&htmlPage{path: "print.md", out: "print.html", kind: kindGenerated, title: b.settings.Title, body: b.printPage},
+		&htmlPage{path: "404.md", out: "404.html", kind: kindGenerated, title: "Page not found", body: b.notFoundPage},
 	)
-	slices.SortFunc(b.pages, func(x, y *page) int { return strings.Compare(x.out, y.out) })
+	slices.SortFunc(b.pages, func(x, y *htmlPage) int { return strings.Compare(x.out, y.out) })
 	return nil
 }
 
 // collection returns the page for a glossary or question index: the book's
 // own file if it has one, else a generated page.
-func (b *build) collection(src, title string, body func(*renderer) string) *page {
+func (b *build) collection(src, title string, body func(*renderer) string) *htmlPage {
 	if p := b.bySrc[src]; p != nil {
 		p.list = body
 		return p
 	}
-	p := &page{path: src, out: outPath(src), kind: kindGenerated, title: title, body: body}
+	p := &htmlPage{path: src, out: outPath(src), kind: kindGenerated, title: title, body: body}
 	b.pages = append(b.pages, p)
 	b.bySrc[src] = p
 	return p
@@ -203,7 +203,7 @@ func (b *build) collection(src, title string, body func(*renderer) string) *page
 
 // questionSection resolves a question's section: a link, relative to the
 // book root, to the page and anchor that explain it.
-func (b *build) questionSection(q *page) {
+func (b *build) questionSection(q *htmlPage) {
 	sec := q.fm().Section
 	if sec == "" {
 		return
@@ -224,7 +224,7 @@ func (b *build) questionSection(q *page) {
 }
 
 // pageAt returns the page whose output path is out, or nil.
-func (b *build) pageAt(out string) *page {
+func (b *build) pageAt(out string) *htmlPage {
 	for _, p := range b.pages {
 		if p.out == out {
 			return p
@@ -234,7 +234,7 @@ func (b *build) pageAt(out string) *page {
 }
 
 // chain links pages with previous and next.
-func chain(pages []*page) {
+func chain(pages []*htmlPage) {
 	for i, p := range pages {
 		if i > 0 {
 			p.prev = pages[i-1]

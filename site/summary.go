@@ -6,9 +6,8 @@ import (
 	"path"
 	"strconv"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
-
-	"github.com/warpbook/warpbook/snippets"
 )
 
 // summaryEntry is a chapter named in SUMMARY.md.
@@ -23,12 +22,12 @@ type summaryEntry struct {
 // (nested lists of links), separators (---) and suffix chapters. Links are
 // relative to the book root. It returns the sidebar tree; pages resolves a
 // path to its page or reports an error.
-func parseSummary(file string, src []byte, resolve func(p string, pos snippets.Pos) *page) ([]*navItem, snippets.Diagnostics) {
-	sum, _ := snippets.Parse(file, src)
+func parseSummary(file string, src []byte, resolve func(p string, pos page.Pos) *htmlPage) ([]*navItem, page.Diagnostics) {
+	sum, _ := page.Parse(file, src)
 	doc := sum.Doc
 	errs := sum.Diagnostics
 	errorf := func(off int, format string, args ...any) {
-		errs = append(errs, &snippets.Diagnostic{Pos: sum.Pos(off), Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &page.Diagnostic{Pos: sum.Pos(off), Msg: fmt.Sprintf(format, args...)})
 	}
 
 	entry := func(n ast.Node) (*navItem, bool) {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/warpbook/warpbook/internal/atomicfile"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // exeSum returns 12 hex digits that identify the executable exe by its
@@ -100,7 +101,7 @@ func exeHash(exe string) string {
 	if dir, err := DefaultCacheDir(); err == nil {
 		key := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%d", exe, fi.Size(), fi.ModTime().UnixNano()))
 		memo = filepath.Join(dir, "exe", hex.EncodeToString(key[:12]))
-		if b, err := ReadFile(nil, memo, 64, "the executable's hash"); err == nil && len(b) == 64 {
+		if b, err := page.ReadFile(nil, memo, 64, "the executable's hash"); err == nil && len(b) == 64 {
 			if _, err := hex.DecodeString(string(b)); err == nil {
 				return string(b)
 			}

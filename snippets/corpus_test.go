@@ -13,6 +13,7 @@ import (
 	"time"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/warpbook/warpbook/snippets/page"
 	"golang.org/x/tools/txtar"
 )
 
@@ -78,7 +79,7 @@ func TestCorpus(t *testing.T) {
 			if !ok {
 				t.Fatal("no page.md in the archive")
 			}
-			p, _ := Parse(path, src)
+			p, _ := page.Parse(path, src)
 			r := k.RunPage(context.Background(), p)
 			var report bytes.Buffer
 			WriteText(&report, []*PageResult{r}, false)
@@ -120,7 +121,7 @@ func TestCorpus(t *testing.T) {
 			// Updating is idempotent: the updated page, parsed again and
 			// updated with the same results, does not change.
 			if u, ok := got["updated.md"]; ok {
-				p2, _ := Parse(path, u)
+				p2, _ := page.Parse(path, u)
 				r2 := k.RunPage(context.Background(), p2)
 				u2, ids, err := Update(r2)
 				if err != nil || len(ids) > 0 || !bytes.Equal(u2, u) {
@@ -163,18 +164,18 @@ func TestEscapesRunNothing(t *testing.T) {
 			continue
 		}
 		n++
-		page := first + "\n\n" + sec + "\n"
+		src := first + "\n\n" + sec + "\n"
 		for _, native := range []bool{false, true} {
 			if native && testing.Short() {
 				continue
 			}
-			p, _ := Parse("escape.md", []byte(page))
+			p, _ := page.Parse("escape.md", []byte(src))
 			r := (&Kernel{Native: native}).RunPage(context.Background(), p)
 			if !r.Failed() {
-				t.Errorf("native=%v: this page passed:\n%s", native, page)
+				t.Errorf("native=%v: this page passed:\n%s", native, src)
 			}
 			if _, err := os.Stat(target); err == nil {
-				t.Fatalf("native=%v: a snippet of this page wrote %s:\n%s", native, target, page)
+				t.Fatalf("native=%v: a snippet of this page wrote %s:\n%s", native, target, src)
 			}
 		}
 	}

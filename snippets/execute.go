@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // RunPage type-checks, runs and verifies one page. A page with parse
 // errors is not run; its result carries them.
-func (k *Kernel) RunPage(ctx context.Context, p *Page) *PageResult {
-	return k.Run(ctx, []*Page{p})[0]
+func (k *Kernel) RunPage(ctx context.Context, p *page.Page) *PageResult {
+	return k.Run(ctx, []*page.Page{p})[0]
 }
 
 // pageRun is one page on its way through a run: prepared (type-checked,
@@ -34,7 +35,7 @@ type pageRun struct {
 	native  map[int]*worker.Outcome
 	build   []*session
 	nkeys   map[*unit]string
-	ndiags  Diagnostics
+	ndiags  page.Diagnostics
 	nativeX map[*session]nativeExe // built executables, by session
 }
 
@@ -45,7 +46,7 @@ type nativeExe struct {
 }
 
 // prepare type-checks a page and finds what of it must run.
-func (k *Kernel) prepare(p *Page) *pageRun {
+func (k *Kernel) prepare(p *page.Page) *pageRun {
 	pr := &pageRun{r: &PageResult{
 		Page:     p,
 		Cells:    make([]*CellResult, len(p.Cells)),
@@ -60,7 +61,7 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 	var pl *plan
 	switch {
 	case k.Resident != nil:
-		var d Diagnostics
+		var d page.Diagnostics
 		pl, d = k.Resident.plan(p, k.timeout(), k.cut(p))
 		r.Diagnostics = append(r.Diagnostics, d...)
 	default:
@@ -70,7 +71,7 @@ func (k *Kernel) prepare(p *Page) *pageRun {
 			// only the interpreter runs a prefix of the page.
 			n = k.cut(p)
 		}
-		var d Diagnostics
+		var d page.Diagnostics
 		pl, _, d = compileUpTo(p, n, k.timeout(), nil)
 		r.Diagnostics = append(r.Diagnostics, d...)
 	}
@@ -197,8 +198,8 @@ func sortJobs(j []worker.Unit) {
 
 // compile type-checks every session and every error= cell, recording
 // diagnostics on the units. It returns problems that belong to no unit.
-func (pl *plan) compile() Diagnostics {
-	var page Diagnostics
+func (pl *plan) compile() page.Diagnostics {
+	var orphans page.Diagnostics
 	for _, s := range pl.sessions {
 		s.firstBad = len(s.units)
 		if len(s.units) == 0 {
@@ -212,7 +213,7 @@ func (pl *plan) compile() Diagnostics {
 				continue
 			}
 			for _, e := range u.code.src.problems {
-				u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
+				u.diags = append(u.diags, &page.Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
 			}
 			if !s.broken {
 				s.broken, s.firstBad, s.culprit = true, 0, u
@@ -232,7 +233,7 @@ func (pl *plan) compile() Diagnostics {
 		}
 		ck := pl.typeCheck(s.mainGo, !s.program)
 		for _, o := range ck.other {
-			page = append(page, &Diagnostic{Pos: Pos{File: pl.page.Path}, Msg: "internal error in the generated program: " + o})
+			orphans = append(orphans, &page.Diagnostic{Pos: page.Pos{File: pl.page.Path}, Msg: "internal error in the generated program: " + o})
 		}
 		if len(ck.other) > 0 {
 			// Fail closed: what was not checked does not run.
@@ -244,7 +245,7 @@ func (pl *plan) compile() Diagnostics {
 		ck.errs = append(ck.errs, pl.lintLater(s, ck)...)
 		for _, e := range ck.errs {
 			i, u := pl.unitAt(s, e.pos)
-			u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
+			u.diags = append(u.diags, &page.Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
 			s.broken = true
 			// A checked value changes nothing: the cells after it can run.
 			if i < s.firstBad && u.cell != nil {
@@ -266,7 +267,7 @@ func (pl *plan) compile() Diagnostics {
 			pl.compileError(c)
 		}
 	}
-	return page
+	return orphans
 }
 
 // checkAbove type-checks, lints and rewrites the units of s above its
@@ -296,7 +297,7 @@ func (pl *plan) checkAbove(s *session) {
 			continue
 		}
 		i, u := pl.unitAt(above, e.pos)
-		u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
+		u.diags = append(u.diags, &page.Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
 		if i < s.firstBad && u.cell != nil {
 			s.firstBad = i
 		}
@@ -307,7 +308,7 @@ func (pl *plan) checkAbove(s *session) {
 // unitAt returns the unit of s (and its index in s.units) that holds a
 // position: the cell whose lines or the check whose expression contain its
 // line, else the last unit above it.
-func (pl *plan) unitAt(s *session, p Pos) (int, *unit) {
+func (pl *plan) unitAt(s *session, p page.Pos) (int, *unit) {
 	best := 0
 	for i, u := range s.units {
 		first, last := u.lines()
@@ -334,7 +335,7 @@ func (u *unit) lines() (int, int) {
 
 // compileError type-checks an error= cell after the session cells above it
 // and records the first error located in the cell.
-func (pl *plan) compileError(c *Cell) {
+func (pl *plan) compileError(c *page.Cell) {
 	cc := pl.codes[c.Index]
 	eu := &unit{cell: c, code: cc, index: -1}
 	tmp := &session{id: -1, program: cc.program}
@@ -354,7 +355,7 @@ func (pl *plan) compileError(c *Cell) {
 	if f := pl.fact(key); f != nil {
 		res := &errResult{msg: f.Error}
 		if f.Error != "" {
-			res.pos = Pos{File: pl.page.Path, Line: f.Line, Col: f.Col}
+			res.pos = page.Pos{File: pl.page.Path, Line: f.Line, Col: f.Col}
 		}
 		pl.generate(pl.sessions[0]) // restore the units' chunks
 		pl.errCells[c] = res
@@ -379,7 +380,7 @@ func (pl *plan) compileError(c *Cell) {
 // errResult is what type-checking an error= cell found.
 type errResult struct {
 	msg string
-	pos Pos
+	pos page.Pos
 }
 
 // keys returns every unit's cache key: a hash of what verified it, of the

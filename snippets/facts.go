@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Facts are what type-checking a page's generated programs found, written
@@ -68,7 +70,7 @@ func factKey(kind, mainGo string, withHelper bool) string {
 
 // CompileFacts type-checks page p as the kernel does and returns its facts;
 // a page with parse problems has none.
-func CompileFacts(p *Page) *Facts {
+func CompileFacts(p *page.Page) *Facts {
 	f := &Facts{Programs: map[string]*Fact{}}
 	if len(p.Diagnostics) > 0 {
 		return f

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"golang.org/x/tools/txtar"
 )
 
 // withFacts returns p's plan compiled with facts f (after a JSON round
 // trip, as the browser kernel gets them) and its page-level problems.
-func withFacts(t *testing.T, p *Page, f *Facts) (*plan, Diagnostics) {
+func withFacts(t *testing.T, p *page.Page, f *Facts) (*plan, page.Diagnostics) {
 	t.Helper()
 	b, err := json.Marshal(f)
 	if err != nil {
@@ -42,13 +43,13 @@ func sameFolding(a, b *plan) string {
 
 // corpusPages parses the page of every testdata/*.txtar case that parses
 // and runs in the interpreter.
-func corpusPages(t *testing.T) []*Page {
+func corpusPages(t *testing.T) []*page.Page {
 	t.Helper()
 	files, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no testdata/*.txtar: %v", err)
 	}
-	var pages []*Page
+	var pages []*page.Page
 	for _, file := range files {
 		ar, err := txtar.ParseFile(file)
 		if err != nil {
@@ -58,7 +59,7 @@ func corpusPages(t *testing.T) []*Page {
 			if f.Name != "page.md" || strings.Contains(string(ar.Comment), "native:") {
 				continue
 			}
-			if p, _ := Parse(filepath.Base(file)+"/page.md", f.Data); len(p.Diagnostics) == 0 {
+			if p, _ := page.Parse(filepath.Base(file)+"/page.md", f.Data); len(p.Diagnostics) == 0 {
 				pages = append(pages, p)
 			}
 		}
@@ -120,7 +121,7 @@ func TestFactsEdited(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := Parse(p.Path, src)
+		q, err := page.Parse(p.Path, src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,8 +134,8 @@ func TestFactsEdited(t *testing.T) {
 			t.Errorf("%s, edited: with facts: %s", p.Path, diff)
 		}
 	}
-	const page = "# T\n\n```go run id=a\nvar x int = \"s\"\n_ = x\n```\n"
-	p, err := Parse("t.md", []byte(page))
+	const src = "# T\n\n```go run id=a\nvar x int = \"s\"\n_ = x\n```\n"
+	p, err := page.Parse("t.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"golang.org/x/tools/txtar"
 )
 
@@ -30,8 +31,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("```go run\n}\n```\n"))
 	f.Add([]byte("[1](= '1 }) }')\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		p1, err1 := Parse("page.md", src)
-		_, err2 := Parse("page.md", src)
+		p1, err1 := page.Parse("page.md", src)
+		_, err2 := page.Parse("page.md", src)
 		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) {
 			t.Fatalf("two parses disagree: %v / %v", err1, err2)
 		}

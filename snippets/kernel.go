@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Kernel runs and verifies pages. Its zero value is ready to use: snippets
@@ -87,7 +88,7 @@ func (k *Kernel) outputLimit() int64 {
 
 // Run runs every page, Jobs at a time, and returns their results in the
 // same order.
-func (k *Kernel) Run(ctx context.Context, pages []*Page) []*PageResult {
+func (k *Kernel) Run(ctx context.Context, pages []*page.Page) []*PageResult {
 	res := make([]*PageResult, len(pages))
 	k.Stream(ctx, pages, func(i int, r *PageResult) { res[i] = r })
 	return res
@@ -97,7 +98,7 @@ func (k *Kernel) Run(ctx context.Context, pages []*Page) []*PageResult {
 // result (and its index in pages) as soon as the page is verified, one
 // call at a time. Every page is type-checked first; with Native, one go
 // build then compiles every page's programs.
-func (k *Kernel) Stream(ctx context.Context, pages []*Page, done func(i int, r *PageResult)) {
+func (k *Kernel) Stream(ctx context.Context, pages []*page.Page, done func(i int, r *PageResult)) {
 	jobs := k.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -112,7 +113,7 @@ func (k *Kernel) Stream(ctx context.Context, pages []*Page, done func(i int, r *
 		if err != nil {
 			for _, pr := range runs {
 				if len(pr.build) > 0 {
-					pr.ndiags = append(pr.ndiags, &Diagnostic{Pos: Pos{File: pr.r.Page.Path}, Msg: "native: " + err.Error()})
+					pr.ndiags = append(pr.ndiags, &page.Diagnostic{Pos: page.Pos{File: pr.r.Page.Path}, Msg: "native: " + err.Error()})
 					pr.nativeX = nil
 				}
 			}

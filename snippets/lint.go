@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/warpbook/warpbook/snippets/symbols"
 )
 
@@ -313,7 +314,7 @@ func (pl *plan) lintRedeclared(s *session, ck *checked) []posError {
 	}
 	type decl struct {
 		obj types.Object
-		pos Pos
+		pos page.Pos
 	}
 	byUnit := map[*unit][]decl{}
 	for id, obj := range ck.info.Defs {
@@ -355,12 +356,12 @@ func (pl *plan) lintRedeclared(s *session, ck *checked) []posError {
 
 // pos returns the Markdown position of p in a generated program, and
 // whether it is in the page (not in the scaffolding around the snippets).
-func (pl *plan) pos(p token.Pos) (Pos, bool) {
+func (pl *plan) pos(p token.Pos) (page.Pos, bool) {
 	tp := pl.fset.Position(p)
 	if tp.Filename != pageFile {
-		return Pos{File: tp.Filename, Line: tp.Line, Col: tp.Column}, false
+		return page.Pos{File: tp.Filename, Line: tp.Line, Col: tp.Column}, false
 	}
-	return Pos{File: pl.page.Path, Line: tp.Line, Col: tp.Column}, true
+	return page.Pos{File: pl.page.Path, Line: tp.Line, Col: tp.Column}, true
 }
 
 // snippetQualifier writes the snippets' own types without a package name.
@@ -384,17 +385,17 @@ func (pl *plan) helperObj(obj types.Object) bool {
 }
 
 // objPos returns the Markdown position of obj's declaration.
-func (pl *plan) objPos(obj types.Object) Pos {
+func (pl *plan) objPos(obj types.Object) page.Pos {
 	p, _ := pl.pos(obj.Pos())
 	return p
 }
 
-func before(a, b Pos) bool {
+func before(a, b page.Pos) bool {
 	return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
 }
 
 // covers reports whether p is inside the unit's code.
-func (u *unit) covers(p Pos) bool {
+func (u *unit) covers(p page.Pos) bool {
 	if p.File != u.pos().File {
 		return false
 	}

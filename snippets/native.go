@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // modulePath is the module the generated native programs are built in.
@@ -138,7 +139,7 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 		return "", nil
 	}
 	fail := func(pr *pageRun, format string, args ...any) {
-		pr.ndiags = append(pr.ndiags, &Diagnostic{Pos: Pos{File: pr.pl.page.Path}, Msg: "native: " + fmt.Sprintf(format, args...)})
+		pr.ndiags = append(pr.ndiags, &page.Diagnostic{Pos: page.Pos{File: pr.pl.page.Path}, Msg: "native: " + fmt.Sprintf(format, args...)})
 		pr.nativeX = nil
 	}
 	root, err := k.moduleRoot()
@@ -234,11 +235,11 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 	for i, pr := range todo {
 		pkgs := own[pr]
 		if len(folded[pr]) > 0 {
-			page := fmt.Sprintf("p%d", i)
-			pkgs = append(pkgs, modulePath+"/_wbnative/"+page)
+			dir := fmt.Sprintf("p%d", i)
+			pkgs = append(pkgs, modulePath+"/_wbnative/"+dir)
 			for s, x := range pr.nativeX {
 				if x.arg != "" {
-					pr.nativeX[s] = nativeExe{path: filepath.Join(bin, page), arg: x.arg}
+					pr.nativeX[s] = nativeExe{path: filepath.Join(bin, dir), arg: x.arg}
 				}
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // TestNativePagesBuildAlone checks the fall-back of the shared native
@@ -27,17 +29,17 @@ func TestNativePagesBuildAlone(t *testing.T) {
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	page := func(name, word string) *Page {
+	mk := func(name, word string) *page.Page {
 		src := "# " + name + "\n\n```go run\nimport \"fmt\"\n\nfmt.Println(\"" + word + "\")\n```\n```output\n" + word + "\n```\n\n" +
 			"```go run fresh\nimport \"fmt\"\n\nfmt.Println(\"" + word + " again\")\n```\n```output\n" + word + " again\n```\n"
-		p, err := Parse(name, []byte(src))
+		p, err := page.Parse(name, []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
 	k := &Kernel{Native: true, GoCommand: fake}
-	for _, r := range k.Run(context.Background(), []*Page{page("a.md", "one"), page("b.md", "two")}) {
+	for _, r := range k.Run(context.Background(), []*page.Page{mk("a.md", "one"), mk("b.md", "two")}) {
 		var b strings.Builder
 		WriteText(&b, []*PageResult{r}, false)
 		if !strings.HasPrefix(b.String(), "ok   "+r.Page.Path+"\t2 passed") {

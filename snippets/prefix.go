@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // A run that selects only the top of a page (the browser kernel's Run of
@@ -44,7 +46,7 @@ import (
 
 // cut returns how many of p's cells a run needs: those up to the last
 // cell, or the cells before the last checked value, the filter selects.
-func (k *Kernel) cut(p *Page) int {
+func (k *Kernel) cut(p *page.Page) int {
 	if k.Filter == nil {
 		return len(p.Cells)
 	}
@@ -62,9 +64,9 @@ func (k *Kernel) cut(p *Page) int {
 	return n
 }
 
-// upTo returns the page cut after its first n cells and the checked values
+// upTo returns page p cut after its first n cells and the checked values
 // that come before the next one.
-func (p *Page) upTo(n int) *Page {
+func upTo(p *page.Page, n int) *page.Page {
 	q := *p
 	q.Cells = p.Cells[:n:n]
 	m := 0
@@ -79,7 +81,7 @@ func (p *Page) upTo(n int) *Page {
 // of that prefix when it is exact (see prefixPlan), with whole, the page's
 // plan not compiled yet; else the whole page's plan and its page-level
 // problems.
-func compileUpTo(p *Page, n int, timeout time.Duration, fs *facts) (pl, whole *plan, d Diagnostics) {
+func compileUpTo(p *page.Page, n int, timeout time.Duration, fs *facts) (pl, whole *plan, d page.Diagnostics) {
 	whole = newPlan(p, timeout)
 	whole.facts = fs
 	if whole.known() {
@@ -100,7 +102,7 @@ func prefixPlan(whole *plan, n int, timeout time.Duration) *plan {
 	if n >= len(whole.page.Cells) || !whole.separable(n) {
 		return nil
 	}
-	pl := newPlan(whole.page.upTo(n), timeout)
+	pl := newPlan(upTo(whole.page, n), timeout)
 	if len(pl.compile()) > 0 {
 		return nil
 	}

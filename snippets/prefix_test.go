@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/warpbook/warpbook/snippets/symbols"
 )
 
@@ -74,7 +75,7 @@ func prefixDiff(whole, pp *plan) string {
 	return ""
 }
 
-func diagText(ds Diagnostics) string {
+func diagText(ds page.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range ds {
 		fmt.Fprintf(&b, "%s|%s|%s\n", d.Error(), d.Hint, d.Diff)
@@ -83,22 +84,22 @@ func diagText(ds Diagnostics) string {
 }
 
 // wholePlan returns p's plan, compiled, with its page-level diagnostics.
-func wholePlan(p *Page) (*plan, Diagnostics) {
+func wholePlan(p *page.Page) (*plan, page.Diagnostics) {
 	pl := newPlan(p, DefaultTimeout)
 	return pl, pl.compile()
 }
 
 // rawPrefix is the plan of p's first n cells compiled without asking
 // whether it is exact: what prefixPlan would use without its fallback.
-func rawPrefix(p *Page, n int) (*plan, Diagnostics) {
-	pl := newPlan(p.upTo(n), DefaultTimeout)
+func rawPrefix(p *page.Page, n int) (*plan, page.Diagnostics) {
+	pl := newPlan(upTo(p, n), DefaultTimeout)
 	return pl, pl.compile()
 }
 
 // bookPages parses every page of the book that has cells.
-func bookPages(t *testing.T) []*Page {
+func bookPages(t *testing.T) []*page.Page {
 	t.Helper()
-	var pages []*Page
+	var pages []*page.Page
 	err := filepath.WalkDir("../book", func(file string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(file, ".md") {
 			return err
@@ -107,7 +108,7 @@ func bookPages(t *testing.T) []*Page {
 		if err != nil {
 			return err
 		}
-		p, _ := Parse(strings.TrimPrefix(file, "../"), src)
+		p, _ := page.Parse(strings.TrimPrefix(file, "../"), src)
 		if len(p.Cells) > 0 && len(p.Diagnostics) == 0 {
 			pages = append(pages, p)
 		}
@@ -187,7 +188,7 @@ func TestPrefixRuns(t *testing.T) {
 
 // cellFilter selects what the browser kernel's Run of c selects: the cells
 // up to c and the checked values before the next cell.
-func cellFilter(p *Page, c *Cell) *regexp.Regexp {
+func cellFilter(p *page.Page, c *page.Cell) *regexp.Regexp {
 	var ids []string
 	for _, d := range p.Cells[:c.Index+1] {
 		ids = append(ids, regexp.QuoteMeta(d.ID()))
@@ -242,7 +243,7 @@ func TestPrefixCorpus(t *testing.T) {
 				src = f.Data
 			}
 		}
-		p, _ := Parse("page.md", src)
+		p, _ := page.Parse("page.md", src)
 		if len(p.Diagnostics) > 0 || strings.Contains(string(ar.Comment), "native:") {
 			continue
 		}
@@ -335,7 +336,7 @@ func TestScaffoldingNames(t *testing.T) {
 		}
 	}
 	src := "```go run\nimport \"fmt\"\n\nx := 1\nfmt.Println(x)\n```\n\nIt is [1](= 'x').\n\n```go run panics=\"boom\"\npanic(\"boom\")\n```\n"
-	p, _ := Parse("page.md", []byte(src))
+	p, _ := page.Parse("page.md", []byte(src))
 	pl := newPlan(p, DefaultTimeout)
 	f, err := parser.ParseFile(fset, scaffoldFile, pl.sessions[0].mainGo, parser.SkipObjectResolution)
 	if err != nil {

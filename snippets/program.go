@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"strings"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // A plan is a page prepared to run: its cells cut into top-level items,
@@ -15,16 +17,16 @@ import (
 // session for the type checker and the native build, and the units (cells
 // and checked values, in document order) the worker runs.
 type plan struct {
-	page     *Page
+	page     *page.Page
 	fset     *token.FileSet
 	codes    []*cellCode // by cell index; nil for skipped cells
 	sessions []*session
 	units    []*unit
 	// byCell and byCheck find a unit.
-	byCell  map[*Cell]*unit
-	byCheck map[*Check]*unit
+	byCell  map[*page.Cell]*unit
+	byCheck map[*page.Check]*unit
 	// errCells holds what type-checking each error= cell found.
-	errCells map[*Cell]*errResult
+	errCells map[*page.Cell]*errResult
 	// facts, when set, stand in for the type checks they cover; record,
 	// when set, receives the facts of the checks compile does (see
 	// [Facts]).
@@ -36,7 +38,7 @@ type plan struct {
 
 // cellCode is one cell's source cut into items.
 type cellCode struct {
-	cell    *Cell
+	cell    *page.Cell
 	src     *snippetSource
 	items   []item
 	program bool // "package main": a whole program
@@ -69,8 +71,8 @@ type session struct {
 type unit struct {
 	index   int // in plan.units; the worker protocol's unit number
 	session *session
-	cell    *Cell
-	check   *Check
+	cell    *page.Cell
+	check   *page.Check
 	code    *cellCode
 	chunks  []string   // what the interpreter evaluates, in order
 	maps    []chunkMap // the Markdown position of each chunk's lines
@@ -79,7 +81,7 @@ type unit struct {
 	timeout time.Duration
 	// diags are compile-time problems (type errors, sandbox, interpreter
 	// limits); a unit with any does not run.
-	diags Diagnostics
+	diags page.Diagnostics
 }
 
 func (u *unit) id() string {
@@ -89,7 +91,7 @@ func (u *unit) id() string {
 	return u.check.ID()
 }
 
-func (u *unit) pos() Pos {
+func (u *unit) pos() page.Pos {
 	if u.cell != nil {
 		return u.cell.Pos
 	}
@@ -98,8 +100,8 @@ func (u *unit) pos() Pos {
 
 // newPlan cuts the page's cells and builds its sessions and units. Cells
 // with skip= or error= are not part of any session.
-func newPlan(p *Page, timeout time.Duration) *plan {
-	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*Cell]*unit{}, byCheck: map[*Check]*unit{}, errCells: map[*Cell]*errResult{}}
+func newPlan(p *page.Page, timeout time.Duration) *plan {
+	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*page.Cell]*unit{}, byCheck: map[*page.Check]*unit{}, errCells: map[*page.Cell]*errResult{}}
 	pl.codes = make([]*cellCode, len(p.Cells))
 	for i, c := range p.Cells {
 		if c.Attrs.Skip != "" {
@@ -129,7 +131,7 @@ func newPlan(p *Page, timeout time.Duration) *plan {
 			if e := checkExpr(k); e != nil {
 				// Not one expression: it must not reach the program it
 				// would be pasted into.
-				u.diags = append(u.diags, &Diagnostic{Pos: e.pos, ID: k.ID(), Msg: e.msg, Err: e.err})
+				u.diags = append(u.diags, &page.Diagnostic{Pos: e.pos, ID: k.ID(), Msg: e.msg, Err: e.err})
 			}
 			pl.byCheck[k] = u
 			addUnit(shared, u)
@@ -163,7 +165,7 @@ func newPlan(p *Page, timeout time.Duration) *plan {
 
 // checkExpr returns what is wrong with a checked value's expression: it
 // must be one Go expression, with no directive in its comments.
-func checkExpr(k *Check) *posError {
+func checkExpr(k *page.Check) *posError {
 	fset := token.NewFileSet()
 	f := fset.AddFile("", -1, len(k.Expr))
 	var sc scanner.Scanner
@@ -192,13 +194,13 @@ func checkExpr(k *Check) *posError {
 // first (1-based) of the chunk is pos[0], and so on.
 type chunkMap struct {
 	first int
-	pos   []Pos
+	pos   []page.Pos
 }
 
 // importSpec is one import of a snippet, with its Markdown position.
 type importSpec struct {
 	name, path string
-	pos        Pos
+	pos        page.Pos
 	text       string // "/*line*/name \"path\""
 }
 
@@ -262,7 +264,7 @@ func (pl *plan) write(s *session, alone *standalone) {
 			}
 			k := u.check
 			u.expr = k.Expr
-			u.maps = []chunkMap{{first: 1, pos: []Pos{k.ExprPos}}}
+			u.maps = []chunkMap{{first: 1, pos: []page.Pos{k.ExprPos}}}
 			located := lineComment(k.ExprPos.Line, k.ExprPos.Col) + k.Expr
 			fmt.Fprintf(&body, "%s\t_wbCheck(%d, func() any {\n\t\treturn %s\n%s\t})\n", scaffold, u.index, located, scaffold)
 			continue
@@ -272,7 +274,7 @@ func (pl *plan) write(s *session, alone *standalone) {
 		var stmts strings.Builder
 		// Consecutive items of the same kind make one interpreter chunk.
 		var run strings.Builder
-		var runPos []Pos
+		var runPos []page.Pos
 		runKind := itemKind(-1)
 		endRun := func() {
 			if run.Len() == 0 {
@@ -347,7 +349,7 @@ func (pl *plan) write(s *session, alone *standalone) {
 				// session; the same statement in a function literal runs
 				// as Go does, and declares nothing the session keeps.
 				plain = "func() {\n" + plain + "}()\n"
-				pos = append(append([]Pos{pos[0]}, pos...), pos[len(pos)-1])
+				pos = append(append([]page.Pos{pos[0]}, pos...), pos[len(pos)-1])
 			}
 			run.WriteString(plain)
 			runPos = append(runPos, pos...)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -16,20 +17,20 @@ func TestReadmeExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, _ := Parse("README.md", src)
-	var page string
+	readme, _ := page.Parse("README.md", src)
+	var example string
 	_ = ast.Walk(readme.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if fb, ok := n.(*ast.FencedCodeBlock); ok && entering && page == "" && string(fb.Language(src)) == "markdown" {
+		if fb, ok := n.(*ast.FencedCodeBlock); ok && entering && example == "" && string(fb.Language(src)) == "markdown" {
 			if text := string(fb.Lines().Value(src)); strings.Contains(text, "```go run") {
-				page = text
+				example = text
 			}
 		}
 		return ast.WalkContinue, nil
 	})
-	if page == "" {
+	if example == "" {
 		t.Fatal("README has no example page (a ````markdown block with go run snippets)")
 	}
-	p, err := Parse("README-example.md", []byte(page))
+	p, err := page.Parse("README-example.md", []byte(example))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestReadmeExample(t *testing.T) {
 	r := (&Kernel{}).RunPage(context.Background(), p)
 	for _, d := range r.AllDiagnostics() {
 		var b strings.Builder
-		_ = Diagnostics{d}.Write(&b)
+		_ = page.Diagnostics{d}.Write(&b)
 		t.Errorf("%s", b.String())
 	}
 	for _, c := range r.Cells {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Summary counts the outcomes of a run.
@@ -79,9 +81,7 @@ func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 				fmt.Fprintf(w, "--- %s: %s %s [%s](= %q)\n", strings.ToUpper(c.Status.String()), ch.Pos, c.ID, ch.Text, ch.Expr)
 			}
 		}
-		for _, d := range r.AllDiagnostics() {
-			_ = d.write(w)
-		}
+		_ = r.AllDiagnostics().Write(w)
 		s := Summarize([]*PageResult{r})
 		status := "ok  "
 		if r.Failed() {
@@ -137,14 +137,14 @@ func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
 			return err
 		}
 		for _, d := range r.Diagnostics {
-			if err := emit(Event{Action: "output", Package: pkg, Output: d.text()}); err != nil {
+			if err := emit(Event{Action: "output", Package: pkg, Output: reportLines(d)}); err != nil {
 				return err
 			}
 		}
 		type entry struct {
 			id      string
 			status  Status
-			diags   Diagnostics
+			diags   page.Diagnostics
 			elapsed time.Duration
 			output  string
 		}
@@ -170,7 +170,7 @@ func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
 				}
 			}
 			for _, d := range e.diags {
-				if err := emit(Event{Action: "output", Package: pkg, Test: e.id, Output: d.text()}); err != nil {
+				if err := emit(Event{Action: "output", Package: pkg, Test: e.id, Output: reportLines(d)}); err != nil {
 					return err
 				}
 			}
@@ -214,7 +214,7 @@ func WriteGitHub(w io.Writer, results []*PageResult) {
 
 // ghProps returns a workflow command's properties for d: its file, line,
 // column and ID.
-func ghProps(d *Diagnostic) string {
+func ghProps(d *page.Diagnostic) string {
 	props := "file=" + ghProp(d.Pos.File)
 	if d.Pos.Line > 0 {
 		props += fmt.Sprintf(",line=%d", d.Pos.Line)
@@ -236,9 +236,9 @@ func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// text returns d as the text report prints it.
-func (d *Diagnostic) text() string {
+// reportLines returns d as the text report prints it.
+func reportLines(d *page.Diagnostic) string {
 	var b strings.Builder
-	_ = d.write(&b)
+	_ = page.Diagnostics{d}.Write(&b)
 	return b.String()
 }

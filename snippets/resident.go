@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Resident keeps a kernel's work between runs, in this process, for one
@@ -30,7 +31,7 @@ type residentPlan struct {
 	path, source string
 	timeout      time.Duration
 	pl           *plan
-	diags        Diagnostics // the page-level problems compile returned
+	diags        page.Diagnostics // the page-level problems compile returned
 	// cells is how many of the page's cells pl covers: all of them, or
 	// the prefix a first run needed (see prefixPlan); then whole is the
 	// page's plan, to compile when a run needs more or when the kernel is
@@ -72,7 +73,7 @@ func NewResident() *Resident {
 // before. The first run of a page compiles only the prefix it needs, when
 // that is exact (see prefixPlan); a run that needs more, or [Resident.Idle],
 // compiles the whole page.
-func (r *Resident) plan(p *Page, timeout time.Duration, n int) (*plan, Diagnostics) {
+func (r *Resident) plan(p *page.Page, timeout time.Duration, n int) (*plan, page.Diagnostics) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, c := range r.plans {

@@ -1,8 +1,29 @@
 package snippets
 
 import (
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/page"
+)
+
+// Sentinel errors wrapped by the kernel's diagnostics; callers branch on them with
+// [errors.Is].
+var (
+	// ErrTimeout: a snippet ran past its time limit.
+	ErrTimeout = errors.New("time limit exceeded")
+	// ErrUnexpectedSuccess: a snippet marked panics= or error= did not
+	// panic or did not fail to compile.
+	ErrUnexpectedSuccess = errors.New("unexpected success")
+	// ErrForbidden: a snippet imports or uses something the sandbox does
+	// not allow.
+	ErrForbidden = errors.New("not allowed in snippets")
+	// ErrOutput: what a snippet printed differs from its output block.
+	ErrOutput = errors.New("output differs")
+	// ErrLimit: a snippet used more memory or printed more than the
+	// kernel allows.
+	ErrLimit = errors.New("resource limit exceeded")
 )
 
 // Status is the outcome of a cell or checked value.
@@ -61,7 +82,7 @@ type CellResult struct {
 	// (only with native runs).
 	Native *NativeResult `json:"native,omitempty"`
 	// Diagnostics say what is wrong when Status is fail.
-	Diagnostics Diagnostics `json:"-"`
+	Diagnostics page.Diagnostics `json:"-"`
 	// Cached reports that the outcome came from the cache, not a run.
 	Cached bool `json:"cached,omitempty"`
 	// Elapsed is how long the cell ran (0 when cached).
@@ -88,7 +109,7 @@ type CheckResult struct {
 	// evaluate.
 	Value string `json:"value"`
 	// Diagnostics say what is wrong when Status is fail.
-	Diagnostics Diagnostics `json:"-"`
+	Diagnostics page.Diagnostics `json:"-"`
 	// Cached reports that the value came from the cache, not a run.
 	Cached bool `json:"cached,omitempty"`
 }
@@ -111,7 +132,7 @@ type Verifier struct {
 // PageResult is the outcome of running one page.
 type PageResult struct {
 	// Page is the page that ran.
-	Page *Page `json:"-"`
+	Page *page.Page `json:"-"`
 	// Cells has one result per cell of the page, in order; cells a -run
 	// filter left out are nil.
 	Cells []*CellResult `json:"cells"`
@@ -119,7 +140,7 @@ type PageResult struct {
 	Checks []*CheckResult `json:"checks"`
 	// Diagnostics are problems that belong to no single cell (a parse
 	// error, a worker that would not start).
-	Diagnostics Diagnostics `json:"-"`
+	Diagnostics page.Diagnostics `json:"-"`
 	// Verifier says what verified the page.
 	Verifier Verifier `json:"verifier"`
 }
@@ -143,7 +164,7 @@ func (r *PageResult) Failed() bool {
 }
 
 // Result returns the result for cell c, or nil.
-func (r *PageResult) Result(c *Cell) *CellResult {
+func (r *PageResult) Result(c *page.Cell) *CellResult {
 	if c == nil || c.Index >= len(r.Cells) {
 		return nil
 	}
@@ -152,8 +173,8 @@ func (r *PageResult) Result(c *Cell) *CellResult {
 
 // AllDiagnostics returns every diagnostic of the page in document order:
 // page-level ones, then each cell's and check's.
-func (r *PageResult) AllDiagnostics() Diagnostics {
-	var all Diagnostics
+func (r *PageResult) AllDiagnostics() page.Diagnostics {
+	var all page.Diagnostics
 	all = append(all, r.Diagnostics...)
 	for _, c := range r.Cells {
 		if c != nil {
@@ -165,6 +186,6 @@ func (r *PageResult) AllDiagnostics() Diagnostics {
 			all = append(all, c.Diagnostics...)
 		}
 	}
-	sortDiagnostics(all)
+	all.Sort()
 	return all
 }

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // edit replaces the bytes [start, end) of a snippet's source with text, in
@@ -41,7 +43,7 @@ func (pl *plan) rewrite(s *session, ck *checked) {
 	}
 	// The statements at the top level of the session: items that start a
 	// statement and open no block (blocks run inside a function literal).
-	top := map[Pos]bool{}
+	top := map[page.Pos]bool{}
 	if !s.program {
 		for _, u := range s.units {
 			if u.code == nil {
@@ -219,7 +221,7 @@ func (pl *plan) typeName(ck *checked, t types.Type, at token.Pos) (string, bool)
 // to a statement at Markdown position at, if obj is an import above it
 // (imports run top to bottom, like the rest of the session). Of several,
 // the last one above at counts.
-func (pl *plan) importName(obj types.Object, at Pos, names map[*types.Package]*types.PkgName) {
+func (pl *plan) importName(obj types.Object, at page.Pos, names map[*types.Package]*types.PkgName) {
 	pn, ok := obj.(*types.PkgName)
 	if !ok || pn.Name() == "." || pn.Name() == "_" {
 		return

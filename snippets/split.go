@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // itemKind classifies a top-level piece of a snippet.
@@ -34,7 +36,7 @@ type item struct {
 // to Markdown: the offset of each line and the lines that start inside a
 // multi-line token (a raw string or a block comment).
 type snippetSource struct {
-	cell  *Cell
+	cell  *page.Cell
 	text  string
 	lines []int        // offset of each line in text
 	cont  map[int]bool // lines (0-based) that begin inside a token
@@ -54,7 +56,7 @@ type srcToken struct {
 	lit string
 }
 
-func newSnippetSource(c *Cell) *snippetSource {
+func newSnippetSource(c *page.Cell) *snippetSource {
 	s := &snippetSource{cell: c, text: c.Source(), cont: map[int]bool{}}
 	off := 0
 	for _, l := range c.Lines {
@@ -141,7 +143,7 @@ func directive(comment string) string {
 }
 
 // posAt returns the Markdown position of offset off.
-func (s *snippetSource) posAt(off int) Pos {
+func (s *snippetSource) posAt(off int) page.Pos {
 	l := s.lineOf(off)
 	p := s.cell.Lines[l].Pos
 	p.Col += off - s.lines[l]
@@ -284,9 +286,9 @@ func (s *snippetSource) located(start, end int) string {
 // position of the first byte of each of its lines: the interpreter gets
 // plain code (it keys imports by file name, which position comments would
 // change), and its error positions are mapped back with the positions.
-func (s *snippetSource) plain(start, end int) (string, []Pos) {
+func (s *snippetSource) plain(start, end int) (string, []page.Pos) {
 	text := s.edited(start, end)
-	var pos []Pos
+	var pos []page.Pos
 	for l := s.lineOf(start); l < len(s.lines) && s.lines[l] < end; l++ {
 		p := s.cell.Lines[l].Pos
 		p.Col += max(s.lines[l], start) - s.lines[l]
@@ -320,7 +322,7 @@ func (s *snippetSource) edited(start, end int) string {
 // can hold "*/" (which would end the comment and let the rest of the name
 // run as code), and go/scanner cleans the names it reads ("./a.md" becomes
 // "a.md"), so a path could not be matched back. [plan.pos] maps it to
-// [Page.Path].
+// [page.Page.Path].
 const pageFile = "_wbpage.md"
 
 // scaffoldFile is the file name of the generated programs' own code: the

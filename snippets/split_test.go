@@ -3,6 +3,8 @@ package snippets
 import (
 	"strings"
 	"testing"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 func TestSplit(t *testing.T) {
@@ -22,9 +24,9 @@ func TestSplit(t *testing.T) {
 		{"raw string", "s := `a\nb`\n", []string{"s:s := `a\nb`"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &Cell{Pos: Pos{File: "x.md", Line: 1, Col: 1}}
+			c := &page.Cell{Pos: page.Pos{File: "x.md", Line: 1, Col: 1}}
 			for i, l := range strings.Split(strings.TrimSuffix(tc.src, "\n"), "\n") {
-				c.Lines = append(c.Lines, Line{Text: l, Pos: Pos{File: "x.md", Line: i + 2, Col: 1}})
+				c.Lines = append(c.Lines, page.Line{Text: l, Pos: page.Pos{File: "x.md", Line: i + 2, Col: 1}})
 			}
 			s := newSnippetSource(c)
 			var got []string
@@ -45,9 +47,9 @@ func TestSplit(t *testing.T) {
 // TestLocated checks the position comments that map generated Go back to
 // Markdown, for an indented fence with a raw string spanning lines.
 func TestLocated(t *testing.T) {
-	c := &Cell{Pos: Pos{File: "x.md", Line: 9, Col: 4}}
+	c := &page.Cell{Pos: page.Pos{File: "x.md", Line: 9, Col: 4}}
 	for i, l := range []string{"x := `a", "b`", "y := 1"} {
-		c.Lines = append(c.Lines, Line{Text: l, Pos: Pos{File: "x.md", Line: 10 + i, Col: 4}})
+		c.Lines = append(c.Lines, page.Line{Text: l, Pos: page.Pos{File: "x.md", Line: 10 + i, Col: 4}})
 	}
 	s := newSnippetSource(c)
 	s.split()

@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // A standalone asks [plan.write] for the program a reader runs on its own
@@ -23,7 +25,7 @@ type standalone struct {
 }
 
 // label names a cell in the program's comments.
-func (a *standalone) label(c *Cell) string {
+func (a *standalone) label(c *page.Cell) string {
 	return fmt.Sprintf("Cell %s (%s:%d)", c.ID(), c.Pos.File, c.Pos.Line)
 }
 

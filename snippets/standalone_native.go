@@ -1,6 +1,6 @@
 //go:build !js
 
-// Page.Program is left out of the browser kernel (js/wasm), which has no
+// Program is left out of the browser kernel (js/wasm), which has no
 // use for it: the program is for a reader to run with the Go toolchain,
 // and go/format, which it needs, would cost the kernel 0.37 MB of
 // WebAssembly (yaegi's reflection keeps every exported method of a type
@@ -11,9 +11,11 @@ package snippets
 import (
 	"fmt"
 	"go/format"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
-// Program returns cell c as a Go program of its own, for a reader to run
+// Program returns cell c of page p as a Go program of its own, for a reader to run
 // with the Go toolchain in a clone of the module (github.com/warpbook/warpbook):
 // the kernel's program of c's session (see [Kernel]), cut after c, as the
 // page writes it — no scaffolding, no position comments, no interpreter
@@ -22,7 +24,7 @@ import (
 // the session already holds; variables and imports that only later cells
 // use are kept quiet with "_ =" or left out. A whole program ("package
 // main") is itself. Cells with skip= or error= have no program.
-func (p *Page) Program(c *Cell) (string, error) {
+func Program(p *page.Page, c *page.Cell) (string, error) {
 	pl := newPlan(p, DefaultTimeout)
 	u := pl.byCell[c]
 	if u == nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 const programPage = "# P\n\n" +
@@ -23,7 +24,7 @@ const programPage = "# P\n\n" +
 // recovered), a block opens only where a name is declared again, and what
 // only later cells use is kept quiet or left out.
 func TestProgram(t *testing.T) {
-	p, err := snippets.Parse("p.md", []byte(programPage))
+	p, err := page.Parse("p.md", []byte(programPage))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func main() {
 `,
 	}
 	for id, w := range want {
-		got, err := p.Program(p.Cell(id))
+		got, err := snippets.Program(p, p.Cell(id))
 		if err != nil {
 			t.Errorf("%s: %v", id, err)
 			continue
@@ -112,14 +113,14 @@ func main() {
 		}
 	}
 	// The cell above ends in its panic, not recovered.
-	if b, err := p.Program(p.Cell("b")); err != nil || !strings.Contains(b, "\tpanic(\"boom\")\n}\n") || strings.Contains(b, "recover") {
+	if b, err := snippets.Program(p, p.Cell("b")); err != nil || !strings.Contains(b, "\tpanic(\"boom\")\n}\n") || strings.Contains(b, "recover") {
 		t.Errorf("program of b (%v):\n%s", err, b)
 	}
 	// A program that would not compile is an error, not a program.
-	if _, err := p.Program(p.Cell("e")); err == nil || !strings.Contains(err.Error(), "undefined: fmt") {
+	if _, err := snippets.Program(p, p.Cell("e")); err == nil || !strings.Contains(err.Error(), "undefined: fmt") {
 		t.Errorf("program of e: error %v, want undefined: fmt", err)
 	}
-	if _, err := p.Program(p.Cell("f")); err == nil {
+	if _, err := snippets.Program(p, p.Cell("f")); err == nil {
 		t.Error("a skipped cell has a program")
 	}
 }

@@ -1,6 +1,9 @@
 package snippets
 
-import "github.com/warpbook/warpbook/snippets/internal/worker"
+import (
+	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/page"
+)
 
 // Stopped returns what the kernel reports when the cell or checked value
 // id of page p was stopped from outside, as the browser kernel's page
@@ -9,8 +12,8 @@ import "github.com/warpbook/warpbook/snippets/internal/worker"
 // runtime died, with what it wrote on its standard
 // error (a panic in a goroutine, running out of memory). It returns nil
 // when the page has no such unit.
-func (k *Kernel) Stopped(p *Page, id string, stderr []byte) *Diagnostic {
-	pos, limit := Pos{}, k.timeout()
+func (k *Kernel) Stopped(p *page.Page, id string, stderr []byte) *page.Diagnostic {
+	pos, limit := page.Pos{}, k.timeout()
 	if c := p.Cell(id); c != nil {
 		pos = c.Pos
 		if c.Attrs.Timeout > 0 {
@@ -28,7 +31,7 @@ func (k *Kernel) Stopped(p *Page, id string, stderr []byte) *Diagnostic {
 	}
 	limit = k.wallLimit(limit)
 	if stderr != nil {
-		return &Diagnostic{Pos: pos, ID: id, Msg: worker.CrashMessage(stderr, nil, nil)}
+		return &page.Diagnostic{Pos: pos, ID: id, Msg: worker.CrashMessage(stderr, nil, nil)}
 	}
-	return &Diagnostic{Pos: pos, ID: id, Msg: worker.WallTimeout(limit, ""), Err: ErrTimeout}
+	return &page.Diagnostic{Pos: pos, ID: id, Msg: worker.WallTimeout(limit, ""), Err: ErrTimeout}
 }

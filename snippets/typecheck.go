@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/warpbook/warpbook/snippets/symbols"
 )
 
@@ -38,7 +39,7 @@ type checked struct {
 
 // posError is an error at a Markdown position.
 type posError struct {
-	pos Pos
+	pos page.Pos
 	msg string
 	err error
 }
@@ -59,7 +60,7 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 			ck.other = append(ck.other, fmt.Sprintf("%s: %s", p, msg))
 			return
 		}
-		ck.errs = append(ck.errs, posError{Pos{File: pl.page.Path, Line: p.Line, Col: p.Column}, msg, err})
+		ck.errs = append(ck.errs, posError{page.Pos{File: pl.page.Path, Line: p.Line, Col: p.Column}, msg, err})
 	}
 	srcs := []string{mainGo}
 	if withHelper {

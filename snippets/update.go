@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/warpbook/warpbook/internal/atomicfile"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
+
+	"github.com/warpbook/warpbook/internal/atomicfile"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Updatable reports whether -update can fix a cell result: it failed only
@@ -33,70 +33,20 @@ func Updatable(cr *CellResult) bool {
 // returns the ids of the cells it rewrote; with none, src is the page's
 // own source.
 func Update(r *PageResult) (src []byte, ids []string, err error) {
-	p := r.Page
-	type edit struct {
-		start, end int
-		text       string
-	}
-	var edits []edit
+	out := map[string]string{}
 	for _, cr := range r.Cells {
-		if !Updatable(cr) {
-			continue
+		if Updatable(cr) {
+			out[cr.ID] = normalize(cr.Output, false)
+			ids = append(ids, cr.ID)
 		}
-		c := p.Cell(cr.ID)
-		body := normalize(cr.Output, false)
-		nl := "\n"
-		openLine := c.Pos.Line
-		if c.Output != nil {
-			openLine = c.OutputPos.Line
-		}
-		if bytes.HasSuffix(p.Source[p.lineStart(openLine):p.lineStart(openLine+1)], []byte("\r\n")) {
-			nl = "\r\n"
-		}
-		prefix := string(p.Source[p.lineStart(openLine) : p.lineStart(openLine)+c.Pos.Col-1])
-		if c.Output != nil {
-			prefix = string(p.Source[p.lineStart(openLine) : p.lineStart(openLine)+c.OutputPos.Col-1])
-		}
-		fence := "```"
-		if c.Output != nil {
-			fence = p.fenceAt(c.Output.Pos())
-		}
-		var b strings.Builder
-		if body != "" {
-			lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
-			if i := writePrefixed(&b, lines, prefix, nl, fence); i >= 0 {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, c.ID(), strings.TrimSpace(lines[i]))
-			}
-		}
-		if c.Output != nil {
-			closing, ok := p.closingFence(c.Output)
-			if !ok {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the output block is never closed", c.OutputPos, c.ID())
-			}
-			edits = append(edits, edit{p.lineStart(c.OutputPos.Line + 1), p.lineStart(closing), b.String()})
-		} else {
-			closing, ok := p.closingFence(c.Code)
-			if !ok {
-				return p.Source, nil, fmt.Errorf("%s: %s: cannot update: the snippet is never closed", c.Pos, c.ID())
-			}
-			at := p.lineStart(closing + 1)
-			text := prefix + "```output" + nl + b.String() + prefix + "```" + nl
-			if at == len(p.Source) && !bytes.HasSuffix(p.Source, []byte("\n")) {
-				text = nl + text
-			}
-			edits = append(edits, edit{at, at, text})
-		}
-		ids = append(ids, c.ID())
 	}
-	if len(edits) == 0 {
-		return p.Source, nil, nil
+	if len(ids) == 0 {
+		return r.Page.Source, nil, nil
 	}
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
-	out := append([]byte(nil), p.Source...)
-	for _, e := range edits {
-		out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
+	if src, err = r.Page.WithOutputs(out); err != nil {
+		return r.Page.Source, nil, err
 	}
-	return out, ids, nil
+	return src, ids, nil
 }
 
 // ErrChanged is wrapped by the error of [UpdateFile] when the page's file
@@ -125,7 +75,7 @@ func UpdateFile(r *PageResult) ([]string, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("update %s: not a regular file", r.Page.Path)
 	}
-	now, err := ReadFile(nil, path, MaxPageBytes, "a page")
+	now, err := page.ReadFile(nil, path, page.MaxPageBytes, "a page")
 	if err != nil {
 		return nil, fmt.Errorf("update %s: %w", r.Page.Path, err)
 	}

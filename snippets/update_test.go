@@ -8,12 +8,14 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // failOutput is the result of a cell whose only failure is its output.
-func failOutput(c *Cell, out string) *CellResult {
+func failOutput(c *page.Cell, out string) *CellResult {
 	cr := &CellResult{ID: c.ID(), Status: StatusFail, Output: out}
-	cr.Diagnostics = Diagnostics{compareOutput(c, out)}
+	cr.Diagnostics = page.Diagnostics{compareOutput(c, out)}
 	return cr
 }
 
@@ -33,7 +35,7 @@ func TestUpdate(t *testing.T) {
 		{"tilde fence", "```go run\nx\n```\n~~~~output\nold\n~~~~\n", "```\n", "```go run\nx\n```\n~~~~output\n```\n~~~~\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Parse("x.md", []byte(tc.src))
+			p, err := page.Parse("x.md", []byte(tc.src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +49,7 @@ func TestUpdate(t *testing.T) {
 				t.Fatalf("got %q (ids %v)\nwant %q", got, ids, tc.want)
 			}
 			// Idempotent: the updated page now matches.
-			p2, _ := Parse("x.md", got)
+			p2, _ := page.Parse("x.md", got)
 			if compareOutput(p2.Cells[0], tc.out) != nil {
 				t.Errorf("the updated page still differs: expected %q", p2.Cells[0].Expected())
 			}
@@ -56,11 +58,11 @@ func TestUpdate(t *testing.T) {
 }
 
 func TestUpdateRefuses(t *testing.T) {
-	p, _ := Parse("x.md", []byte("```go run panics=\"boom\"\nx\n```\n```output\nold\n```\n"))
+	p, _ := page.Parse("x.md", []byte("```go run panics=\"boom\"\nx\n```\n```output\nold\n```\n"))
 	c := p.Cells[0]
 	// A panic that does not match is not an output problem: no update.
 	cr := failOutput(c, "new\n")
-	cr.Diagnostics = append(cr.Diagnostics, &Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "panicked with other"})
+	cr.Diagnostics = append(cr.Diagnostics, &page.Diagnostic{Pos: c.Pos, ID: c.ID(), Msg: "panicked with other"})
 	if src, ids, err := Update(&PageResult{Page: p, Cells: []*CellResult{cr}}); err != nil || len(ids) != 0 || string(src) != string(p.Source) {
 		t.Errorf("updated a cell that also fails for another reason: %v %v", ids, err)
 	}
@@ -78,7 +80,7 @@ func TestUpdateFileAtomic(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := Parse(path, []byte(src))
+	p, _ := page.Parse(path, []byte(src))
 	ids, err := UpdateFile(&PageResult{Page: p, Cells: []*CellResult{failOutput(p.Cells[0], "new\n")}})
 	if err != nil || len(ids) != 1 {
 		t.Fatal(ids, err)
@@ -109,7 +111,7 @@ func TestUpdateFileSafety(t *testing.T) {
 		if err := os.Symlink("real.md", link); err != nil {
 			t.Skip("no symlinks here:", err)
 		}
-		p, _ := Parse(link, []byte(src))
+		p, _ := page.Parse(link, []byte(src))
 		if _, err := UpdateFile(&PageResult{Page: p, Cells: []*CellResult{failOutput(p.Cells[0], "new\n")}}); err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +124,7 @@ func TestUpdateFileSafety(t *testing.T) {
 	})
 	t.Run("changed", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "x.md")
-		p, _ := Parse(path, []byte(src))
+		p, _ := page.Parse(path, []byte(src))
 		edited := src + "\nA sentence the author saved while the snippets ran.\n"
 		if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
 			t.Fatal(err)
@@ -140,7 +142,7 @@ func TestUpdateFileSafety(t *testing.T) {
 // TestInProcess runs a page without worker processes, as a library user
 // without the TestMain hook would.
 func TestInProcess(t *testing.T) {
-	p, err := Parse("x.md", []byte("```go run\nimport (\n\t\"fmt\"\n\t\"os\"\n)\nx := 2\nfmt.Println(x)\nfmt.Fprintln(os.Stdout, \"stdout\")\n```\n```output\n2\nstdout\n```\n\n[2](= \"x\")\n"))
+	p, err := page.Parse("x.md", []byte("```go run\nimport (\n\t\"fmt\"\n\t\"os\"\n)\nx := 2\nfmt.Println(x)\nfmt.Fprintln(os.Stdout, \"stdout\")\n```\n```output\n2\nstdout\n```\n\n[2](= \"x\")\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // verify turns outcomes into results: it compares what each cell printed
@@ -24,8 +25,8 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worke
 		}
 		cr := &CellResult{ID: c.ID()}
 		r.Cells[c.Index] = cr
-		fail := func(pos Pos, err error, format string, args ...any) *Diagnostic {
-			d := &Diagnostic{Pos: pos, ID: c.ID(), Msg: fmt.Sprintf(format, args...), Err: err}
+		fail := func(pos page.Pos, err error, format string, args ...any) *page.Diagnostic {
+			d := &page.Diagnostic{Pos: pos, ID: c.ID(), Msg: fmt.Sprintf(format, args...), Err: err}
 			cr.Diagnostics = append(cr.Diagnostics, d)
 			cr.Status = StatusFail
 			return d
@@ -100,8 +101,8 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worke
 		}
 		res := &CheckResult{ID: ch.ID()}
 		r.Checks[ch.Index] = res
-		fail := func(pos Pos, err error, format string, args ...any) {
-			res.Diagnostics = append(res.Diagnostics, &Diagnostic{Pos: pos, ID: ch.ID(), Msg: fmt.Sprintf(format, args...), Err: err})
+		fail := func(pos page.Pos, err error, format string, args ...any) {
+			res.Diagnostics = append(res.Diagnostics, &page.Diagnostic{Pos: pos, ID: ch.ID(), Msg: fmt.Sprintf(format, args...), Err: err})
 			res.Status = StatusFail
 		}
 		u := pl.byCheck[ch]
@@ -164,7 +165,7 @@ func (pl *plan) notRunReason(u *unit) string {
 }
 
 // verifyNative compares a cell's native outcome with the interpreter's.
-func (k *Kernel) verifyNative(c *Cell, cr *CellResult, o, no *worker.Outcome, fail func(Pos, error, string, ...any) *Diagnostic) {
+func (k *Kernel) verifyNative(c *page.Cell, cr *CellResult, o, no *worker.Outcome, fail func(page.Pos, error, string, ...any) *page.Diagnostic) {
 	if no == nil || !no.Ran {
 		return
 	}
@@ -192,13 +193,13 @@ func (k *Kernel) verifyNative(c *Cell, cr *CellResult, o, no *worker.Outcome, fa
 
 // compareOutput compares what a cell printed with its output block.
 // Trailing whitespace on each line and trailing blank lines do not count.
-func compareOutput(c *Cell, actual string) *Diagnostic {
+func compareOutput(c *page.Cell, actual string) *page.Diagnostic {
 	want := normalize(c.Expected(), c.Attrs.Unordered)
 	got := normalize(actual, c.Attrs.Unordered)
 	if want == got {
 		return nil
 	}
-	d := &Diagnostic{ID: c.ID(), Err: ErrOutput, Hint: UpdateCommand(c)}
+	d := &page.Diagnostic{ID: c.ID(), Err: ErrOutput, Hint: UpdateCommand(c)}
 	if c.Output == nil {
 		d.Pos = c.Pos
 		d.Msg = "prints output, but has no output block"
@@ -215,7 +216,7 @@ func compareOutput(c *Cell, actual string) *Diagnostic {
 
 // UpdateCommand is the command that rewrites c's output block, written
 // for a POSIX shell.
-func UpdateCommand(c *Cell) string {
+func UpdateCommand(c *page.Cell) string {
 	return fmt.Sprintf("warpbook test -update -run '^%s$' %s", c.ID(), shellQuote(c.Pos.File))
 }
 
@@ -223,7 +224,7 @@ func UpdateCommand(c *Cell) string {
 // and including cell c: "warpbook run FILE -run '^ID$'". file names the
 // page as the reader's shell sees it (the site gives its path in the
 // repository).
-func RunCommand(c *Cell, file string) string {
+func RunCommand(c *page.Cell, file string) string {
 	return fmt.Sprintf("warpbook run %s -run '^%s$'", shellQuote(file), c.ID())
 }
 
@@ -267,7 +268,7 @@ var yaegiPos = regexp.MustCompile(`^(?:[^\s:]*:)?(\d+):(\d+): `)
 
 // mapError turns the position in an interpreter error ("_.go:2:5: msg" or
 // "2:5: msg") into a Markdown position through the chunk's map.
-func (u *unit) mapError(chunk int, msg string, def Pos) (Pos, string) {
+func (u *unit) mapError(chunk int, msg string, def page.Pos) (page.Pos, string) {
 	m := yaegiPos.FindStringSubmatch(msg)
 	if m == nil || chunk < 0 || chunk >= len(u.maps) {
 		return def, msg

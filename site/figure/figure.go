@@ -32,7 +32,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // A Figure is a drawn figure.
@@ -89,7 +89,7 @@ type spec struct {
 	Measured  []int  `yaml:"measured"`  // measured first-issue cycle of each warp, in warp order
 
 	src  []byte
-	keys map[string]snippets.Pos // where each top-level key is, in src
+	keys map[string]page.Pos // where each top-level key is, in src
 	// cycles is what is left of the figure's budget of simulated cycles
 	// (maxFigureCycles).
 	cycles int64
@@ -126,10 +126,10 @@ func Kinds() []string {
 // id prefixes the ids inside the SVG; it must be unique on the page.
 func Draw(src []byte, id string) (*Figure, error) {
 	var s spec
-	keys, err := snippets.DecodeYAML("", 1, src, &s)
+	keys, err := page.DecodeYAML("", 1, src, &s)
 	if err != nil {
 		e := &Error{Msg: err.Error()}
-		var d *snippets.Diagnostic
+		var d *page.Diagnostic
 		if errors.As(err, &d) {
 			e.Line, e.Col, e.Msg = d.Pos.Line, d.Pos.Col, d.Msg
 		}

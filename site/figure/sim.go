@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/sim"
-	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // defaultProgram is a dependent FFMA chain: each warp can issue once per
@@ -204,7 +204,7 @@ func (s *spec) programs() ([]program, string, error) {
 	for _, v := range vals {
 		// Each $name becomes v: keep the program within the limit on the
 		// YAML it came from.
-		if grown := len(one.text) + len(ref.FindAllStringIndex(one.text, -1))*(len(v)-1-len(name)); grown > snippets.MaxYAMLBytes {
+		if grown := len(one.text) + len(ref.FindAllStringIndex(one.text, -1))*(len(v)-1-len(name)); grown > page.MaxYAMLBytes {
 			return nil, "", s.errorf("vary", "vary: the program with $%s = %.20q is %d bytes, more than 64 KiB, the limit", name, v, grown)
 		}
 		out = append(out, program{

@@ -4,17 +4,17 @@ import (
 	"os"
 	"testing"
 
-	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // bookPage reads and parses a page of the book, by its path from the
 // repository's root ("book/occupancy.md").
-func bookPage(t testing.TB, page string) ([]byte, *snippets.Page) {
+func bookPage(t testing.TB, path string) ([]byte, *page.Page) {
 	t.Helper()
-	src, err := os.ReadFile("../../" + page)
+	src, err := os.ReadFile("../../" + path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := snippets.Parse(page, src)
+	p, _ := page.Parse(path, src)
 	return src, p
 }

@@ -18,7 +18,7 @@
 //
 // A [Request] names a page (its path and its Markdown as built), the cell
 // to run and the reader's edits (new code by cell id). [Run] applies the
-// edits to the page ([snippets.Page.WithCode]), parses it and runs it
+// edits to the page ([page.Page.WithCode]), parses it and runs it
 // through the kernel in process, up to the cell and the checked values that
 // follow it: the cells above run first, as "warpbook test" runs them. The
 // [Result] carries what the cell printed, the diagnostics of the run
@@ -45,6 +45,7 @@ import (
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Request is one run of a cell in the reader's browser.
@@ -138,12 +139,12 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 		res.Error = err.Error() + "\n"
 		return res
 	}
-	page := book
+	pg := book
 	if len(req.Edits) > 0 {
-		page = s.parse(req.Path, src)
+		pg = s.parse(req.Path, src)
 	}
-	if len(page.Diagnostics) > 0 {
-		res.Error = writeDiags(page.Diagnostics)
+	if len(pg.Diagnostics) > 0 {
+		res.Error = writeDiags(pg.Diagnostics)
 		return res
 	}
 	k := s.k
@@ -152,26 +153,26 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 		if req.Stderr != nil {
 			stderr = []byte(*req.Stderr)
 		}
-		if d := k.Stopped(page, req.Stopped, stderr); d != nil {
-			res.Error = writeDiags(snippets.Diagnostics{d})
+		if d := k.Stopped(pg, req.Stopped, stderr); d != nil {
+			res.Error = writeDiags(page.Diagnostics{d})
 			res.Restart = true
 			return res
 		}
 	}
-	cell := page.Cell(req.Cell)
+	cell := pg.Cell(req.Cell)
 	selected := map[string]bool{}
-	for _, c := range page.Cells[:cell.Index+1] {
+	for _, c := range pg.Cells[:cell.Index+1] {
 		selected[c.ID()] = true
 	}
-	for _, ch := range page.Checks {
+	for _, ch := range pg.Checks {
 		if ch.After <= cell.Index+1 {
 			selected[ch.ID()] = true
 		}
 	}
 	k.Filter = func(id string) bool { return selected[id] }
-	r := k.RunPage(ctx, page)
+	r := k.RunPage(ctx, pg)
 
-	var problems snippets.Diagnostics
+	var problems page.Diagnostics
 	problems = append(problems, r.Diagnostics...)
 	for _, cr := range r.Cells {
 		if cr == nil {
@@ -194,8 +195,8 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 		if vr == nil {
 			continue
 		}
-		v := Value{ID: vr.ID, Text: page.Checks[i].Text, Value: vr.Value}
-		var own snippets.Diagnostics
+		v := Value{ID: vr.ID, Text: pg.Checks[i].Text, Value: vr.Value}
+		var own page.Diagnostics
 		for _, d := range vr.Diagnostics {
 			if !errors.Is(d, snippets.ErrOutput) {
 				own = append(own, d)
@@ -228,7 +229,7 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 }
 
 // writeDiags prints ds as every command prints diagnostics, "" for none.
-func writeDiags(ds snippets.Diagnostics) string {
+func writeDiags(ds page.Diagnostics) string {
 	if len(ds) == 0 {
 		return ""
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/warpbook/warpbook/site/figure"
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Server answers the browser kernel's messages, one at a time, keeping
@@ -17,7 +18,7 @@ import (
 type Server struct {
 	k       snippets.Kernel
 	mu      sync.Mutex
-	parsed  []*snippets.Page  // the most recently used last
+	parsed  []*page.Page      // the most recently used last
 	sources map[string][]byte // the last source sent for each path
 }
 
@@ -45,7 +46,7 @@ func (s *Server) source(path, src string) ([]byte, bool) {
 const parsedPages = 4
 
 // parse parses a page, or returns it parsed before.
-func (s *Server) parse(path string, src []byte) *snippets.Page {
+func (s *Server) parse(path string, src []byte) *page.Page {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, p := range s.parsed {
@@ -54,7 +55,7 @@ func (s *Server) parse(path string, src []byte) *snippets.Page {
 			return p
 		}
 	}
-	p, _ := snippets.Parse(path, src)
+	p, _ := page.Parse(path, src)
 	s.parsed = append(s.parsed, p)
 	if len(s.parsed) > parsedPages {
 		s.parsed = s.parsed[1:]

@@ -25,7 +25,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/warpbook/warpbook/site"
-	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // A Server builds and serves one book.
@@ -239,7 +239,7 @@ func errorPage(err error, last []byte) []byte {
 	var b strings.Builder
 	b.WriteString(`<div role="alert" style="position:relative;z-index:1000;margin:0;padding:1rem 1.5rem;background:#fff0f0;color:#5c0011;border-bottom:3px solid #cf222e;font:14px/1.5 ui-monospace,monospace;white-space:pre-wrap">`)
 	b.WriteString("<strong>The build failed; this is the last good build.</strong>\n\n")
-	var list snippets.Diagnostics
+	var list page.Diagnostics
 	if errors.As(err, &list) {
 		var text strings.Builder
 		list.Write(&text)

@@ -15,6 +15,7 @@ import (
 	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/site/pdf"
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 var buildCommand = command{
@@ -99,7 +100,7 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 		return 1
 	}
 	if err != nil {
-		var list snippets.Diagnostics
+		var list page.Diagnostics
 		if errors.As(err, &list) {
 			list.Write(stderr)
 			fmt.Fprintf(stderr, "warpbook build: %s; nothing written\n", plural(len(list), "error", "errors"))

@@ -17,10 +17,11 @@ import (
 	"time"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // TestCopyAsProgram takes every runnable snippet of the book as the
-// program "Copy as program" gives a reader (snippets.Page.Program), builds
+// program "Copy as program" gives a reader (snippets.Program), builds
 // them all with the Go toolchain in this module, runs each, and compares
 // what it prints with the output the page verifies; a panics= snippet
 // must end in that panic.
@@ -34,7 +35,7 @@ func TestCopyAsProgram(t *testing.T) {
 	}
 	type prog struct {
 		name  string
-		cell  *snippets.Cell
+		cell  *page.Cell
 		whole bool // a whole program, built as itself
 	}
 	var progs []prog
@@ -50,15 +51,15 @@ func TestCopyAsProgram(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		page, err := snippets.Parse(filepath.ToSlash(rel), src)
+		pg, err := page.Parse(filepath.ToSlash(rel), src)
 		if err != nil {
 			return err
 		}
-		for _, c := range page.Cells {
+		for _, c := range pg.Cells {
 			if c.Attrs.Skip != "" || c.Attrs.Error != "" {
 				continue
 			}
-			code, err := page.Program(c)
+			code, err := snippets.Program(pg, c)
 			if err != nil {
 				t.Errorf("%s: %v", c.Pos, err)
 				continue

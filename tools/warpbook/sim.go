@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/sim"
-	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 var simCommand = command{
@@ -80,7 +80,7 @@ func runSim(c *cli, o simOptions, name string) int {
 			return 1
 		}
 	}
-	data, err := snippets.ReadFile(nil, name, maxWorkloadBytes, "a workload file")
+	data, err := page.ReadFile(nil, name, maxWorkloadBytes, "a workload file")
 	if err != nil {
 		fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
 		return 1

@@ -16,6 +16,7 @@ import (
 
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 var testCommand = command{
@@ -192,17 +193,17 @@ type pageFile struct {
 
 // parsePages parses every file. Pages with syntax errors are kept (their
 // results carry the errors) and make the exit status 2; a file that cannot
-// be read (missing, not a regular file, larger than snippets.MaxPageBytes,
+// be read (missing, not a regular file, larger than page.MaxPageBytes,
 // a link out of its directory) stops everything, with exit status 1.
-func parsePages(files []pageFile, stderr io.Writer) ([]*snippets.Page, int) {
-	var pages []*snippets.Page
+func parsePages(files []pageFile, stderr io.Writer) ([]*page.Page, int) {
+	var pages []*page.Page
 	code := 0
 	for _, f := range files {
 		name := f.path
 		if f.dir != nil {
 			name = f.name
 		}
-		src, err := snippets.ReadFile(f.dir, name, snippets.MaxPageBytes, "a page")
+		src, err := page.ReadFile(f.dir, name, page.MaxPageBytes, "a page")
 		if err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) {
@@ -211,7 +212,7 @@ func parsePages(files []pageFile, stderr io.Writer) ([]*snippets.Page, int) {
 			fmt.Fprintf(stderr, "warpbook: %s: %v\n", f.path, err)
 			return nil, 1
 		}
-		p, err := snippets.Parse(f.path, src)
+		p, err := page.Parse(f.path, src)
 		if err != nil {
 			code = 2
 		}

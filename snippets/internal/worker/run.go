@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets/internal/bytesize"
 )
 
 // Limits are what [Run] enforces.
@@ -203,7 +205,7 @@ func (r *runner) read() {
 		r.recent = r.recent[1:]
 	}
 	if ok && r.lim.Memory > 0 && rss > r.lim.Memory {
-		r.stop("used more than the memory limit of "+ByteSize(r.lim.Memory), MemoryLimit)
+		r.stop("used more than the memory limit of "+bytesize.Format(r.lim.Memory), MemoryLimit)
 	}
 }
 
@@ -292,7 +294,7 @@ func (r *runner) piece(pc piece) {
 		r.count(len(pc.out))
 	}
 	if pc.long {
-		r.stop("printed more than the output limit of "+ByteSize(r.lim.Output), OutputLimit)
+		r.stop("printed more than the output limit of "+bytesize.Format(r.lim.Output), OutputLimit)
 	}
 	if pc.ev == nil {
 		return
@@ -338,7 +340,7 @@ func (r *runner) piece(pc piece) {
 func (r *runner) count(n int) {
 	r.total += int64(n)
 	if r.lim.Output > 0 && r.total > r.lim.Output {
-		r.stop("printed more than the output limit of "+ByteSize(r.lim.Output), OutputLimit)
+		r.stop("printed more than the output limit of "+bytesize.Format(r.lim.Output), OutputLimit)
 	}
 }
 
@@ -422,19 +424,6 @@ func CrashMessage(stderr []byte, err error, stdout []byte) string {
 		return "crashed: " + err.Error()
 	}
 	return "the process ended before the snippet finished"
-}
-
-// ByteSize formats n bytes as the limits are written: "1 MiB".
-func ByteSize(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return strconv.FormatInt(n>>30, 10) + " GiB"
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 func plural(n int, noun string) string {

@@ -1,12 +1,11 @@
-package snippets_test
+package page_test
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
-
-	"github.com/warpbook/warpbook/snippets"
 )
 
 func TestRefsAndCaptions(t *testing.T) {
@@ -14,20 +13,20 @@ func TestRefsAndCaptions(t *testing.T) {
 		"| a | b |\n|---|---|\n| 1 | 2 |\n\nTable: The *limits* by part {#tbl-limits}\n\n" +
 		"| c |\n|---|\n| 3 |\n\nTable: No id.\n\n" +
 		"Table: not after a table {#tbl-no}\n"
-	p, err := snippets.Parse("p.md", []byte(src))
+	p, err := page.Parse("p.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var refs []string
-	var caps []*snippets.Caption
+	var caps []*page.Caption
 	ast.Walk(p.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
-		case *snippets.Ref:
+		case *page.Ref:
 			refs = append(refs, n.Target)
-		case *snippets.Caption:
+		case *page.Caption:
 			caps = append(caps, n)
 		}
 		return ast.WalkContinue, nil

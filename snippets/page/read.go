@@ -1,4 +1,4 @@
-package snippets
+package page
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/internal/bytesize"
 )
 
 // Limits on the files the tool reads. A file past one is refused with an
@@ -28,8 +28,8 @@ const (
 var (
 	// ErrInputLimit: an input passed one of the limits on what the tool
 	// reads and decodes: size, nesting, alias expansion ([MaxPageBytes],
-	// [MaxYAMLBytes], ...). ([ErrLimit] is a snippet's own use of memory or
-	// output.)
+	// [MaxYAMLBytes], ...). (The kernel's ErrLimit is a snippet's own use of
+	// memory or output.)
 	ErrInputLimit = errors.New("input over its limit")
 	// ErrNotRegular: the path is a directory, a named pipe, a device or a
 	// socket, not a regular file.
@@ -133,7 +133,7 @@ func regular(fi fs.FileInfo, max int64, what string) error {
 }
 
 func tooLarge(max int64, what string) error {
-	return limitf("larger than %s, the limit on %s", worker.ByteSize(max), what)
+	return limitf("larger than %s, the limit on %s", bytesize.Format(max), what)
 }
 
 // unwrapPath drops the *fs.PathError around err, so that ReadFile's own

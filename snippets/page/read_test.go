@@ -1,6 +1,6 @@
 //go:build unix
 
-package snippets
+package page
 
 import (
 	"errors"

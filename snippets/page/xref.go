@@ -1,4 +1,4 @@
-package snippets
+package page
 
 import (
 	"bytes"
@@ -9,13 +9,6 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
-
-// Numbered figures and tables, and references to them, as Quarto writes
-// them: a figure block's info string may give it an id ("```figure
-// id=fig-cliffs"); a paragraph right after a table that starts with
-// "Table:" is the table's [Caption], with an optional {#tbl-ID} at its
-// end; and "@fig-ID" or "@tbl-ID" in prose is a [Ref] to one, which the
-// site writes as "Figure 5.2" and links.
 
 // KindCaption is the node kind of [Caption].
 var KindCaption = ast.NewNodeKind("Caption")

@@ -1,7 +1,6 @@
-package snippets
+package page
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -29,24 +28,6 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Sentinel errors wrapped by diagnostics; callers branch on them with
-// [errors.Is].
-var (
-	// ErrTimeout: a snippet ran past its time limit.
-	ErrTimeout = errors.New("time limit exceeded")
-	// ErrUnexpectedSuccess: a snippet marked panics= or error= did not
-	// panic or did not fail to compile.
-	ErrUnexpectedSuccess = errors.New("unexpected success")
-	// ErrForbidden: a snippet imports or uses something the sandbox does
-	// not allow.
-	ErrForbidden = errors.New("not allowed in snippets")
-	// ErrOutput: what a snippet printed differs from its output block.
-	ErrOutput = errors.New("output differs")
-	// ErrLimit: a snippet used more memory or printed more than the
-	// kernel allows.
-	ErrLimit = errors.New("resource limit exceeded")
-)
-
 // Diagnostic is one problem found in a page, at a Markdown position. Its
 // Error method prints "file.md:LINE:COL: ID: what"; Diff and Hint are extra
 // lines a report prints under it.
@@ -62,7 +43,8 @@ type Diagnostic struct {
 	Diff string
 	// Hint is what to do about it, e.g. the command that updates an output.
 	Hint string
-	// Err is the cause, if any (one of the sentinels above, a type error...).
+	// Err is the cause, if any: a sentinel such as [ErrInputLimit] or the
+	// kernel's ErrTimeout, a type error...
 	Err error
 }
 
@@ -111,9 +93,9 @@ func (ds Diagnostics) Err() error {
 	return ds
 }
 
-// sortDiagnostics orders ds by file, line and column, keeping the order of
+// Sort orders ds by file, line and column, in place, keeping the order of
 // diagnostics at the same position.
-func sortDiagnostics(ds Diagnostics) {
+func (ds Diagnostics) Sort() {
 	sort.SliceStable(ds, func(i, j int) bool { return less(ds[i].Pos, ds[j].Pos) })
 }
 
@@ -132,7 +114,7 @@ func less(a, b Pos) bool {
 // same position.
 func (ds Diagnostics) Sorted() Diagnostics {
 	out := slices.Clone(ds)
-	sortDiagnostics(out)
+	out.Sort()
 	return slices.CompactFunc(out, func(a, b *Diagnostic) bool {
 		return a.Pos == b.Pos && a.ID == b.ID && a.Msg == b.Msg
 	})

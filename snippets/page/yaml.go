@@ -1,4 +1,4 @@
-package snippets
+package page
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
-	"github.com/warpbook/warpbook/snippets/internal/worker"
+	"github.com/warpbook/warpbook/snippets/internal/bytesize"
 )
 
 // Limits on one YAML document: a page's front matter, a figure block,
@@ -60,7 +60,7 @@ func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos,
 		}
 	}()
 	if len(data) > MaxYAMLBytes {
-		return nil, &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + worker.ByteSize(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
+		return nil, &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + bytesize.Format(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
 	}
 	toks := lexer.Tokenize(string(data))
 	if tk := tooDeep(toks); tk != nil {
@@ -71,7 +71,7 @@ func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos,
 	if err == nil {
 		if tk := (&expansion{anchors: map[string]int64{}}).overLimit(f); tk != nil {
 			l, col := bytePos(data, tk.Position)
-			return nil, &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + worker.ByteSize(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
+			return nil, &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + bytesize.Format(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
 		}
 		keys = keyPaths(f, data, at)
 		err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package snippets
+package page
 
 // openNonblock is 0 in WebAssembly, which has no named pipes (and no
 // O_NONBLOCK): the browser kernel reads no files.

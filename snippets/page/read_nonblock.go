@@ -1,6 +1,6 @@
 //go:build !(js && wasm)
 
-package snippets
+package page
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package snippets
+package page
 
 import (
 	"bytes"
@@ -83,9 +83,11 @@ func (p *Page) lineStart(n int) int {
 	return len(p.Source)
 }
 
-// pageKey holds the page being parsed in goldmark's parser context, for
-// the cell transformer.
-var pageKey = parser.NewContextKey()
+// transformKey holds, in goldmark's parser context, the transform of the
+// page being parsed, for the cell transformer. It holds the method value,
+// not the *Page: a Page stored in an interface would keep every exported
+// method of Page linked in the browser kernel, used or not.
+var transformKey = parser.NewContextKey()
 
 // Parse parses src, the contents of the page at path, in warpbook's one
 // Markdown dialect (see the package documentation). It always returns a
@@ -110,11 +112,11 @@ func Parse(path string, src []byte) (*Page, error) {
 			Msg: "the page starts with a UTF-8 byte order mark (EF BB BF), which hides its front matter and first line: save it as UTF-8 without a BOM"})
 	}
 	ctx := parser.NewContext()
-	ctx.Set(pageKey, pg)
+	ctx.Set(transformKey, pg.transform)
 	pg.Doc = markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)).(*ast.Document)
 	pg.assignIDs()
 	pg.warnings = sync.OnceValue(pg.lintNumbers)
-	sortDiagnostics(pg.Diagnostics)
+	pg.Diagnostics.Sort()
 	return pg, pg.Diagnostics.Err()
 }
 
@@ -123,8 +125,8 @@ func Parse(path string, src []byte) (*Page, error) {
 type cellTransformer struct{}
 
 func (cellTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	if pg, ok := pc.Get(pageKey).(*Page); ok {
-		pg.transform(doc)
+	if transform, ok := pc.Get(transformKey).(func(*ast.Document)); ok {
+		transform(doc)
 	}
 }
 

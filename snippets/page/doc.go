@@ -1,0 +1,113 @@
+// Package page is warpbook's page model: it reads a Markdown page, in
+// the book's one dialect, into the [Page] that every command works from,
+// and reports what is wrong with it as [Diagnostics]. It knows nothing of
+// running snippets (package snippets, the kernel, does that) and imports
+// neither the interpreter nor go/types, so that what needs only pages (a
+// figure, the site's front matter) links only this.
+//
+// # The dialect
+//
+// Every command reads a page the same way: [Parse] parses it once, in the
+// one Markdown dialect of warpbook, and everything downstream (the
+// kernel, the site, warpbook test, build, serve and run) works from the
+// [Page] it returns; nothing re-reads the Markdown. The dialect is
+// CommonMark with GitHub Flavored Markdown (tables, strikethrough,
+// autolinks, task lists), footnotes, heading ids (automatic, and {#id}),
+// GitHub alerts (a blockquote opening with [!NOTE], [!TIP], [!IMPORTANT],
+// [!WARNING] or [!CAUTION]), YAML front matter between "---" lines, and
+// warpbook's cells, output blocks and checked values.
+//
+// The Page holds the source, the goldmark AST ([Page.Doc]), the decoded
+// [FrontMatter], the [Cell]s and [Check]s, and the parse's
+// [Page.Diagnostics]. In the AST, the dialect's own nodes stand where they
+// were written: a [FrontMatterNode], an [Alert], a [CellNode] (whose
+// children are the go run block and its output block) and a [CheckNode]
+// (whose children are the link's text). Renderers render the AST as it is
+// and never change it.
+//
+// Every problem, whoever finds it (the parser, the type checker, the
+// interpreter, the site, a figure, a YAML decoder), is a [Diagnostic] at a
+// file:line:col of the page, with the column in bytes as go/token counts
+// them, and [Diagnostics.Write] is the one printer every command uses.
+//
+// Front matter is decoded strictly ([DecodeYAML]: a key with no field is
+// an error, and sizes, nesting and alias expansion are bounded) into
+// [FrontMatter]; a tag that is not a slug, an unknown byline status or
+// difficulty, and front matter that is never closed are parse errors, at
+// the key. Which keys suit which kind of page (chapter, glossary entry,
+// question) the site decides.
+//
+// A fenced block whose info string starts with "go run" is a cell. The
+// fenced block with info string "output" right after it holds what the cell
+// must print. A plain "go" block is display-only and never runs.
+//
+//	```go run id=a100
+//	import (
+//		"fmt"
+//		"github.com/warpbook/warpbook/engine/gpu"
+//	)
+//	// ---
+//	d := gpu.A100()
+//	fmt.Println(d.Name, d.SMs)
+//	```
+//	```output
+//	A100 SXM4 108
+//	```
+//
+// The lines above a line that reads "// ---" ([SetupSeparator]), and that
+// line, are hidden setup: rendered collapsed and still run. The separator
+// is part of the code, so the setup it closes cannot drift when a line is
+// added above; a cell has at most one, with code under it. It is a
+// comment alone on its line: the same text in a raw string is code.
+//
+// Attributes follow "go run" as key=value (the value bare or a double-quoted
+// Go string) or bare flags:
+//
+//	id=NAME          stable anchor and -run target
+//	panics="text"    must panic with a message containing text
+//	error="text"     must fail to compile with an error containing text
+//	unordered        compare output lines as a multiset
+//	skip="reason"    do not run (the reason is required)
+//	timeout=2s       time limit for this cell
+//	fresh            run in its own interpreter, not the page's session
+//
+// Unknown attributes, an output block with no cell before it and duplicate
+// ids are errors ([Page.Diagnostics]).
+//
+// # Checked prose values
+//
+// A link whose destination is "=" states a value in prose and the Go
+// expression that must produce it:
+//
+//	the A100 runs [48](= "r.ActiveWarps") warps per SM
+//
+// The kernel evaluates the expression after the cells above it; fmt.Sprint
+// of its value must equal the link text.
+//
+// A number typed in plain prose that one of the page's cells prints (in
+// its output block) is a warning in [Page.Warnings]: an engine change would
+// leave it stale where a checked value fails. Only numbers a reader takes
+// from a computation count (1,280, 62.5 %, 3.272); round constants (32,
+// 256, 1000, a compute capability's 7.5) do not. A page lists the numbers
+// it states on purpose as prose (a source's figure being corrected) in the
+// front matter:
+//
+//	prose_numbers: ["78.1 %"]
+//
+// # Figures, tables and references
+//
+// A figure block's info string may give it an id ("```figure
+// id=fig-cliffs"); a paragraph right after a table that starts with
+// "Table:" is the table's [Caption], with an optional {#tbl-ID} at its
+// end; and "@fig-ID" or "@tbl-ID" in prose is a [Ref] to one, which the
+// site writes as "Figure 5.2" and links.
+//
+// # Reading and editing
+//
+// [ReadFile] reads a page, or any file of a book, within a limit on its
+// size ([MaxPageBytes], [MaxAssetBytes]) and refuses what is not a regular
+// file or leads outside the book. [Page.WithCode] and [Page.WithOutputs]
+// return the page's source with cells' code or output blocks replaced,
+// every other byte kept: what a reader's edits in the browser and
+// "warpbook test -update" make of the page.
+package page
