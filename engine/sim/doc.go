@@ -62,7 +62,8 @@
 // for any other resident warp the first matching rule, in this order,
 // decides its state:
 //
-//  1. drain: it has executed EXIT and waits for its stores to complete.
+//  1. drain: it has executed EXIT and waits for its stores to retire
+//     (Machine.StoreRetire).
 //  2. sleeping: it is inside a NANOSLEEP.
 //  3. barrier: it waits at BAR for warps of its block that have not arrived
 //     (warps that have exited do not count).
@@ -183,8 +184,12 @@
 //     through the L1TEX data path (LSUInterval per four sectors), the L2
 //     (L2BytesPerCycle) and DRAM (DRAMBytesPerCycle: the SM's share of the
 //     part's measured sustained bandwidth, on every preset but gt200,
-//     whose is the theoretical one). LGQueue, when set, bounds the global
-//     accesses in flight.
+//     ga102 and ad102, whose is the theoretical one). LGQueue, when set,
+//     bounds the global accesses in flight. The L2 and DRAM channels serve
+//     the SM first come first served at its share, but keep one latency's
+//     worth of unused time as credit (a token bucket), so a burst after a
+//     quiet spell does not queue behind itself: the part's other channels
+//     take it while the other SMs are not using them.
 //
 // An access is ready its level's latency after issue, plus whatever it
 // waited in the stages: the latency is what it takes with nothing else in
@@ -193,9 +198,24 @@
 // ConflictPassLatency each (Mei and Chu's measured cost per pass on gf100
 // and gm204; MIOInterval on the other presets). So latency grows with load
 // and throughput follows Little's law, bytes in flight = bandwidth ×
-// latency, until a stage saturates. The latency itself does not grow with
-// the DRAM's load, as a real memory system's does near its peak (see the
-// fidelity table in README).
+// latency, until a stage saturates.
+//
+// The DRAM latency itself also grows with the channel's load, as a real
+// memory system's does well before its peak: with u the bytes the SM
+// asked of the channel over the last 16 DRAM latencies against what the
+// channel moves in that time, an access takes DRAMLatency +
+// (DRAMLoadedLatency − DRAMLatency)·u + DRAMServiceCycles·u/(1−u) cycles
+// (u at most 31/32). DRAMLatency is the unloaded latency of a random
+// pointer chase; the volta, ampere, hopper and h800 presets take a loaded
+// latency of twice it and a queue's service time of 3 % of it, fitted to
+// an A100's copy bandwidth against occupancy and held to a V100's and an
+// H100 PCIe's (docs/fidelity.md).
+//
+// A store does not hold its warp until it reaches DRAM: with StoreRetire
+// set the write-back L2 takes it, and it retires StoreRetire cycles after
+// it leaves the L1TEX stages, or once a backed-up channel starts on its
+// bytes. A retiring block's place is taken BlockLaunch cycles later. Both
+// were fitted per part to Ernst's one-warp blocks.
 //
 // # Asynchronous copies and warpgroup MMA
 //
@@ -264,8 +284,22 @@
 // [Launch].Resident when set. The gt200, gf100 and toy presets have no
 // engine/gpu part, so only their warp and block slots limit residency.
 // When a block's last warp leaves, the next block of the grid starts in its
-// place at once, so a grid larger than the resident limit runs in waves
-// ([Result].Waves = blocks on the SM ÷ resident blocks).
+// place Machine.BlockLaunch cycles later (at once on presets without a
+// measured launch cost), so a grid larger than the resident limit runs in
+// waves ([Result].Waves = blocks on the SM ÷ resident blocks). While no
+// warp is resident the SM is not active: achieved occupancy and the
+// schedulers' active cycles leave those cycles out.
+//
+// # Clocks
+//
+// A machine's cycles are SM cycles at ClockMHz. [Machine.AtClock] runs it
+// at another clock: the SM's own figures stay in cycles, the L2's and
+// DRAM's latencies and bandwidths, StoreRetire and BlockLaunch keep their
+// nanoseconds. TensorClockMHz is where NVIDIA's tensor peak holds when it
+// is not the boost clock: the H100 SXM's 989 TFLOPS of dense FP16 hold at
+// 1.83 GHz, so its ridge point against the 3.35 TB/s datasheet bandwidth
+// is 989 ÷ 3.35 ≈ 295 FLOP per byte, not the 320 the 1.98 GHz boost clock
+// would give.
 //
 // # Trace
 //
@@ -308,17 +342,23 @@
 //     memory pipeline, load widths and scheduling policy, tensor rates from
 //     NVIDIA's datasheets, the A100's tensor latency and sustained
 //     bandwidth from Luo et al. (2024), the T4's from the CUDA samples'
-//     bandwidthTest.
+//     bandwidthTest; the V100's and A100's DRAM latency, block launch,
+//     store retirement and L2 bandwidth from Ernst's gpu-benches.
+//   - ga102 (RTX A6000) and ad102 (RTX 4090): the consumer Ampere and Ada
+//     SMs, with Huerta et al.'s memory pipeline (measured on the RTX
+//     A6000: one L1 load every 2 cycles), the 4090's latencies from a
+//     pointer chase and its L1 and shared rates from Luo et al.
 //   - hopper (H100 SXM5) and h800 (H800 PCIe): the GH100 SM's latencies,
 //     tensor and warpgroup-MMA latencies included, from Luo et al.'s H800
 //     PCIe measurements (and the H800's cut-down FP64 rate and sustained
-//     bandwidth); the H100 SXM5's L2 and DRAM latencies from a GH200
+//     bandwidth); the h800's DRAM latency, launch and L2 bandwidth from
+//     Ernst's H100 PCIe; the H100 SXM5's L2 and DRAM latencies from a GH200
 //     measurement, its sustained bandwidth from a STREAM copy on Azure's
 //     ND H100 v5.
 //
-// [Presets] lists them; the fidelity table in README holds them to
-// published measurements that no preset number was taken from, and says
-// where they disagree.
+// [Presets] lists them; docs/fidelity.md holds them to published
+// measurements, the figures each preset was fitted to apart from those it
+// was not, and says where they disagree.
 //
 // # Determinism and cost
 //

@@ -33,8 +33,13 @@ type Machine struct {
 	// them round-robin and the simulator runs the first one.
 	SMs int
 	// ClockMHz is the SM clock the cycle counts are in, used only to turn
-	// bytes per cycle into bytes per second (0: unknown).
+	// bytes per cycle into bytes per second (0: unknown). [Machine.AtClock]
+	// runs the machine at another clock.
 	ClockMHz int
+	// TensorClockMHz is the clock at which NVIDIA's tensor peak for the
+	// part holds, when it is not ClockMHz (0): the H100 SXM's 989 TFLOPS
+	// of dense FP16 hold at 1830 MHz, below its 1980 MHz boost clock.
+	TensorClockMHz int
 	// Schedulers is the number of warp schedulers (sub-partitions) per SM.
 	Schedulers int
 	// MaxWarps is the number of resident warps per SM (warp slots).
@@ -157,14 +162,40 @@ type Machine struct {
 	// come first served; 0 means unlimited.
 	L2BytesPerCycle   float64
 	DRAMBytesPerCycle float64
+	// DRAMLoadedLatency is the latency of a device-memory access while
+	// the SM's share of the channel is in full use (DRAMBytesPerCycle);
+	// DRAMLatency is the latency with nothing else in flight. In between
+	// the latency rises in proportion to the channel's load: the bytes
+	// the SM asked of it over the last DRAMLatency cycles (issue times,
+	// in eight buckets) over what the channel moves in that time. Beyond
+	// full use, accesses also queue for the channel. 0: DRAMLatency at
+	// any load.
+	DRAMLoadedLatency int
+	// DRAMServiceCycles adds a queue's wait to that rise: S·u/(1−u) cycles
+	// at load u (a single-server queue's mean wait with service time S),
+	// which makes the last few percent of the channel's bandwidth cost
+	// many more bytes in flight than the first. 0: none.
+	DRAMServiceCycles int
+	// StoreRetire is the cycles after which a global store no longer
+	// holds its warp (EXIT's drain, MEMBAR, the LGQueue entry): the
+	// write-back L2 takes it and the warp does not wait for device
+	// memory. A store still waits for the L1TEX stages before the L2, and
+	// it retires no sooner than its bytes start on a channel that is
+	// backed up (the L2 makes room by writing back). 0: a store retires
+	// when its level's latency has passed, as a load's data returns.
+	StoreRetire int
+	// BlockLaunch is the cycles between the last warp of a block leaving
+	// the SM and the next block of the grid taking its place; the first
+	// blocks of the grid start at cycle 0. 0: at once.
+	BlockLaunch int
 
 	// Sources says where every number comes from and which are estimates.
 	Sources string
 }
 
 // Preset returns the named machine preset (see [Presets]; case-
-// insensitive; part names such as "v100", "t4", "a100", "h100", "h800",
-// "gtx780" and "gtx980" are accepted too).
+// insensitive; part names such as "v100", "t4", "a100", "a6000", "4090",
+// "h100", "h800", "gtx780" and "gtx980" are accepted too).
 func Preset(name string) (Machine, error) {
 	key := strings.ToLower(strings.TrimSpace(name))
 	for _, m := range Presets() {
@@ -183,6 +214,10 @@ func Preset(name string) (Machine, error) {
 		return Hopper(), nil
 	case "h800 pcie":
 		return H800(), nil
+	case "rtx a6000", "a6000", "sm_86", "8.6":
+		return GA102(), nil
+	case "rtx 4090", "4090", "sm_89", "8.9":
+		return AD102(), nil
 	case "g80", "gtx280", "sm_13", "1.3":
 		return GT200(), nil
 	case "gtx480", "sm_20", "2.0", "fermi":
@@ -202,7 +237,7 @@ func Preset(name string) (Machine, error) {
 
 // Presets returns every preset, oldest architecture first, toy first of all.
 func Presets() []Machine {
-	return []Machine{Toy(), GT200(), GF100(), GK110(), GM204(), Volta(), Turing(), Ampere(), Hopper(), H800()}
+	return []Machine{Toy(), GT200(), GF100(), GK110(), GM204(), Volta(), Turing(), Ampere(), GA102(), AD102(), Hopper(), H800()}
 }
 
 // Toy is a teaching machine, not a real GPU: one scheduler, every math pipe
@@ -385,9 +420,17 @@ func Volta() Machine {
 			"(NVIDIA V100 datasheet) = 80 SMs × 4 sub-partitions × 128 FMA × 2 × 1.53 GHz, so TensorFMA 128; " +
 			"an mma.m8n8k4 (four 8×8×4 products per warp, 1024 FMA) takes 8 cycles. " + huertaMemPipe +
 			" Estimates, not measurements: the tensor latency (16), branch latency (4), FetchLatency, the " +
-			"policy (gto: Huerta et al. studied Turing and later) and the L1 data path (128 bytes per cycle).",
+			"policy (gto: Huerta et al. studied Turing and later) and the L1 data path (128 bytes per cycle). " +
+			"DRAM latency, launch and stores: " + ernstBenches + " measured a V100 PCIe (the same 80 SMs and " +
+			"HBM2) at 1380 MHz: a pointer chase of 436 cycles (cuda-latency/v100.txt, commit 2f915884, " +
+			"428-437 from 8 MB up; markdewing/AI_kernels' 460 above was the earlier figure), and the gpu-stream " +
+			"fit gives BlockLaunch 259 and StoreRetire 96 cycles; all three are converted to 1.53 GHz. L2 " +
+			"bandwidth: the same source's cuda-cache example on that V100 PCIe, 2482 GB/s from a 1 MB data " +
+			"set (README.md), / 80 SMs / 1.53 GHz = 20.3 bytes per cycle. " + loadedSources,
 	}
 	withHuertaPipe(&m)
+	withLoadedMemory(&m, atClock(436, 1380, 1530), atClock(259, 1380, 1530), atClock(96, 1380, 1530))
+	m.L2BytesPerCycle = 2482.0 / 80 / 1.53
 	return m
 }
 
@@ -480,9 +523,22 @@ func Ampere() Machine {
 			"Pipe intervals from the A100 unit counts (16 FP32, 16 INT32, 8 FP64, 4 SFU lanes per " +
 			"sub-partition). DRAM: " + luoHopper + ", Table V and §IV-B: the A100's global memory sustains " +
 			"1407.2 GB/s, 90 % of its theoretical 1555 GB/s; / 108 / 1.41 GHz = 9.24 bytes per cycle. " +
-			"Estimates, not measurements: MUFU (18) and branch latencies, FetchLatency, the L1 data path.",
+			"Estimates, not measurements: MUFU (18) and branch latencies, FetchLatency, the L1 data path. " +
+			"DRAM latency: " + ernstBenches + ", cuda-latency/a100_40.txt (commit 2f915884): a pointer chase " +
+			"on an A100 40GB at 1410 MHz takes 572-575 cycles from 60 MB up, so 574 (Abdelkhalik et al.'s " +
+			"290 above is held out: twice as quick, a chase that stays close to its start); the gpu-stream " +
+			"fit gives BlockLaunch 286 and StoreRetire 83 cycles. L2 bandwidth: the same source's " +
+			"gpu-l2-cache/a100_80.txt (commit 3088b333): 5.3-5.5 TB/s from 2 to 25 MB on an A100 80GB (the " +
+			"same 40 MB L2), so 5.4 TB/s / 108 / 1.41 GHz = 35.5 bytes per cycle per SM (Luo et al.'s Table V " +
+			"figure, half of it, is held out). L1TEX: one global load instruction per cycle per SM " +
+			"(MemIssueInterval 1), not the RTX A6000's one per 2 cycles: GA100 and GH100 are data-centre " +
+			"parts with twice the L1 path of GA102 (Luo et al., Table V: the H800 moves 125.8 bytes per clock " +
+			"per SM with 32-bit loads, one 128-byte instruction a cycle; the A100 99.5). " + loadedSources,
 	}
 	withHuertaPipe(&m)
+	m.MemIssueInterval = 1
+	withLoadedMemory(&m, 574, 286, 83)
+	m.L2BytesPerCycle = 5400.0 / 108 / 1.41
 	return m
 }
 
@@ -497,6 +553,7 @@ func hopperCore(m *Machine) {
 	m.SharedLatency, m.L1Latency = 29, 41
 	m.MembarLatency, m.BarrierLatency, m.FetchLatency = 20, 1, 4
 	withHuertaPipe(m)
+	m.MemIssueInterval = 1 // one load per cycle, as the ampere preset says
 }
 
 // luoHopper is where the Luo et al. figures were read.
@@ -505,7 +562,7 @@ const luoHopper = "Luo et al., \"Benchmarking and Dissecting the Nvidia Hopper G
 	"github.com/AbsurdMirror/translated-papers, papers/0x01-6/document.html (commit 288c2d89)"
 
 const hopperSources = luoHopper + ": Table IV, H800 PCIe column: L1 40.7, shared memory 29.0, L2 263.0, " +
-	"global memory 478.8 cycles; Table VII, H800 column: mma m16n8k16 with FP16 accumulators 24.1 cycles " +
+	"global memory 478.8 cycles (the DRAM latency is not theirs: see below); Table VII, H800 column: mma m16n8k16 with FP16 accumulators 24.1 cycles " +
 	"(24.0 sparse), the tensor latency 24; Table VIII: wgmma m64n256k16 128.0 cycles, its tile's time " +
 	"on the tensor pipe at the peak rate, so an HGMMA is ready when the pipe is done with it (at least " +
 	"the tensor latency after issue). Pipe " +
@@ -523,7 +580,7 @@ const hopperSources = luoHopper + ": Table IV, H800 PCIe column: L1 40.7, shared
 // TMA and asynchronous copies.
 func Hopper() Machine {
 	m := Machine{Name: "hopper", Part: "H100 SXM5", SMs: 132, ClockMHz: 1980,
-		L2Latency: 281, DRAMLatency: 690, DRAMBytesPerCycle: 2900.0 / 132 / 1.98}
+		L2Latency: 281, DRAMBytesPerCycle: 2900.0 / 132 / 1.98}
 	hopperCore(&m)
 	m.Sources = "The H100 SXM5 part: L1 and shared-memory latencies are the SM's own and come from " +
 		"the H800 PCIe measurement below (the same GH100 SM); L2 281 and DRAM 690 cycles are a GH200 " +
@@ -532,7 +589,15 @@ func Hopper() Machine {
 		"results (an H100 80GB HBM3, the SXM5 part): a STREAM copy sustains 2.90 TB/s of the theoretical " +
 		"3.35 (87 %), read in the copy github.com/samuel-bohman/AI-benchmarking-guide, " +
 		"Azure_Results/ND_H100_v5_results.md (commit 26d18e94); / 132 SMs / 1.98 GHz = 11.1 bytes per " +
-		"cycle. " + hopperSources
+		"cycle. Tensor peak: NVIDIA's 989.4 TFLOPS of dense FP16 = 132 SMs × 4 × 512 FMA × 2 × 1.83 GHz, " +
+		"so the tensor cores reach it at 1.83 GHz (TensorClockMHz), not at the 1.98 GHz boost clock. " +
+		"DRAM latency: the GH200 chase above (690). BlockLaunch and StoreRetire: the h800 preset's fit " +
+		"(the same GH100 SM) converted to 1.98 GHz; L2 bandwidth: the h800 preset's per SM in GB/s " +
+		"(6.9 TB/s / 114 SMs) over 1.98 GHz, an assumption (no H100 SXM5 L2 figure was read). " +
+		hopperSources + " " + loadedSources
+	withLoadedMemory(&m, 690, atClock(385, 1755, 1980), atClock(50, 1755, 1980))
+	m.L2BytesPerCycle = 6900.0 / 114 / 1.98
+	m.TensorClockMHz = 1830
 	return m
 }
 
@@ -540,7 +605,7 @@ func Hopper() Machine {
 // 114 SMs and HBM2e, the card Luo et al. measured.
 func H800() Machine {
 	m := Machine{Name: "h800", Part: "H100 PCIe", SMs: 114, ClockMHz: 1755,
-		L2Latency: 263, DRAMLatency: 479, DRAMBytesPerCycle: 1861.5 / 114 / 1.755}
+		L2Latency: 263, DRAMBytesPerCycle: 1861.5 / 114 / 1.755}
 	hopperCore(&m)
 	m.FP64, m.FP64Shared = Pipe{8, 16}, true
 	m.Sources = "The H800 PCIe part (occupancy from engine/gpu's H100 PCIe: the same compute " +
@@ -550,7 +615,16 @@ func H800() Machine {
 		"share (FP64Shared, as on Turing); its latency (8) is the estimate the hopper preset uses. " +
 		"DRAM bandwidth: Luo et al. (Table V, §IV-B) measured 1861.5 GB/s of global-memory throughput, " +
 		"91 % of the theoretical bandwidth as the paper states it; / 114 SMs / 1.755 GHz (the H100 PCIe's boost clock) = 9.30 bytes " +
-		"per cycle. " + hopperSources
+		"per cycle. Tensor peak: the 756.5 TFLOPS of dense FP16 Luo et al. hold the H800 to = 114 × 4 × " +
+		"512 FMA × 2 × 1.62 GHz (TensorClockMHz 1620). DRAM latency: " + ernstBenches + ", " +
+		"gpu-latency/h100_pcie.txt (commit a7dc559c): a pointer chase on an H100 PCIe (the same 114 SMs, " +
+		"HBM2e and 1755 MHz) takes 650-658 cycles from 60 MB up, so 655 (Luo et al.'s H800 figure, 478.8, " +
+		"is held out); the gpu-stream fit on that card gives BlockLaunch 385 and StoreRetire 50 cycles. " +
+		"L2 bandwidth: gpu-l2-cache/h100_pcie.txt: 6.8-7.1 TB/s from 6 to 33 MB, so 6.9 TB/s / 114 / " +
+		"1.755 GHz = 34.5 bytes per cycle per SM. " + hopperSources + " " + loadedSources
+	withLoadedMemory(&m, 655, 385, 50)
+	m.L2BytesPerCycle = 6900.0 / 114 / 1.755
+	m.TensorClockMHz = 1620
 	return m
 }
 
@@ -585,8 +659,8 @@ func (m Machine) validate() error {
 		(m.FMA2.Interval > 0 && m.FMA2.Latency < 1) {
 		return fmt.Errorf("machine %q: FMA2 and IMAD pipes must not be negative, and FMA2 with an interval needs a latency", m.Name)
 	}
-	if m.DADDLatency < 0 || m.TensorFMA < 0 || m.AsyncCopyExtra < 0 || m.LaunchStagger < 0 || m.ClockMHz < 0 {
-		return fmt.Errorf("machine %q: DADDLatency, TensorFMA, AsyncCopyExtra, LaunchStagger and ClockMHz must not be negative", m.Name)
+	if m.DADDLatency < 0 || m.TensorFMA < 0 || m.AsyncCopyExtra < 0 || m.LaunchStagger < 0 || m.ClockMHz < 0 || m.TensorClockMHz < 0 || m.BlockLaunch < 0 {
+		return fmt.Errorf("machine %q: DADDLatency, TensorFMA, AsyncCopyExtra, LaunchStagger, ClockMHz, TensorClockMHz and BlockLaunch must not be negative", m.Name)
 	}
 	if m.TensorShape != "" {
 		if _, err := parseShape(m.TensorShape); err != nil {
@@ -617,6 +691,12 @@ func (m Machine) validate() error {
 		}
 		if m.MemQueue > 0 && (m.AddrInterval < 1 || m.MemIssueInterval < 1 || m.MemPipeDelay < 0) {
 			return fmt.Errorf("machine %q: a MemQueue needs AddrInterval and MemIssueInterval of at least 1 and MemPipeDelay of at least 0", m.Name)
+		}
+		if m.DRAMLoadedLatency != 0 && m.DRAMLoadedLatency < m.DRAMLatency {
+			return fmt.Errorf("machine %q: DRAMLoadedLatency = %d, want 0 or at least DRAMLatency (%d)", m.Name, m.DRAMLoadedLatency, m.DRAMLatency)
+		}
+		if m.StoreRetire < 0 || m.DRAMServiceCycles < 0 {
+			return fmt.Errorf("machine %q: StoreRetire = %d, DRAMServiceCycles = %d, want 0 or more", m.Name, m.StoreRetire, m.DRAMServiceCycles)
 		}
 		if m.DRAMBytesPerCycle < 0 || m.L2BytesPerCycle < 0 {
 			return fmt.Errorf("machine %q: DRAMBytesPerCycle = %g, L2BytesPerCycle = %g, want 0 (unlimited) or more", m.Name, m.DRAMBytesPerCycle, m.L2BytesPerCycle)

@@ -78,7 +78,10 @@ func (s *sm) snapshot(now, next int64) {
 			break
 		}
 		c := &m.at[m.taken]
-		c.smActive = s.smActive + (b - now)
+		c.smActive = s.smActive
+		if s.resident > 0 {
+			c.smActive += b - now
+		}
 		for i := range s.scheds {
 			sc, o := &s.scheds[i], &c.scheds[i]
 			*o = sc.schedCounts

@@ -79,25 +79,98 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 		at = start
 	}
 	t := float64(at)
+	// channel is when the access's bytes start on the last channel it
+	// queues for (L2 or DRAM).
+	channel := t
 	if in.level >= levelL2 && m.L2BytesPerCycle > 0 {
-		t = math.Max(t, s.l2Free)
-		s.l2Free = t + bytes/m.L2BytesPerCycle
+		// The L2 keeps credit for a burst as the DRAM channel does
+		// (below), one L2 latency's worth.
+		v := math.Max(s.l2Free, t-float64(m.L2Latency))
+		t = math.Max(t, v)
+		s.l2Free = v + bytes/m.L2BytesPerCycle
 		transfer = math.Max(transfer, bytes/m.L2BytesPerCycle)
+		channel = t
 	}
 	if in.level == levelDRAM && m.DRAMBytesPerCycle > 0 {
-		t = math.Max(t, s.dramFree)
-		s.dramFree = t + bytes/m.DRAMBytesPerCycle
+		lat += s.dramLoad(now, int64(bytes))
+		// The channel serves the SM first come first served at its
+		// share of the bandwidth, but a burst after a quiet spell does
+		// not queue behind itself: the channel keeps up to
+		// DRAMLatency cycles of unused time as credit (a token bucket
+		// of one latency's worth of its bytes), as the part's other
+		// channels take the burst while the other SMs are not using
+		// them.
+		v := math.Max(s.dramFree, t-s.dramCredit)
+		t = math.Max(t, v)
+		s.dramFree = v + bytes/m.DRAMBytesPerCycle
 		transfer = math.Max(transfer, bytes/m.DRAMBytesPerCycle)
+		channel = t
 	}
 	if in.act != actBulkCopy {
 		transfer = 0
 	}
 	ready := now + lat + int64(math.Ceil(t+transfer)) - base
+	if in.store && in.level >= levelL2 && m.StoreRetire > 0 {
+		// The write-back L2 takes the store: it retires after the
+		// stages before the L2, or once a backed-up channel starts on
+		// its bytes.
+		ready = max(now+int64(m.StoreRetire)+at-base, int64(math.Ceil(channel)))
+	}
 	if s.lg != nil && in.act != actBulkCopy {
 		s.lgPush(ready)
 	}
 	return ready
 }
+
+// The DRAM load window spans dramWindowLatencies × DRAMLatency cycles in
+// dramBuckets buckets: long enough to average over the bursts of a block
+// launch, so that the load is the channel's steady use.
+const (
+	dramBuckets         = 8
+	dramWindowLatencies = 16
+)
+
+// dramLoadWindow is the SM's recent demand on its share of the DRAM
+// channel: the bytes of the accesses issued in each of the last
+// dramBuckets spans of width cycles.
+type dramLoadWindow struct {
+	width int64 // cycles per bucket; 0: no window (no DRAMLoadedLatency)
+	cur   int64 // index (issue cycle / width) of the newest bucket
+	bytes [dramBuckets]int64
+	sum   int64
+}
+
+// dramLoad records an access of the given bytes issued at now and returns
+// the cycles the channel's load u adds to its latency:
+// (DRAMLoadedLatency − DRAMLatency)·u + DRAMServiceCycles·u/(1−u), where u
+// is the bytes issued over the window (this one included) against what
+// the channel moves in it, at most maxDRAMLoad.
+func (s *sm) dramLoad(now, bytes int64) int64 {
+	w := &s.dram
+	if w.width == 0 {
+		return 0
+	}
+	k := now / w.width
+	for j := w.cur + 1; j <= k && j <= w.cur+dramBuckets; j++ {
+		b := &w.bytes[j%dramBuckets]
+		w.sum -= *b
+		*b = 0
+	}
+	w.cur = max(w.cur, k)
+	w.bytes[k%dramBuckets] += bytes
+	w.sum += bytes
+	capacity := float64(w.width*dramBuckets) * s.m.DRAMBytesPerCycle
+	load := min(maxDRAMLoad, float64(w.sum)/capacity)
+	extra := load * float64(s.m.DRAMLoadedLatency-s.m.DRAMLatency)
+	if s.m.DRAMServiceCycles > 0 {
+		extra += float64(s.m.DRAMServiceCycles) * load / (1 - load)
+	}
+	return int64(extra)
+}
+
+// maxDRAMLoad is the highest load the latency curve is evaluated at:
+// beyond it the channel's queue, not the curve, decides.
+const maxDRAMLoad = 31.0 / 32
 
 // scaled returns the wavefronts or sectors of an instruction with n of
 // 32 threads active: w for a full warp, proportionally fewer (at least one)

@@ -143,6 +143,7 @@ type blockRec struct {
 	arrived  int32
 	waiting  []int32
 	bars     []mbarrier // the program's mbarriers
+	launchAt int64      // the next block of the grid starts here at this cycle (never: none due)
 }
 
 type sm struct {
@@ -169,23 +170,26 @@ type sm struct {
 	ages          int64
 	resident      int // resident warps
 
-	pipes     [numSchedPipes]Pipe
-	mioFree   int64
-	lsuFree   int64
-	stageFree int64 // the shared memory stage takes its next instruction
-	fp64Free  int64 // Machine.FP64Shared
-	l2Free    float64
-	dramFree  float64
-	lg        []int64 // in-flight LG completions (queue model)
-	lgMin     int64
-	lgMinAt   int
-	groups    []asyncGroups // per slot, numGroups kinds
-	mbarSeen  []int32       // per slot and mbarrier: the phases the warp waited for
-	nbars     int
-	rr        int32 // the scheduler that goes first this cycle
-	memIssuer int32 // the last scheduler that issued a memory instruction this cycle, -1 none
+	pipes      [numSchedPipes]Pipe
+	mioFree    int64
+	lsuFree    int64
+	stageFree  int64 // the shared memory stage takes its next instruction
+	fp64Free   int64 // Machine.FP64Shared
+	l2Free     float64
+	dramFree   float64
+	dram       dramLoadWindow // Machine.DRAMLoadedLatency
+	dramCredit float64        // cycles of unused DRAM channel time a burst may draw on
+	lg         []int64        // in-flight LG completions (queue model)
+	lgMin      int64
+	lgMinAt    int
+	groups     []asyncGroups // per slot, numGroups kinds
+	mbarSeen   []int32       // per slot and mbarrier: the phases the warp waited for
+	nbars      int
+	rr         int32 // the scheduler that goes first this cycle
+	memIssuer  int32 // the last scheduler that issued a memory instruction this cycle, -1 none
 
 	nextRetire int64
+	nextLaunch int64 // the earliest launchAt of a block record (Machine.BlockLaunch)
 	smActive   int64
 	threadsTot int64
 
@@ -319,6 +323,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 		warpsPerBlock: (l.Block + 31) / 32,
 		blocksTotal:   occ.blocksOnSM,
 		nextRetire:    never,
+		nextLaunch:    never,
 		measNext:      never,
 	}
 	s.pipes = [numSchedPipes]Pipe{pipeFMA: m.FMA, pipeALU: m.ALU, pipeFP64: m.FP64, pipeXU: m.XU, pipeTensor: m.Tensor, pipeBranch: m.Branch}
@@ -343,6 +348,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	for i := range s.blocks {
 		s.blocks[i].waiting = make([]int32, 0, s.warpsPerBlock)
 		s.blocks[i].id = -1
+		s.blocks[i].launchAt = never
 		if s.nbars > 0 {
 			s.blocks[i].bars = make([]mbarrier, s.nbars)
 			for b := range s.blocks[i].bars {
@@ -359,6 +365,12 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	if m.QueueModel && m.LGQueue > 0 {
 		s.lg = make([]int64, m.LGQueue)
 	}
+	// The channels start idle, with their full credit.
+	s.dramCredit = float64(m.DRAMLatency)
+	s.dramFree, s.l2Free = -s.dramCredit, -float64(m.L2Latency)
+	if m.QueueModel && (m.DRAMLoadedLatency > m.DRAMLatency || m.DRAMServiceCycles > 0) && m.DRAMBytesPerCycle > 0 {
+		s.dram.width = int64(max(1, dramWindowLatencies*m.DRAMLatency/dramBuckets))
+	}
 	return s
 }
 
@@ -374,7 +386,10 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 		if now >= s.nextRetire {
 			s.retire(now)
 		}
-		if s.resident == 0 {
+		if now >= s.nextLaunch {
+			s.launchDue(now)
+		}
+		if s.resident == 0 && s.nextLaunch >= never {
 			break
 		}
 		if now >= maxCycles {
@@ -412,7 +427,9 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 				s.scheds[i].active += d
 			}
 		}
-		s.smActive += d
+		if s.resident > 0 {
+			s.smActive += d
+		}
 		now = next
 	}
 	if s.tr != nil {
@@ -423,7 +440,7 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 
 // nextEvent is the earliest cycle at which any warp's state can change.
 func (s *sm) nextEvent() int64 {
-	t := s.nextRetire
+	t := min(s.nextRetire, s.nextLaunch)
 	for i := range s.scheds {
 		for _, slot := range s.scheds[i].warps {
 			if u := s.until[slot]; u < t {
@@ -973,14 +990,42 @@ func (s *sm) retire(now int64) {
 		}
 		sc.warps = keep
 	}
+	pending := 0 // launches already due later
+	for i := range s.blocks {
+		if s.blocks[i].launchAt < never {
+			pending++
+		}
+	}
 	for i := range s.blocks {
 		b := &s.blocks[i]
 		if b.id >= 0 && b.resident == 0 {
 			b.id = -1
-			if s.blocksLaunch < s.blocksTotal {
-				s.launch(int32(i), now)
+			if s.blocksLaunch+pending >= s.blocksTotal {
+				continue
 			}
+			if s.m.BlockLaunch <= 0 {
+				s.launch(int32(i), now)
+				continue
+			}
+			// The block's place is taken BlockLaunch cycles later.
+			pending++
+			b.launchAt = now + int64(s.m.BlockLaunch)
+			s.nextLaunch = min(s.nextLaunch, b.launchAt)
 		}
+	}
+}
+
+// launchDue launches the blocks whose launchAt has come, in the order of
+// their records, and finds the next launchAt.
+func (s *sm) launchDue(now int64) {
+	s.nextLaunch = never
+	for i := range s.blocks {
+		b := &s.blocks[i]
+		if b.launchAt <= now {
+			b.launchAt = never
+			s.launch(int32(i), now)
+		}
+		s.nextLaunch = min(s.nextLaunch, b.launchAt)
 	}
 }
 

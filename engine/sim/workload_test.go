@@ -256,7 +256,7 @@ func TestPresets(t *testing.T) {
 	if m := Toy(); m.Schedulers != 1 || m.FMA != (Pipe{Latency: 4, Interval: 1}) {
 		t.Errorf("toy: %d schedulers, FMA %+v; want 1 scheduler, FFMA latency 4 interval 1", m.Schedulers, m.FMA)
 	}
-	if _, err := Preset("pascal"); err == nil || !strings.Contains(err.Error(), "want one of ampere, gf100") {
+	if _, err := Preset("pascal"); err == nil || !strings.Contains(err.Error(), "want one of ad102, ampere, ga102, gf100") {
 		t.Errorf("Preset(pascal): %v", err)
 	}
 	for _, s := range States() {

@@ -9,6 +9,7 @@ import (
 
 // engineSim is the symbol table of github.com/warpbook/warpbook/engine/sim (see Symbols).
 var engineSim = []entry{
+	{"AD102", sim.AD102, 0, false},
 	{"Ampere", sim.Ampere, 0, false},
 	{"Barrier", sim.Barrier, 0, false},
 	{"BranchResolving", sim.BranchResolving, 0, false},
@@ -16,6 +17,7 @@ var engineSim = []entry{
 	{"Drain", sim.Drain, 0, false},
 	{"Empty", sim.Empty, 0, false},
 	{"ErrMaxCycles", &sim.ErrMaxCycles, 0, true},
+	{"GA102", sim.GA102, 0, false},
 	{"GF100", sim.GF100, 0, false},
 	{"GK110", sim.GK110, 0, false},
 	{"GM204", sim.GM204, 0, false},
