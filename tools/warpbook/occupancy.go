@@ -20,6 +20,7 @@ var occupancyCommand = command{
 	summary: "compute occupancy for a kernel on a GPU",
 	usage: `usage: warpbook occupancy (--gpu NAME | --cc X.Y) --threads N --regs R [flags]
        warpbook occupancy (--gpu NAME | --cc X.Y) --suggest --regs R [flags]
+       warpbook occupancy --ptxas FILE --threads N [--gpu NAME] [flags]
        warpbook occupancy --batch < in.csv > out.csv
 
 Computes how many blocks of a kernel fit on one SM of a GPU, the occupancy,
@@ -37,7 +38,20 @@ dynamic_smem, carveout, cache_config, shmem_limit_config, max_dynamic_smem,
 gc_config, num_barriers, func_max_threads; all but the first three are
 optional), with status, active_blocks, active_warps, max_warps,
 occupancy_percent, limiter and the other result columns appended. A bad row
-gets status invalid_input or unknown_device and a message; the rest still run.`,
+gets status invalid_input or unknown_device and a message; the rest still run.
+
+--ptxas reads the -Xptxas -v output of an nvcc build (FILE, or - for stdin;
+other lines of a build log are skipped) and prints the occupancy of every
+kernel it reports, at --threads threads per block: on the GPU that stands
+for each architecture's compute capability (as --cc picks it: sm_75 the
+Tesla T4, sm_80 the A100 SXM4, sm_86 the GeForce RTX 3090, sm_89 the
+GeForce RTX 4090, sm_90 and sm_90a the H100 SXM5; each line names it), or
+with --gpu on that GPU, from the SASS the driver would load there (the
+newest architecture of the same major capability). Each line has ptxas's
+registers, shared memory and spills, the blocks, warps and occupancy,
+what limits them, and the block sizes that would give a higher occupancy
+(ptxas does not report __launch_bounds__: sizes above a kernel's bound
+would not launch). Barriers are ptxas's when it reports them, else one.`,
 	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
 		var o occOptions
 		fs.StringVar(&o.gpu, "gpu", "", "GPU name, such as A100, \"H100 SXM\", \"RTX 4090\" (or a capability)")
@@ -59,6 +73,7 @@ gets status invalid_input or unknown_device and a message; the rest still run.`,
 		fs.BoolVar(&o.suggest, "suggest", false, "suggest the block size with the best occupancy, and the sizes that tie")
 		fs.BoolVar(&o.batch, "batch", false, "read CSV rows on stdin, write results as CSV on stdout")
 		fs.BoolVar(&o.explain, "explain", true, "print the arithmetic behind each limit")
+		fs.StringVar(&o.ptxas, "ptxas", "", "read the kernels' registers and shared memory from this nvcc -Xptxas -v output (- for stdin)")
 		return func(args []string) int {
 			if len(args) > 0 {
 				return c.usagef("unexpected argument %q", args[0])
@@ -67,6 +82,7 @@ gets status invalid_input or unknown_device and a message; the rest still run.`,
 				if f.Name == "regs" {
 					o.regsSet = true
 				}
+				o.set = append(o.set, f.Name)
 			})
 			return runOccupancy(c, o)
 		}
@@ -79,6 +95,8 @@ type occOptions struct {
 	threads, regs, carveout, barriers, funcMax int
 	smem, dynSmem, maxDynSmem, perThread       int
 	json, suggest, batch, explain, regsSet     bool
+	ptxas                                      string
+	set                                        []string // the flags given
 }
 
 // byteSize is a flag of bytes that takes K, KB, KiB, M, MB and MiB
@@ -118,7 +136,7 @@ func (b byteSize) Set(s string) error {
 // runOccupancy implements "warpbook occupancy".
 func runOccupancy(c *cli, o occOptions) int {
 	stdin, stdout, stderr := c.stdin, c.stdout, c.stderr
-	if o.batch {
+	if o.batch && o.ptxas == "" {
 		var out bytes.Buffer // nothing reaches stdout unless the whole batch ran
 		if err := batch.Run(stdin, &out); err != nil {
 			var be *batch.Error
@@ -137,7 +155,7 @@ func runOccupancy(c *cli, o occOptions) int {
 	}
 
 	usageErr := c.usagef
-	if !o.regsSet {
+	if !o.regsSet && o.ptxas == "" {
 		return usageErr("how many registers per thread? give --regs N (--regs 0 for a kernel that registers do not limit)")
 	}
 	// The calculator takes 32-bit numbers, as CUDA does; a larger flag is
@@ -153,6 +171,9 @@ func runOccupancy(c *cli, o occOptions) int {
 		if f.v > math.MaxInt32 {
 			return usageErr("--%s %d is too large (at most %d)", f.name, f.v, math.MaxInt32)
 		}
+	}
+	if o.ptxas != "" {
+		return runOccupancyPtxas(c, o)
 	}
 	var d gpu.Device
 	var err error
@@ -182,25 +203,8 @@ func runOccupancy(c *cli, o occOptions) int {
 		Barriers:           o.barriers,
 		MaxThreadsPerBlock: o.funcMax,
 	}
-	switch {
-	case o.maxDynSmem == 0:
-		k.MaxDynamicSharedMem = occupancy.NoDynamicSharedMem
-	case o.maxDynSmem > 0:
-		k.MaxDynamicSharedMem = o.maxDynSmem
-	case o.maxDynSmem < -1:
-		return usageErr("--max-dyn-smem must not be negative")
-	}
-	if o.carveout != -1 {
-		k.Carveout = occupancy.CarveoutPercent(o.carveout)
-	}
-	if err := k.CachePreference.UnmarshalText([]byte(o.cache)); err != nil {
-		return usageErr("--cache %v", err)
-	}
-	if err := k.SharedMemLimit.UnmarshalText([]byte(o.smemLimit)); err != nil {
-		return usageErr("--smem-limit %v", err)
-	}
-	if err := k.PartitionedGC.UnmarshalText([]byte(o.gc)); err != nil {
-		return usageErr("--gc %v", err)
+	if msg := o.launch(&k); msg != "" {
+		return usageErr("%s", msg)
 	}
 
 	if o.suggest {
@@ -303,6 +307,33 @@ func runOccupancy(c *cli, o occOptions) int {
 		return c.failf("this configuration cannot launch: %s", r.Obstacles)
 	}
 	return 0
+}
+
+// launch sets the launch's settings of k from the flags (max dynamic
+// shared memory, carveout, cache preference, shared-memory limit,
+// partitioned global caching); it returns what is wrong with a flag, or "".
+func (o occOptions) launch(k *occupancy.Kernel) string {
+	switch {
+	case o.maxDynSmem == 0:
+		k.MaxDynamicSharedMem = occupancy.NoDynamicSharedMem
+	case o.maxDynSmem > 0:
+		k.MaxDynamicSharedMem = o.maxDynSmem
+	case o.maxDynSmem < -1:
+		return "--max-dyn-smem must not be negative"
+	}
+	if o.carveout != -1 {
+		k.Carveout = occupancy.CarveoutPercent(o.carveout)
+	}
+	if err := k.CachePreference.UnmarshalText([]byte(o.cache)); err != nil {
+		return fmt.Sprintf("--cache %v", err)
+	}
+	if err := k.SharedMemLimit.UnmarshalText([]byte(o.smemLimit)); err != nil {
+		return fmt.Sprintf("--smem-limit %v", err)
+	}
+	if err := k.PartitionedGC.UnmarshalText([]byte(o.gc)); err != nil {
+		return fmt.Sprintf("--gc %v", err)
+	}
+	return ""
 }
 
 // nsightName names a limit as Nsight Compute's occupancy section does
