@@ -33,7 +33,7 @@ var (
 	toolRe       = regexp.MustCompile(`^(ptxas|nvcc|cuobjdump|nvdisasm|cicc) (fatal|error|warning)\s*: (.*)$`)
 	skipRe       = regexp.MustCompile(`^(ptxas info\s*:|\s+[0-9]+ bytes stack frame|Remark: The warnings can be suppressed|[0-9]+ errors? detected in the compilation|compilation terminated\.|Compilation terminated\.)`)
 	tmpxftRe     = regexp.MustCompile(`tmpxft_[0-9a-f]+_[0-9a-f]+-[0-9]+_`)
-	hostPathRe   = regexp.MustCompile(`/[A-Za-z0-9._+~-]+(/[A-Za-z0-9._+~-]+)+/?`)
+	hostPathRe   = regexp.MustCompile(`(^|[^A-Za-z0-9._+~>/-])(/[A-Za-z0-9._+~-]+(/[A-Za-z0-9._+~-]+)+/?)`)
 )
 
 // neutralizer replaces host paths in compiler output with neutral names.
@@ -72,9 +72,16 @@ func (n *neutralizer) text(s string) string {
 		s = strings.ReplaceAll(s, p[0], p[1])
 	}
 	s = tmpxftRe.ReplaceAllString(s, "")
-	return hostPathRe.ReplaceAllStringFunc(s, func(p string) string {
-		return "<host>/" + path.Base(p)
-	})
+	// Any other absolute path (not one just named, <cuda>/include/x.h).
+	var b strings.Builder
+	last := 0
+	for _, m := range hostPathRe.FindAllStringSubmatchIndex(s, -1) {
+		b.WriteString(s[last:m[4]])
+		b.WriteString("<host>/" + path.Base(s[m[4]:m[5]]))
+		last = m[5]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // parseMessages reads the errors and warnings in a compile's output. src

@@ -434,9 +434,9 @@ func (s *scanner) checkLine(line []token, start, end int) {
 	h := m[1]
 	switch {
 	case strings.HasPrefix(h, "/"):
-		s.refuse(s.off(hash.at), "#include <%s>: an absolute path is not accepted; name one of the toolkit's headers", clip(h))
+		s.refuse(s.off(hash.at), "#include of an absolute path is not accepted; name one of the toolkit's headers")
 	case !headerName.MatchString(h):
-		s.refuse(s.off(hash.at), "#include <%s>: a header name is letters, digits and _ . + - in components separated by /, none starting with a dot", clip(h))
+		s.refuse(s.off(hash.at), "#include: a header name is letters, digits and _ . + - in components separated by /, none starting with a dot (so no ..)")
 	case !s.header(h):
 		s.refuse(s.off(hash.at), "#include <%s>: not a header of the CUDA toolkit (a page may include only those, such as <cuda_fp16.h>, <mma.h>, <cuda/barrier>)", clip(h))
 	}

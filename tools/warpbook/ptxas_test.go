@@ -72,7 +72,7 @@ func TestOccupancyPtxas(t *testing.T) {
 						SharedMem   int `json:"shared_mem"`
 						SpillStores int `json:"spill_stores"`
 					} `json:"resources"`
-					Result                     struct {
+					Result struct {
 						ActiveBlocks int     `json:"active_blocks"`
 						ActiveWarps  int     `json:"active_warps"`
 						Occupancy    float64 `json:"occupancy"`

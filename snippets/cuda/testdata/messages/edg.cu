@@ -1,0 +1,4 @@
+__global__ void k(float* out) {
+	int x = undefined_thing;
+  out[threadIdx.x] = nothere(3);
+}

@@ -1,0 +1,2 @@
+#include <nothere.h>
+#warning hi

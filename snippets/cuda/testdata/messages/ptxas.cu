@@ -1,0 +1,1 @@
+__global__ void k(float*p){ asm("bogus.instr %r1;"); }
