@@ -63,13 +63,13 @@ func TestParseMessages(t *testing.T) {
 func TestNeutralizer(t *testing.T) {
 	n := newNeutralizer(map[string]string{"/tmp/warpbook-cuda-123": "", "/home/u/.cache/warpbook-cuda/12.4.131/usr/lib/nvidia-cuda-toolkit/bin/../../../include": "<cuda>/include", "/home/u/.cache/warpbook": "<cache>"})
 	for in, want := range map[string]string{
-		"/tmp/warpbook-cuda-123/tmpxft_0000086d_00000000-6_cell.ptx, line 3":                     "cell.ptx, line 3",
-		"in /home/u/.cache/warpbook-cuda/12.4.131/usr/include/mma.h:3":                            "in <cuda>/include/mma.h:3",
+		"/tmp/warpbook-cuda-123/tmpxft_0000086d_00000000-6_cell.ptx, line 3":                            "cell.ptx, line 3",
+		"in /home/u/.cache/warpbook-cuda/12.4.131/usr/include/mma.h:3":                                  "in <cuda>/include/mma.h:3",
 		"in /home/u/.cache/warpbook-cuda/12.4.131/usr/lib/nvidia-cuda-toolkit/bin/../../../include/x.h": "in <cuda>/include/x.h",
-		"entry /home/u/.cache/warpbook/cuda/ab/abc.json":                                          "entry <cache>/cuda/ab/abc.json",
-		"/usr/include/c++/12/bits/stl_vector.h:3: note":                                           "<host>/stl_vector.h:3: note",
-		`cannot open "/etc/passwd"`:                                                                `cannot open "<host>/passwd"`,
-		"a /* comment */ and 1/2":                                                                  "a /* comment */ and 1/2",
+		"entry /home/u/.cache/warpbook/cuda/ab/abc.json":                                                "entry <cache>/cuda/ab/abc.json",
+		"/usr/include/c++/12/bits/stl_vector.h:3: note":                                                 "<host>/stl_vector.h:3: note",
+		`cannot open "/etc/passwd"`:                                                                     `cannot open "<host>/passwd"`,
+		"a /* comment */ and 1/2":                                                                       "a /* comment */ and 1/2",
 	} {
 		if got := n.text(in); got != want {
 			t.Errorf("%q: got %q, want %q", in, got, want)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -91,9 +92,9 @@ func capHit(ee *exec.ExitError, out string) error {
 		sig = syscall.Signal(n)
 	}
 	switch {
-	case sig == syscall.SIGXFSZ:
+	case sig == syscall.SIGXFSZ || strings.Contains(out, "File size limit exceeded"):
 		return ErrFileLimit
-	case sig == syscall.SIGXCPU:
+	case sig == syscall.SIGXCPU || strings.Contains(out, "CPU time limit exceeded"):
 		return ErrTimeLimit
 	case oomRe.MatchString(out):
 		return ErrMemoryLimit
@@ -107,13 +108,21 @@ func stopMessage(stop error, lim Limits) string {
 	case ErrTimeLimit:
 		return fmt.Sprintf("stopped after %v, the time limit of a CUDA compile (a macro or a template that expands without end?)", lim.Time)
 	case ErrMemoryLimit:
-		return fmt.Sprintf("stopped: the compile ran out of its %d MiB of memory (a template or a macro that expands without end?)", lim.Memory>>20)
+		return fmt.Sprintf("stopped: the compile ran out of its %s of memory (a template or a macro that expands without end?)", size(lim.Memory))
 	case ErrFileLimit:
-		return fmt.Sprintf("stopped: the compiler wrote a file larger than %d MiB, the limit of a CUDA compile (a macro that expands without end?)", lim.FileSize>>20)
+		return fmt.Sprintf("stopped: the compiler wrote a file larger than %s, the limit of a CUDA compile (a macro that expands without end?)", size(lim.FileSize))
 	case ErrOutputLimit:
-		return fmt.Sprintf("stopped: the compiler printed more than %d MiB, the limit of a CUDA compile", lim.Output>>20)
+		return fmt.Sprintf("stopped: the compiler printed more than %s, the limit of a CUDA compile", size(lim.Output))
 	}
 	return "stopped: " + stop.Error()
+}
+
+// size writes a number of bytes in MiB, or KiB below one MiB.
+func size(n int64) string {
+	if n < 1<<20 {
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n>>20, 10) + " MiB"
 }
 
 // capWriter keeps the first max bytes written to it, and calls full once

@@ -142,11 +142,22 @@ func (s *scanner) run() {
 		}
 	}
 	for i := 0; i < len(src); i++ {
-		switch {
-		case src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n'):
+		if src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
 			s.refuse(i, "a carriage return not followed by a newline (the compiler would count lines differently)")
 			return
-		case src[i] == '\r':
+		}
+	}
+	s.splice()
+	s.lex()
+}
+
+// splice removes each backslash-newline (a backslash, blanks and a
+// newline, as the preprocessor takes them) and turns CR LF into LF.
+func (s *scanner) splice() {
+	src := s.src
+	for i := 0; i < len(src); i++ {
+		switch {
+		case src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n':
 			// CR LF: the LF is the newline.
 		case src[i] == '\\':
 			// The preprocessor splices a backslash, blanks and a newline.
@@ -167,7 +178,6 @@ func (s *scanner) run() {
 			s.text, s.pos = append(s.text, src[i]), append(s.pos, i)
 		}
 	}
-	s.lex()
 }
 
 // spliced reports whether a line splice lies in src[from:to].
