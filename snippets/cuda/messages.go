@@ -4,7 +4,6 @@ import (
 	"path"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -189,6 +188,3 @@ func caretCol(quoted, caret string, srcLines []string, srcLine int) int {
 	}
 	return col + 1
 }
-
-// itoa is strconv.Itoa, for brevity.
-func itoa(n int) string { return strconv.Itoa(n) }
