@@ -28,7 +28,9 @@ type Message struct {
 	Arch string `json:"arch,omitempty"`
 	// Text is what was said, with the temporary directory, the toolkit's
 	// and the cache's directories and any other host path replaced by
-	// neutral names (<cuda>/include/mma.h, <host>/name).
+	// neutral names (<cuda>/include/mma.h, <host>/name). Its first line is
+	// the message; further lines, when there are any, are the context nvcc
+	// gives (the instantiations a template error was detected during).
 	Text string `json:"text"`
 }
 
