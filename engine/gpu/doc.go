@@ -34,7 +34,7 @@
 //
 // Per-capability limits come from the CUDA C++ Programming Guide's
 // compute-capability table, exactly as listed in the golden reference
-// (../../shared/golden/README.md); the allocation rules are those of the
+// (engine/occupancy/testdata/README.md); the allocation rules are those of the
 // reference calculator, cuda_occupancy.h from CUDA 11.8, and the golden
 // CSVs check all of them for 5.0 to 9.0. Blackwell is newer than that
 // reference: see the comment at the top of presets.go for what is sourced

@@ -11,7 +11,7 @@ import (
 )
 
 // TestCapabilityPresets checks each capability's preset against the table
-// "Device properties used" of ../../shared/golden/README.md (copied here by
+// "Device properties used" of ../occupancy/testdata/README.md (copied here by
 // hand): cc, part, SMs, regs/SM, regs/block, threads/SM, threads/block,
 // smem/SM, smem/block, opt-in, reserved, warp, plus max blocks per SM and
 // sub-partitions. Blackwell rows are the README's edge_other_cc property

@@ -6,7 +6,7 @@ package gpu
 // and per block, the opt-in and reserved shared memory) are those of the
 // "Technical Specifications per Compute Capability" table of the CUDA C++
 // Programming Guide, as listed, part by part, in the table "Device properties
-// used" of ../../shared/golden/README.md (checked there against deviceQuery
+// used" of ../occupancy/testdata/README.md (checked there against deviceQuery
 // output from real parts).
 //
 // Allocation rules (register and shared-memory granularity, registers per

@@ -5,7 +5,7 @@
 // It agrees exactly with NVIDIA's reference calculator, the logic behind
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor (cuda_occupancy.h, CUDA
 // 11.8), quirks included: the tests hold it to every row of the reference
-// figures in ../../shared/golden.
+// figures in testdata (see testdata/README.md for their provenance).
 //
 //	r, err := occupancy.Compute(gpu.A100(), occupancy.Kernel{BlockSize: 64, Registers: 33})
 //	// r.ActiveBlocks == 24, r.ActiveWarps == 48, r.Occupancy == 0.75

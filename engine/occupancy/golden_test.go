@@ -15,9 +15,8 @@ import (
 	"github.com/warpbook/warpbook/engine/occupancy"
 )
 
-// The golden files are copies, gzip-compressed, of
-// ../../shared/golden/occupancy_sample.csv and blocksize_suggest.csv:
-// results of NVIDIA's cuda_occupancy.h (CUDA 11.8), never of this code.
+// The golden files are results of NVIDIA's cuda_occupancy.h (CUDA 11.8),
+// never of this code; testdata/README.md says how they were made.
 const (
 	sampleFile  = "testdata/occupancy_sample.csv.gz"
 	suggestFile = "testdata/blocksize_suggest.csv.gz"

@@ -10,8 +10,8 @@ import (
 )
 
 // TestTextbook checks the six textbook configurations of the golden README
-// (cc 8.0, A100, no dynamic shared memory). The expected figures are the
-// reference's, copied from that README.
+// (testdata/README.md: cc 8.0, A100, no dynamic shared memory). The
+// expected figures are the reference's, copied from that README.
 func TestTextbook(t *testing.T) {
 	tests := []struct {
 		name                string

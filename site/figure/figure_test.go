@@ -70,7 +70,7 @@ func has(t *testing.T, what string, list []string, want string) {
 }
 
 // The numbers in these tests are NVIDIA's reference calculator's (the
-// golden CSVs of ../../shared/golden) and textbook arithmetic, not read
+// golden CSVs of engine/occupancy/testdata) and textbook arithmetic, not read
 // back from the code under test.
 func TestOccupancyVsRegisters(t *testing.T) {
 	f := draw(t, "kind: occupancy-vs-registers\ngpu: A100\nthreads: 64\nmark: 33\ncaption: c\nalt: a\n")

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// goldenSample is a gzip copy of ../../shared/golden/occupancy_sample.csv,
-// NVIDIA's reference figures.
+// goldenSample is NVIDIA's reference sample (see
+// engine/occupancy/testdata/README.md).
 const goldenSample = "../../engine/occupancy/testdata/occupancy_sample.csv.gz"
 
 // TestOccupancyBatchGolden is the acceptance check:

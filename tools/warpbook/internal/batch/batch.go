@@ -2,7 +2,7 @@
 // configuration per row in, the same row with its results appended out.
 //
 // The columns are those of the golden reference file
-// (../../shared/golden/occupancy_sample.csv), so that file can be fed in
+// (engine/occupancy/testdata/occupancy_sample.csv.gz), so that file can be fed in
 // unchanged and the output compared column by column.
 //
 // # Input

@@ -13,8 +13,8 @@ import (
 	"github.com/warpbook/warpbook/tools/warpbook/internal/batch"
 )
 
-// golden returns the reference sample (engine/occupancy/testdata, a gzip copy of
-// ../../shared/golden/occupancy_sample.csv).
+// golden returns the reference sample (engine/occupancy/testdata; its
+// README.md says where it comes from).
 func golden(t testing.TB) []byte {
 	t.Helper()
 	f, err := os.Open("../../../../engine/occupancy/testdata/occupancy_sample.csv.gz")
