@@ -18,8 +18,8 @@
 //
 // Every figure needs kind, caption (shown under it) and alt (read by
 // screen readers in place of the drawing). The other keys depend on the
-// kind; unknown keys are errors. See [Kinds] for the list and README.md for
-// every parameter.
+// kind; unknown keys are errors. See [Kinds] for the list and
+// docs/writing.md ("Figures") for every parameter.
 package figure
 
 import (

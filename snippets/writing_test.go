@@ -10,16 +10,16 @@ import (
 	"github.com/yuin/goldmark/ast"
 )
 
-// TestReadmeExample runs the complete example page of README's "Writing a
-// chapter" section: the documentation must be true.
-func TestReadmeExample(t *testing.T) {
-	src, err := os.ReadFile("../README.md")
+// TestWritingExample runs the complete example page of docs/writing.md:
+// the documentation must be true.
+func TestWritingExample(t *testing.T) {
+	src, err := os.ReadFile("../docs/writing.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, _ := page.Parse("README.md", src)
+	doc, _ := page.Parse("writing.md", src)
 	var example string
-	_ = ast.Walk(readme.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(doc.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if fb, ok := n.(*ast.FencedCodeBlock); ok && entering && example == "" && string(fb.Language(src)) == "markdown" {
 			if text := string(fb.Lines().Value(src)); strings.Contains(text, "```go run") {
 				example = text
@@ -28,9 +28,9 @@ func TestReadmeExample(t *testing.T) {
 		return ast.WalkContinue, nil
 	})
 	if example == "" {
-		t.Fatal("README has no example page (a ````markdown block with go run snippets)")
+		t.Fatal("docs/writing.md has no example page (a ````markdown block with go run snippets)")
 	}
-	p, err := page.Parse("README-example.md", []byte(example))
+	p, err := page.Parse("writing-example.md", []byte(example))
 	if err != nil {
 		t.Fatal(err)
 	}
