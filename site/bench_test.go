@@ -49,7 +49,7 @@ func runBench(b *testing.B, name string, args ...string) {
 // Each iteration builds with both tools in turn (warpbook cold, hugo cold,
 // warpbook with nothing changed, hugo again), so that a change of load on
 // a shared machine falls on both alike; the medians of each kind and their
-// ratios are reported as metrics and logged. README.md reports them.
+// ratios are reported as metrics and logged. docs/benchmarks.md reports them.
 func BenchmarkBuildVsHugo(b *testing.B) {
 	dir := b.TempDir()
 	book, hugoDir, err := synth.Write(dir)

@@ -80,8 +80,8 @@ var searchQueries = []struct{ kind, query, want string }{
 
 // TestSearchQuality runs the query table against the real book, from a
 // web server and from file://, through window.warpbook.search and the
-// search box, and logs how long the first and later queries take (README
-// gives the figures; no test asserts a time).
+// search box, and logs how long the first and later queries take
+// (docs/benchmarks.md gives the figures; no test asserts a time).
 func TestSearchQuality(t *testing.T) {
 	bctx := browser(t)
 	dir, _ := bookSite(t)

@@ -256,7 +256,8 @@ func TestNumberedFloats(t *testing.T) {
 const pageWeightBudget = 50 << 10
 
 // The real book's chapters stay within the page weight budget. go test
-// -run PageWeight -v ./site prints each one's weight (README gives them).
+// -run PageWeight -v ./site prints each one's weight (docs/benchmarks.md
+// gives them).
 func TestPageWeight(t *testing.T) {
 	s := build(t, os.DirFS("../book"), site.Options{Dir: "../book"})
 	gz := func(b []byte) int {

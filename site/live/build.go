@@ -45,7 +45,7 @@ var kernelMain []byte
 // runs faster than with no inlining at all: in alternated runs under Node,
 // 30 % less CPU time to start, a quarter less for the first Run and a
 // seventh less for a pass over a page's cells. Inlining in reflect as
-// well (31 KB more) measured no faster. See README.
+// well (31 KB more) measured no faster. See docs/live-book.md and docs/benchmarks.md.
 var buildFlags = []string{"-trimpath", "-buildvcs=false", "-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=internal/runtime/...=", "-ldflags=-s -w"}
 
 // ErrNoToolchain is wrapped by Build's error when there is no Go toolchain

@@ -143,7 +143,7 @@ func TestPreviewLinkOut(t *testing.T) {
 // prose edit to one page of the 200-page synthetic book to the reloaded
 // page showing it (the watcher's settling time, the rebuild, the waiting
 // page's answer and the page itself). It asserts that the edit shows, and
-// logs the times; README reports them.
+// logs the times; docs/benchmarks.md reports them.
 func TestPreviewSaveToReload(t *testing.T) {
 	book, _, err := synth.Write(t.TempDir())
 	if err != nil {
