@@ -13,11 +13,16 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/warpbook/warpbook/site"
+	"github.com/warpbook/warpbook/site/live"
+	"github.com/warpbook/warpbook/snippets"
 )
 
-// screenshot rewrites docs/practice.png, the README's picture of the
-// practice page: go test ./site -run TestPracticeBrowser/http -screenshot
-var screenshot = flag.Bool("screenshot", false, "rewrite docs/practice.png from the practice page")
+// screenshot rewrites the pictures of the site in the documentation:
+// docs/practice.png, the practice page, and docs/occupancy.png, a chapter.
+// go test ./site -run TestPracticeBrowser/http -screenshot
+var screenshot = flag.Bool("screenshot", false, "rewrite docs/practice.png and docs/occupancy.png")
 
 // practiceCard is what window.warpbook.practice.cards() returns for one card.
 type practiceCard struct {
@@ -366,6 +371,7 @@ func TestPracticeBrowser(t *testing.T) {
 				if err := os.WriteFile("../docs/practice.png", png, 0o644); err != nil {
 					t.Fatal(err)
 				}
+				chapterScreenshot(t, bctx)
 			}
 
 			// axe: the interview's results, a card being asked and a card
@@ -419,4 +425,39 @@ func withoutStamp(s string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// chapterScreenshot rewrites docs/occupancy.png: the occupancy chapter as
+// warpbook build makes it (snippets run and verified, the live kernel
+// included), at its first figure and the verified output above it.
+func chapterScreenshot(t *testing.T, bctx context.Context) {
+	cache, err := live.DefaultCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := site.Options{Dir: "../book", Kernel: &snippets.Kernel{}, Live: (&live.Builder{CacheDir: cache}).Kernel, Provenance: bookProvenance}
+	s, err := site.Build(context.Background(), os.DirFS("../book"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := s.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, base := serve(t, dir)
+	tb := newTab(t, bctx, base)
+	tb.open("occupancy.html")
+	tb.do(chromedp.EmulateViewport(1280, 1000), chromedp.Evaluate[chromedp.Void](`(() => {
+		const fig = document.querySelector("figure.figure");
+		const above = [...document.querySelectorAll(".cell")].filter(c => c.compareDocumentPosition(fig) & Node.DOCUMENT_POSITION_FOLLOWING);
+		const out = above.at(-1).querySelector(".output-wrap");
+		scrollTo({top: out.getBoundingClientRect().top + scrollY - 95, behavior: "instant"});
+	})()`))
+	png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("../docs/occupancy.png", png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
