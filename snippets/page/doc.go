@@ -37,62 +37,20 @@
 // the key. Which keys suit which kind of page (chapter, glossary entry,
 // question) the site decides.
 //
-// A fenced block whose info string starts with "go run" is a cell. The
-// fenced block with info string "output" right after it holds what the cell
-// must print. A plain "go" block is display-only and never runs.
-//
-//	```go run id=a100
-//	import (
-//		"fmt"
-//		"github.com/warpbook/warpbook/engine/gpu"
-//	)
-//	// ---
-//	d := gpu.A100()
-//	fmt.Println(d.Name, d.SMs)
-//	```
-//	```output
-//	A100 SXM4 108
-//	```
-//
-// The lines above a line that reads "// ---" ([SetupSeparator]), and that
-// line, are hidden setup: rendered collapsed and still run. The separator
-// is part of the code, so the setup it closes cannot drift when a line is
-// added above; a cell has at most one, with code under it. It is a
-// comment alone on its line: the same text in a raw string is code.
-//
-// Attributes follow "go run" as key=value (the value bare or a double-quoted
-// Go string) or bare flags:
-//
-//	id=NAME          stable anchor and -run target
-//	panics="text"    must panic with a message containing text
-//	error="text"     must fail to compile with an error containing text
-//	unordered        compare output lines as a multiset
-//	skip="reason"    do not run (the reason is required)
-//	timeout=2s       time limit for this cell
-//	fresh            run in its own interpreter, not the page's session
-//
-// Unknown attributes, an output block with no cell before it and duplicate
-// ids are errors ([Page.Diagnostics]).
-//
-// # Checked prose values
-//
-// A link whose destination is "=" states a value in prose and the Go
-// expression that must produce it:
+// A fenced block whose info string starts with "go run" is a [Cell]; the
+// fenced "output" block right after it holds what it must print; a plain
+// "go" block is display-only. The lines above a "// ---" line
+// ([SetupSeparator]) are hidden setup. A cell's attributes ([Attrs]) follow
+// "go run" as key=value or bare flags; unknown attributes, an output block
+// with no cell before it and duplicate ids are errors ([Page.Diagnostics]).
+// A link whose destination is "=" is a checked value ([Check]):
 //
 //	the A100 runs [48](= "r.ActiveWarps") warps per SM
 //
-// The kernel evaluates the expression after the cells above it; fmt.Sprint
-// of its value must equal the link text.
-//
-// A number typed in plain prose that one of the page's cells prints (in
-// its output block) is a warning in [Page.Warnings]: an engine change would
-// leave it stale where a checked value fails. Only numbers a reader takes
-// from a computation count (1,280, 62.5 %, 3.272); round constants (32,
-// 256, 1000, a compute capability's 7.5) do not. A page lists the numbers
-// it states on purpose as prose (a source's figure being corrected) in the
-// front matter:
-//
-//	prose_numbers: ["78.1 %"]
+// A number typed in plain prose that one of the page's cells prints is a
+// warning in [Page.Warnings], unless the front matter's prose_numbers
+// lists it. The author's reference for all of this, with every attribute,
+// is docs/writing.md in the repository.
 //
 // # Figures, tables and references
 //
