@@ -251,3 +251,39 @@ func TestSharedFP64(t *testing.T) {
 	}
 	_ = math.Abs
 }
+
+// TestAccessErrors: Sectors and Wavefronts refuse what no memory
+// instruction could be, and agree with the counts the simulator moves.
+func TestAccessErrors(t *testing.T) {
+	for _, c := range []struct{ width, stride int }{{3, 1}, {0, 1}, {32, 1}, {4, -1}, {4, 1025}} {
+		if _, err := Sectors(c.width, c.stride); err == nil {
+			t.Errorf("Sectors(%d, %d) is no error", c.width, c.stride)
+		}
+		if _, err := Wavefronts(c.width, c.stride); err == nil {
+			t.Errorf("Wavefronts(%d, %d) is no error", c.width, c.stride)
+		}
+		if _, err := ExplainSectors(c.width, c.stride); err == nil {
+			t.Errorf("ExplainSectors(%d, %d) is no error", c.width, c.stride)
+		}
+	}
+	for _, w := range []int{1, 2, 4, 8, 16} {
+		for s := 0; s <= 40; s++ {
+			n, err := Sectors(w, s)
+			if err != nil || n != sectors(w, s) {
+				t.Fatalf("Sectors(%d, %d) = %d, %v", w, s, n, err)
+			}
+			m, err := Wavefronts(w, s)
+			if err != nil || m != wavefronts(w, s) {
+				t.Fatalf("Wavefronts(%d, %d) = %d, %v", w, s, m, err)
+			}
+			steps, err := ExplainWavefronts(w, s)
+			if err != nil || len(steps) == 0 || !strings.Contains(steps[len(steps)-1], fmt.Sprintf("= %d wavefronts", m)) && s != 0 {
+				t.Errorf("ExplainWavefronts(%d, %d) = %q, %v; want it to end in %d wavefronts", w, s, steps, err, m)
+			}
+			ss, err := ExplainSectors(w, s)
+			if err != nil || !strings.Contains(strings.Join(ss, "\n"), fmt.Sprintf("%d sector", n)) {
+				t.Errorf("ExplainSectors(%d, %d) = %q, %v; want it to name %d sectors", w, s, ss, err, n)
+			}
+		}
+	}
+}
