@@ -89,7 +89,7 @@ func ExplainBytesInFlight(gbPerSecond, ns float64, sms int) ([]string, error) {
 		return nil, err
 	}
 	steps := []string{
-		fmt.Sprintf("Little's law: bytes in flight = bandwidth × latency = %s GB/s × %s ns = %s bytes (GB/s × ns is bytes)", trim(gbPerSecond), trim(ns), grouped(b, 0)),
+		fmt.Sprintf("Little's law: bytes in flight = bandwidth × latency = %s GB/s × %s ns = %s bytes (GB/s × ns is bytes)", groupedTrim(gbPerSecond), groupedTrim(ns), grouped(b, 0)),
 	}
 	if sms > 0 {
 		steps = append(steps, fmt.Sprintf("spread over %d SMs: %s ÷ %d = %s bytes per SM", sms, grouped(b, 0), sms, grouped(b/float64(sms), 0)))
@@ -130,6 +130,14 @@ func plural(n int, one, many string) string {
 // trim writes x with at most two decimals and no trailing zeros.
 func trim(x float64) string {
 	s := strconv.FormatFloat(x, 'f', 2, 64)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// groupedTrim writes x with thousands separators and at most two
+// decimals.
+func groupedTrim(x float64) string {
+	s := grouped(x, 2)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
 }

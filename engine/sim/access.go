@@ -105,11 +105,23 @@ func ExplainWavefronts(width, stride int) ([]string, error) {
 		steps = append(steps, fmt.Sprintf("consecutive threads are %d words apart, a multiple of 32: every thread hits the same bank", wordStride))
 	default:
 		g := gcd(wordStride, 32)
-		steps = append(steps, fmt.Sprintf("consecutive threads are %d words apart; gcd(%d, 32) = %d, so the 32 threads fall on %d banks, %d distinct words on each", wordStride, wordStride, g, 32/g, g))
+		steps = append(steps, fmt.Sprintf("consecutive threads are %d words apart; gcd(%d, 32) = %d, so the 32 threads fall on %d banks, %s on each", wordStride, wordStride, g, 32/g, count(g, "distinct word", "distinct words")))
 	}
 	per := n / phases
-	steps = append(steps, fmt.Sprintf("the busiest bank holds %d distinct word(s) per phase: %d pass(es) per phase × %d phase(s) = %d wavefronts", per, per, phases, n))
+	if phases == 1 {
+		steps = append(steps, fmt.Sprintf("the busiest bank holds %s: %s = %d wavefronts", count(per, "distinct word", "distinct words"), count(per, "pass", "passes"), n))
+	} else {
+		steps = append(steps, fmt.Sprintf("the busiest bank holds %s per phase: %s per phase × %d phases = %d wavefronts", count(per, "distinct word", "distinct words"), count(per, "pass", "passes"), phases, n))
+	}
 	return steps, nil
+}
+
+// count writes n and the noun for it.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func gcd(a, b int) int {
