@@ -74,6 +74,7 @@ func commands() map[string]command {
 		"cache":     cacheCommand,
 		"gpus":      gpusCommand,
 		"occupancy": occupancyCommand,
+		"practice":  practiceCommand,
 		"run":       runCommand,
 		"serve":     serveCommand,
 		"sim":       simCommand,
