@@ -97,6 +97,19 @@ func NewInterview(seed uint32) (*Interview, error) {
 	return in, nil
 }
 
+// InterviewOf returns the interview a code ("int-7f3a", or one of its
+// steps, "int-7f3a.2") names.
+func InterviewOf(code string) (*Interview, error) {
+	family, seed, _, err := ParseCode(code)
+	if err != nil {
+		return nil, err
+	}
+	if family != interviewCode {
+		return nil, fmt.Errorf("problems: %q is a problem's code, not an interview's (int-7f3a)", code)
+	}
+	return NewInterview(seed)
+}
+
 func (in *Interview) add(change string, p *Problem) {
 	p.Code = fmt.Sprintf("%s.%d", in.Code, len(in.Steps)+1)
 	in.Steps = append(in.Steps, Step{Change: change, Problem: p})

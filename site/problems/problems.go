@@ -148,6 +148,41 @@ func (v Values) MarshalJSON() ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
+// UnmarshalJSON reads an object of strings and numbers, in order; a
+// whole number becomes an int.
+func (v *Values) UnmarshalJSON(b []byte) error {
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.UseNumber()
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("problems: values are an object, not %s", b)
+	}
+	var out Values
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			return err
+		}
+		var x any
+		if err := d.Decode(&x); err != nil {
+			return err
+		}
+		switch n := x.(type) {
+		case json.Number:
+			if i, err := strconv.Atoi(n.String()); err == nil {
+				x = i
+			} else if f, err := n.Float64(); err == nil {
+				x = f
+			}
+		case string:
+		default:
+			return fmt.Errorf("problems: value %v of %v is not a string or a number", x, k)
+		}
+		out = append(out, Value{k.(string), x})
+	}
+	*v = out
+	return nil
+}
+
 // Get returns the value named name, nil if there is none.
 func (v Values) Get(name string) any {
 	for _, x := range v {

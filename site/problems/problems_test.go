@@ -276,3 +276,24 @@ func TestInterview(t *testing.T) {
 		t.Errorf("scenarios drawn: %v, want all four", scen)
 	}
 }
+
+// TestValuesJSON: values read back in order, whole numbers as ints.
+func TestValuesJSON(t *testing.T) {
+	p, _ := problems.Generate("bytes-in-flight", 3)
+	b, _ := json.Marshal(p.Params)
+	var v problems.Values
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := json.Marshal(v); string(c) != string(b) || v.Int("bandwidth") != p.Params.Int("bandwidth") {
+		t.Errorf("%s read back as %s", b, c)
+	}
+	for _, bad := range []string{`[]`, `{"a": [1]}`, `{"a": null}`, `{"a": 1`} {
+		if err := json.Unmarshal([]byte(bad), &v); err == nil {
+			t.Errorf("%s read as values", bad)
+		}
+	}
+	if _, err := problems.InterviewOf("occ-1"); err == nil {
+		t.Error("InterviewOf a problem's code is no error")
+	}
+}
