@@ -41,3 +41,25 @@ func TestBuildCached(t *testing.T) {
 		t.Errorf("second build: cached %v, key %s (first %s), same script %v", again.Cached, again.Key, k.Key, bytes.Equal(again.Script, k.Script))
 	}
 }
+
+// TestBuildPractice builds the practice page's module the same way: its
+// own cache entry, a script that says what it is, and a quarter of the
+// kernel's size or less.
+func TestBuildPractice(t *testing.T) {
+	dir, err := DefaultCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := (&Builder{CacheDir: dir, Package: PracticePackage}).Kernel(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := testKernel(t)
+	if p.Key == k.Key || !bytes.HasPrefix(p.Script, []byte("// The warpbook module site/live/practice: ")) || !bytes.Contains(p.Script, []byte("window.warpbookKernelData = ")) {
+		t.Fatalf("practice module %s (kernel %s): %q...", p.Key, k.Key, p.Script[:min(100, len(p.Script))])
+	}
+	if 3*p.Gzip > k.Gzip {
+		t.Errorf("the practice module is %d bytes gzipped, the kernel %d: want it under a third", p.Gzip, k.Gzip)
+	}
+	t.Logf("practice module %s: %d bytes, %d gzipped (the kernel: %d gzipped)", p.Key, p.Wasm, p.Gzip, k.Gzip)
+}

@@ -69,17 +69,14 @@ type message struct {
 	Op     string         `json:"op"`
 	Run    *Request       `json:"run,omitempty"`
 	Figure *FigureRequest `json:"figure,omitempty"`
-	// Practice asks for generated problems (op "practice").
-	Practice *PracticeRequest `json:"practice,omitempty"`
 }
 
 // reply is the answer to a message.
 type reply struct {
-	ID       int             `json:"id"`
-	Run      *Result         `json:"run,omitempty"`
-	Figure   *FigureResult   `json:"figure,omitempty"`
-	Practice *PracticeResult `json:"practice,omitempty"`
-	Error    string          `json:"error,omitempty"`
+	ID     int           `json:"id"`
+	Run    *Result       `json:"run,omitempty"`
+	Figure *FigureResult `json:"figure,omitempty"`
+	Error  string        `json:"error,omitempty"`
 }
 
 // FigureRequest redraws a figure with some of its inputs changed.
@@ -132,8 +129,6 @@ func (s *Server) Handle(ctx context.Context, msg []byte) []byte {
 			r.Run = s.Run(ctx, m.Run)
 		case m.Op == "figure" && m.Figure != nil:
 			r.Figure = Figure(m.Figure)
-		case m.Op == "practice" && m.Practice != nil:
-			r.Practice = Practice(m.Practice)
 		default:
 			r.Error = "unknown request " + m.Op
 		}
