@@ -3,6 +3,7 @@ package site
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html"
 	"math"
@@ -13,20 +14,36 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/warpbook/warpbook/site/live"
+	"github.com/warpbook/warpbook/site/problems"
 	"github.com/warpbook/warpbook/snippets"
 	"github.com/warpbook/warpbook/snippets/page"
 )
 
-// The practice page (practice.html) turns the book into cards: one per
-// interview question, and predict cards made from what the build
-// verified: a snippet with its output hidden ("What does this print?")
-// and a checked prose value with its number hidden. Authors steer the
-// predict cards: a snippet's nodrill flag or a <!-- nodrill --> comment
-// after a value keeps it off, and drill="PROMPT" (a snippet) or
-// <!-- drill: PROMPT --> (a value) adds the question to ask; a snippet
-// with drill= is a card whatever the length of its output, and one whose
-// answer is empty fails the build. assets/practice.js schedules the cards
-// with FSRS (assets/fsrs.js) in the reader's browser.
+// The practice page (practice.html) drills the book in three kinds of
+// card: the interview questions; predict cards made from what the build
+// verified (a snippet with its output hidden, "What does this print?", and
+// a checked prose value with its number hidden); and families of
+// generated problems (package problems), each family one card whose every
+// review draws a new problem that the engine answers and grades, in the
+// reader's browser (the practice module, site/live/practice).
+//
+// A predict card must be one a person can answer: a snippet that runs the
+// simulator makes none unless its author asks with drill= (then the card
+// says its answer is simulated), a value computed from the simulator
+// makes none when it counts cycles and is marked simulated otherwise, and
+// no two cards come from one sentence (the first value of a sentence
+// keeps it). Authors steer the rest: a snippet's nodrill flag or a
+// <!-- nodrill --> comment after a value keeps it off, and drill="PROMPT"
+// (a snippet) or <!-- drill: PROMPT --> (a value) adds the question to
+// ask; a snippet with drill= is a card whatever the length of its output,
+// and one whose answer is empty fails the build.
+//
+// The page itself holds the controls and an index of the cards; the
+// cards' HTML comes in chunks, one script per chapter
+// (assets/practice/cards-N.js), loaded when a card of it is shown, so the
+// first view stays small. assets/practice.js schedules the cards with
+// FSRS (assets/fsrs.js) in the reader's browser.
 
 // practicePath is the practice page's output path.
 const practicePath = "practice.html"
@@ -57,6 +74,7 @@ type practiceCard struct {
 	href       string // where the book explains it, relative to the site root
 	where      string // that place in words
 	more       string // a question's own page, with its deep dive; "" for others
+	simulated  bool   // its answer comes from the simulator: the model's, not a measurement
 	pos        page.Pos
 }
 
@@ -154,6 +172,11 @@ func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diag
 	section, sectionTitle := "", ""
 	var block ast.Node // the block whose inline text holds the value being read
 	seen := map[string]int{}
+	sim := newSimUse(p.snip)
+	// The sentences of each block that a value card shows: no two cards
+	// come from one sentence, so a card's context never gives another's
+	// answer away.
+	shown := map[ast.Node]map[int]bool{}
 	// Numeric values of the page by what surrounds the number, for the
 	// choices of a value card.
 	peers := map[string][]string{}
@@ -177,7 +200,7 @@ func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diag
 				section, sectionTitle = headingID(n), textOf(n, src)
 			}
 		case *page.CellNode:
-			c, err := b.cellCard(p, n.Cell)
+			c, err := b.cellCard(p, n.Cell, sim.cell(n.Cell))
 			if err != nil {
 				errs = append(errs, err)
 			}
@@ -193,7 +216,28 @@ func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diag
 			if ch.NoDrill || block == nil {
 				return ast.WalkSkipChildren, nil
 			}
-			c := valueCard(ch, textOfMarked(block, src, n), peers)
+			text := textOfMarked(block, src, n)
+			simulated := sim.check(ch)
+			if simulated && !simulatedAnswerable(text, ch.Text) {
+				return ast.WalkSkipChildren, nil
+			}
+			if shown[block] == nil {
+				shown[block] = map[int]bool{}
+			}
+			// Its own sentence must be free; the one before, which a short
+			// sentence brings along, only when it is free too.
+			mark := markSentence(text)
+			if shown[block][mark] {
+				return ast.WalkSkipChildren, nil
+			}
+			_, _, first := sentenceRange(text)
+			withPrev := first < mark && !shown[block][first]
+			shown[block][mark] = true
+			if withPrev {
+				shown[block][first] = true
+			}
+			c := valueCard(ch, text, peers, withPrev)
+			c.simulated = simulated
 			key := ch.Expr + "\x00" + ch.Text
 			seen[key]++
 			c.id = "v:" + chapterKey(p) + ":" + shortHash(key, seen[key])
@@ -212,6 +256,67 @@ func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diag
 		return ast.WalkContinue, nil
 	})
 	return cards, errs
+}
+
+// sentenceStart returns where the sentence of text that holds the
+// valueMark starts.
+func sentenceStart(text string) int {
+	at := strings.Index(text, valueMark)
+	start := 0
+	for i := 0; i+2 < len(text) && i < at; i++ {
+		if (text[i] == '.' || text[i] == '?' || text[i] == '!' || text[i] == ':') && text[i+1] == ' ' && startsSentence(text[i+2:]) {
+			start = i + 2
+		}
+	}
+	return start
+}
+
+// markSentence returns the index of the sentence of text that holds the
+// valueMark.
+func markSentence(text string) int {
+	at := strings.Index(text, valueMark)
+	n := 0
+	for i := 0; i+2 < len(text) && i < at; i++ {
+		if (text[i] == '.' || text[i] == '?' || text[i] == '!' || text[i] == ':') && text[i+1] == ' ' && startsSentence(text[i+2:]) {
+			n++
+		}
+	}
+	return n
+}
+
+// simulatedAnswerable reports whether a value computed from the simulator
+// makes a card a reader can answer: not a count of cycles (its text or
+// the words around it say cycles), and either a percentage or a count of
+// something the sentence names right after it (warps, blocks, bytes, ...),
+// which the chapter's reasoning gives. Anything else is the model's
+// number to look up, not to work out.
+func simulatedAnswerable(text, value string) bool {
+	if strings.Contains(strings.ToLower(value), "cycle") {
+		return false
+	}
+	at := strings.Index(text, valueMark)
+	if at < 0 {
+		return false
+	}
+	before := strings.ToLower(text[max(0, at-40):at])
+	after := strings.ToLower(text[at+len(valueMark):])
+	if strings.Contains(before, "cycle") || strings.Contains(after[:min(40, len(after))], "cycle") {
+		return false
+	}
+	if strings.Contains(value, "%") || strings.HasPrefix(strings.TrimSpace(after), "%") {
+		return true
+	}
+	word := strings.Fields(after)
+	if len(word) == 0 {
+		return false
+	}
+	w := strings.Trim(word[0], ",.;:()")
+	for _, unit := range []string{"warp", "block", "thread", "register", "byte", "sm", "sector", "instruction", "wave", "flop", "load", "pass", "wavefront", "stage", "kb"} {
+		if strings.HasPrefix(w, unit) {
+			return true
+		}
+	}
+	return false
 }
 
 func joinWhere(page, section string) string {
@@ -233,10 +338,11 @@ func shortHash(key string, n int) string {
 }
 
 // cellCard makes the predict card of a snippet, or none: snippets that
-// are nodrill, skipped, expected to fail, or that print nothing or too
-// much are no card unless drill= asks for one; a drill whose answer is
-// empty is an error at its drill= attribute.
-func (b *build) cellCard(p *htmlPage, c *page.Cell) (*practiceCard, *page.Diagnostic) {
+// are nodrill, skipped, expected to fail, that run the simulator
+// (simulated), or that print nothing or too much are no card unless
+// drill= asks for one; a drill whose answer is empty is an error at its
+// drill= attribute.
+func (b *build) cellCard(p *htmlPage, c *page.Cell, simulated bool) (*practiceCard, *page.Diagnostic) {
 	a := c.Attrs
 	if a.NoDrill || a.Skip != "" {
 		return nil, nil
@@ -273,7 +379,7 @@ func (b *build) cellCard(p *htmlPage, c *page.Cell) (*practiceCard, *page.Diagno
 	}
 	visible := strings.Trim(strings.Join(code, "\n"), "\n")
 	if a.Drill == "" {
-		if failure != "" || out == "" || strings.Count(out, "\n")+1 > autoDrillLines || len(code) > autoDrillCode || strings.TrimSpace(visible) == "" {
+		if simulated || failure != "" || out == "" || strings.Count(out, "\n")+1 > autoDrillLines || len(code) > autoDrillCode || strings.TrimSpace(visible) == "" {
 			return nil, nil
 		}
 	} else if answer == "" {
@@ -281,12 +387,13 @@ func (b *build) cellCard(p *htmlPage, c *page.Cell) (*practiceCard, *page.Diagno
 			Msg: "drill= on a snippet that prints nothing: its drill has no answer (print what the reader should predict, or drop drill=)"}
 	}
 	card := &practiceCard{
-		id:     "c:" + chapterKey(p) + ":" + c.ID(),
-		kind:   "predict",
-		prompt: a.Drill,
-		code:   b.highlight("go", visible),
-		answer: answer,
-		pos:    c.Pos,
+		id:        "c:" + chapterKey(p) + ":" + c.ID(),
+		kind:      "predict",
+		prompt:    a.Drill,
+		code:      b.highlight("go", visible),
+		answer:    answer,
+		simulated: simulated,
+		pos:       c.Pos,
 	}
 	if card.prompt == "" {
 		card.prompt = "What does this print?"
@@ -310,8 +417,9 @@ func nonEmpty(s ...string) []string {
 }
 
 // valueCard makes the card of a checked value from the text of the block
-// that holds it, with the value marked.
-func valueCard(ch *page.Check, text string, peers map[string][]string) *practiceCard {
+// that holds it, with the value marked; withPrev lets a short sentence
+// bring the one before it along.
+func valueCard(ch *page.Check, text string, peers map[string][]string, withPrev bool) *practiceCard {
 	c := &practiceCard{kind: "predict", prompt: ch.Drill, answer: ch.Text, pos: ch.Pos}
 	shown := blank
 	if num, unit, ok := oneNumber(ch.Text); ok {
@@ -319,7 +427,7 @@ func valueCard(ch *page.Check, text string, peers map[string][]string) *practice
 		shown = strings.Replace(ch.Text, displayOf(ch.Text, num), blank, 1)
 		c.choices = choices(ch.Text, num, unit, peers[unit])
 	}
-	c.context = sentenceAround(text, shown)
+	c.context = sentenceAround(text, shown, withPrev)
 	if c.prompt == "" {
 		c.prompt = "Fill in the blank."
 	}
@@ -473,26 +581,16 @@ const valueMark = "\x00"
 
 // sentenceAround returns the sentence of text that holds the valueMark, with
 // the valueMark replaced by shown: the sentence before it too when the
-// sentence is short, and cut to about 300 bytes around the valueMark.
-func sentenceAround(text, shown string) string {
+// sentence is short and withPrev allows, and cut to about 300 bytes
+// around the valueMark.
+func sentenceAround(text, shown string, withPrev bool) string {
 	at := strings.Index(text, valueMark)
 	if at < 0 {
 		return shown
 	}
-	starts := []int{0}
-	end := len(text)
-	for i := 0; i+2 < len(text); i++ {
-		if (text[i] == '.' || text[i] == '?' || text[i] == '!' || text[i] == ':') && text[i+1] == ' ' && startsSentence(text[i+2:]) {
-			if i < at {
-				starts = append(starts, i+2)
-			} else if end == len(text) {
-				end = i + 1
-			}
-		}
-	}
-	start := starts[len(starts)-1]
-	if at-start+(end-at) < 80 && len(starts) > 1 {
-		start = starts[len(starts)-2]
+	start, end, _ := sentenceRange(text)
+	if !withPrev {
+		start = sentenceStart(text)
 	}
 	s := text[start:end]
 	at -= start
@@ -512,17 +610,84 @@ func sentenceAround(text, shown string) string {
 	return strings.Replace(s, valueMark, shown, 1)
 }
 
+// sentenceRange returns the bytes of text that sentenceAround shows before
+// it cuts them, and the index (from 0) of the first of the one or two
+// sentences they are. The valueMark counts as the start of a sentence
+// when it stands where one starts, so that the sentences are the same
+// whichever value of a block is marked.
+func sentenceRange(text string) (start, end, first int) {
+	at := strings.Index(text, valueMark)
+	starts := []int{0}
+	end = len(text)
+	for i := 0; i+2 < len(text); i++ {
+		if (text[i] == '.' || text[i] == '?' || text[i] == '!' || text[i] == ':') && text[i+1] == ' ' && startsSentence(text[i+2:]) {
+			if i < at {
+				starts = append(starts, i+2)
+			} else if end == len(text) {
+				end = i + 1
+			}
+		}
+	}
+	first = len(starts) - 1
+	start = starts[first]
+	if at-start+(end-at) < 80 && len(starts) > 1 {
+		first--
+		start = starts[first]
+	}
+	return start, end, first
+}
+
 // startsSentence reports whether s opens a sentence: a capital, a digit,
 // or a quote or bracket before one.
 func startsSentence(s string) bool {
 	s = strings.TrimLeft(s, "\"'(“‘")
-	return s != "" && ('A' <= s[0] && s[0] <= 'Z' || '0' <= s[0] && s[0] <= '9')
+	return s != "" && ('A' <= s[0] && s[0] <= 'Z' || '0' <= s[0] && s[0] <= '9' || strings.HasPrefix(s, valueMark))
 }
 
-// practicePage is the body of practice.html: the controls (shown with
-// JavaScript) and every card, each a self-contained article whose answer
-// stays in <details> until the reader answers; without JavaScript the page
-// is the list of cards.
+// practiceChunkDir holds the scripts with the cards' HTML.
+const practiceChunkDir = "assets/practice/"
+
+// practiceIndex is what the page's script reads first: every card without
+// its HTML, the families of generated problems, and where the rest is.
+type practiceIndex struct {
+	Book     string            `json:"book"`
+	Chunks   []string          `json:"chunks"` // the scripts of the cards' HTML, from the page
+	Cards    []indexCard       `json:"cards"`
+	Families []indexFamily     `json:"families"`
+	Module   string            `json:"module,omitempty"` // the practice module's script, from the page
+	Off      string            `json:"off,omitempty"`    // why there is none
+	Sections map[string]string `json:"sections"`         // a family's book section ("page.md#id") to its address from the page
+}
+
+type indexCard struct {
+	ID         string   `json:"id"`
+	Kind       string   `json:"kind"`
+	Chapter    string   `json:"chapter"`
+	Tags       []string `json:"tags"`
+	Difficulty string   `json:"difficulty,omitempty"`
+	Number     *float64 `json:"number"`
+	Tolerance  *float64 `json:"tolerance"`
+	Choices    []string `json:"choices"`
+	Chunk      int      `json:"chunk"`
+	Simulated  bool     `json:"simulated,omitempty"`
+}
+
+type indexFamily struct {
+	ID      string   `json:"id"` // the family's card: "g:" + name
+	Name    string   `json:"name"`
+	Code    string   `json:"code"`
+	Title   string   `json:"title"`
+	Chapter string   `json:"chapter"`
+	Tags    []string `json:"tags"`
+	Href    string   `json:"href,omitempty"` // the section that teaches it, from the page; "" when the book lacks it
+	Where   string   `json:"where,omitempty"`
+}
+
+// practicePage is the body of practice.html: the controls, the index of
+// the cards and the families, and the places where the script shows one
+// card, a generated problem, a mock interview and the reader's progress.
+// The cards' HTML goes to one script per chapter (see practiceChunkDir).
+// Without JavaScript the page says where the questions are.
 func (b *build) practicePage(r *renderer) string {
 	cards, errs := b.practiceCards(r)
 	r.errs = append(r.errs, errs...)
@@ -541,13 +706,78 @@ func (b *build) practicePage(r *renderer) string {
 			tags[t] = true
 		}
 	}
-	fmt.Fprintf(&w, `<p class="lead">%s and %s made from what the build verified: a snippet with its output hidden, a checked value with its number hidden. Answer first, then see the book's answer and say how well you knew it; the page schedules each card again (FSRS, kept in this browser only).</p>`+"\n",
-		plural(questions, "interview question", "interview questions"), plural(predict, "predict card", "predict cards"))
-	w.WriteString(`<noscript><p>Without JavaScript this page is the list of cards; open each answer after you have answered it yourself.</p></noscript>` + "\n")
+	idx := practiceIndex{Book: b.settings.Title, Module: "", Off: b.practiceOff, Sections: map[string]string{}}
+	if b.practiceKernel != nil {
+		idx.Module = r.href(practiceAsset(b.practiceKernel))
+	}
+	for _, f := range problems.Families() {
+		fam := indexFamily{ID: "g:" + f.Name, Name: f.Name, Code: f.Code, Title: f.Title, Tags: f.Tags}
+		if pg, frag, ok := b.sectionOf(f.Section); ok {
+			fam.Href = r.href(pg.out) + "#" + frag
+			fam.Chapter = chapterKey(pg)
+			fam.Where = pg.title
+			for _, h := range pg.headings {
+				if h.id == frag {
+					fam.Where = joinWhere(pg.title, h.text)
+				}
+			}
+			idx.Sections[f.Section] = fam.Href
+			r.links = append(r.links, linkRef{from: r.p, pos: page.Pos{File: b.file(r.p.path)}, target: pg, frag: frag})
+			chapters[fam.Chapter] = true
+		}
+		for _, t := range f.Tags {
+			tags[t] = true
+		}
+		idx.Families = append(idx.Families, fam)
+	}
+
+	// The cards' HTML, a script per chapter, in reading order.
+	chunkOf := map[string]int{}
+	var chunks [][]chunkCard
+	for _, c := range cards {
+		n, ok := chunkOf[c.chapter]
+		if !ok {
+			n = len(chunks)
+			chunkOf[c.chapter] = n
+			chunks = append(chunks, nil)
+		}
+		var h strings.Builder
+		b.writeCard(&h, r, c)
+		chunks[n] = append(chunks[n], chunkCard{ID: c.id, HTML: h.String()})
+		ic := indexCard{ID: c.id, Kind: c.kind, Chapter: c.chapter, Tags: c.tags, Difficulty: c.difficulty, Choices: c.choices, Chunk: n, Simulated: c.simulated}
+		if ic.Tags == nil {
+			ic.Tags = []string{}
+		}
+		if ic.Choices == nil {
+			ic.Choices = []string{}
+		}
+		if c.number != "" {
+			num, _ := strconv.ParseFloat(c.number, 64)
+			tol, _ := strconv.ParseFloat(c.tolerance, 64)
+			ic.Number, ic.Tolerance = &num, &tol
+		}
+		idx.Cards = append(idx.Cards, ic)
+	}
+	for i, ch := range chunks {
+		name := practiceChunkDir + "cards-" + strconv.Itoa(i+1) + ".js"
+		data, err := json.Marshal(ch)
+		if err != nil {
+			r.errs = append(r.errs, &page.Diagnostic{Pos: page.Pos{File: b.file(r.p.path)}, Msg: "practice cards: " + err.Error()})
+			continue
+		}
+		b.mu.Lock()
+		b.put(name, []byte("warpbookPracticeCards("+strconv.Itoa(i)+", "+string(data)+");\n"))
+		b.mu.Unlock()
+		idx.Chunks = append(idx.Chunks, r.href(name))
+	}
+
+	fmt.Fprintf(&w, `<p class="lead">%s, %s made from what the build verified, and %s of generated problems that the engine answers in your browser. Answer first, then see the answer; the page schedules each card again (FSRS, kept in this browser only), and a family of problems comes back with a new problem each time.</p>`+"\n",
+		plural(questions, "interview question", "interview questions"), plural(predict, "predict card", "predict cards"), plural(len(idx.Families), "family", "families"))
+	fmt.Fprintf(&w, `<noscript><p>The practice page needs JavaScript. The interview questions are also on <a href="%s">their own pages</a>, and every chapter has its snippets and their verified outputs.</p></noscript>`+"\n", html.EscapeString(r.href("questions/index.html")))
 
 	// The controls.
 	w.WriteString(`<form id="pr-filters" class="pr-js pr-filters" aria-label="Choose the cards">` + "\n")
-	w.WriteString(`<p><label for="pr-kind">Cards</label> <select id="pr-kind"><option value="">all</option><option value="question">interview questions</option><option value="predict">predict the output</option></select></p>` + "\n")
+	w.WriteString(`<p><label for="pr-kind">Cards</label> <select id="pr-kind"><option value="">all</option><option value="question">interview questions</option><option value="predict">predict the output</option><option value="problem">generated problems</option></select></p>` + "\n")
 	w.WriteString(`<p><label for="pr-chapter">Chapter</label> <select id="pr-chapter"><option value="">all chapters</option>`)
 	for _, p := range b.order {
 		if p.kind == kindChapter && chapters[chapterKey(p)] {
@@ -574,29 +804,25 @@ func (b *build) practicePage(r *renderer) string {
 	w.WriteString("</form>\n")
 	w.WriteString(`<p id="pr-status" class="pr-js pr-status" role="status"></p>` + "\n")
 
-	// The cards, then (with JavaScript) the answer under the one shown.
-	fmt.Fprintf(&w, `<div id="pr-cards" class="pr-cards" data-book="%s">`+"\n", html.EscapeString(b.settings.Title))
-	for _, c := range cards {
-		b.writeCard(&w, r, c)
-	}
-	w.WriteString("</div>\n")
+	// The card shown, and (with JavaScript) the answer under it.
+	fmt.Fprintf(&w, `<div id="pr-cards" class="pr-js pr-cards" data-book="%s"></div>`+"\n", html.EscapeString(b.settings.Title))
 	w.WriteString(`<section id="pr-drill" class="pr-js pr-drill" aria-label="Your answer">` + "\n")
-	w.WriteString(`<form id="pr-answer-form"><p><label for="pr-answer">Your answer</label></p><p><textarea id="pr-answer" rows="2" spellcheck="false"></textarea></p><div id="pr-choices" class="pr-choices" role="group" aria-label="Or pick one"></div><p><button type="submit" id="pr-reveal">Show the answer <kbd>Space</kbd></button></p></form>` + "\n")
+	w.WriteString(`<form id="pr-answer-form"><p><label for="pr-answer">Your answer</label></p><p><textarea id="pr-answer" rows="2" spellcheck="false"></textarea></p><div id="pr-choices" class="pr-choices" role="group" aria-label="Or pick one"></div><p><button type="submit" id="pr-reveal">Show the answer <kbd>Enter</kbd></button></p></form>` + "\n")
 	w.WriteString(`<p id="pr-verdict" class="pr-verdict" role="status"></p>` + "\n")
 	w.WriteString(`<div id="pr-grades" class="pr-grades" role="group" aria-label="How well did you know it? Keys 1 to 4" tabindex="-1" hidden>`)
 	for i, g := range []string{"Again", "Hard", "Good", "Easy"} {
 		fmt.Fprintf(&w, `<button type="button" data-grade="%d"><kbd>%d</kbd> %s <span class="pr-interval"></span></button>`, i+1, i+1, g)
 	}
 	w.WriteString("</div>\n")
-	w.WriteString(`<p class="pr-move"><button type="button" id="pr-prev">← Previous</button> <button type="button" id="pr-next">Next →</button></p>` + "\n")
+	w.WriteString(`<p class="pr-move"><button type="button" id="pr-another" hidden>Another problem</button> <button type="button" id="pr-prev">← Previous</button> <button type="button" id="pr-next">Next →</button></p>` + "\n")
 	w.WriteString("</section>\n")
 
 	w.WriteString(`<details id="pr-mock-box" class="pr-js pr-box"><summary>Mock interview</summary>` + "\n")
-	w.WriteString(`<p>Questions drawn at random from the cards chosen above, a time limit for each; the answers come at the end, with links into the book. A mock interview does not change the schedule.</p>` + "\n")
-	w.WriteString(`<form id="pr-mock-form"><p><label for="pr-mock-n">Questions</label> <input id="pr-mock-n" type="number" min="1" max="50" value="5"> <label for="pr-mock-secs">Seconds each</label> <input id="pr-mock-secs" type="number" min="1" max="3600" value="120"> <button type="submit" id="pr-mock-start">Start the interview</button></p></form>` + "\n")
+	w.WriteString(`<p>One scenario, followed up question after question, each changing one thing (a GPU, a block size, the ILP); the engine grades the answers at the end and says what you missed and where to read. A mock interview does not change the schedule.</p>` + "\n")
+	fmt.Fprintf(&w, `<form id="pr-mock-form"><p><label for="pr-mock-n">Questions</label> <input id="pr-mock-n" type="number" min="3" max="%d" value="5"> <button type="submit" id="pr-mock-start">Start the interview</button></p></form>`+"\n", problems.MaxSteps)
 	w.WriteString("</details>\n")
-	w.WriteString(`<section id="pr-mock" class="pr-js pr-mock" aria-label="Mock interview" hidden><p id="pr-mock-count"></p><p id="pr-timer" class="pr-timer" role="timer" aria-live="off"></p><div id="pr-mock-card"></div><p><label for="pr-mock-answer">Your answer</label></p><p><textarea id="pr-mock-answer" rows="4"></textarea></p><p><button type="button" id="pr-mock-next">Next question</button> <button type="button" id="pr-mock-stop">End the interview</button></p></section>` + "\n")
-	w.WriteString(`<section id="pr-results" class="pr-js pr-results" aria-labelledby="pr-results-title" hidden><h2 id="pr-results-title" tabindex="-1">How the interview went</h2><ol id="pr-results-list"></ol></section>` + "\n")
+	w.WriteString(`<section id="pr-mock" class="pr-js pr-mock" aria-labelledby="pr-mock-count" hidden><h2 id="pr-mock-count" tabindex="-1"></h2><p id="pr-mock-change" class="pr-change"></p><div id="pr-mock-card"></div><p><button type="button" id="pr-mock-next">Next question</button> <button type="button" id="pr-mock-stop">End the interview</button></p></section>` + "\n")
+	w.WriteString(`<section id="pr-results" class="pr-js pr-results" aria-labelledby="pr-results-title" hidden><h2 id="pr-results-title" tabindex="-1">How the interview went</h2><p id="pr-results-score"></p><ol id="pr-results-list"></ol></section>` + "\n")
 
 	w.WriteString(`<details id="pr-progress" class="pr-js pr-box"><summary>Your progress</summary>` + "\n")
 	w.WriteString(`<p id="pr-progress-text"></p>` + "\n")
@@ -604,7 +830,57 @@ func (b *build) practicePage(r *renderer) string {
 	w.WriteString(`<p id="pr-io-status" role="status"></p>` + "\n")
 	w.WriteString("</details>\n")
 
+	data, err := json.Marshal(idx)
+	if err != nil {
+		r.errs = append(r.errs, &page.Diagnostic{Pos: page.Pos{File: b.file(r.p.path)}, Msg: "practice index: " + err.Error()})
+	}
+	// json.Marshal escapes <, > and &: the index cannot end its script.
+	fmt.Fprintf(&w, `<script type="application/json" id="pr-index">%s</script>`+"\n", data)
 	return w.String()
+}
+
+// chunkCard is one card of a chunk: its id and HTML.
+type chunkCard struct {
+	ID   string `json:"id"`
+	HTML string `json:"html"`
+}
+
+// sectionOf resolves a family's section ("page.md#id") to the page of the
+// book and the id; false when the book has no such page.
+func (b *build) sectionOf(sec string) (*htmlPage, string, bool) {
+	file, frag, _ := strings.Cut(sec, "#")
+	pg := b.bySrc[file]
+	if pg == nil || pg.out == "" {
+		return nil, "", false
+	}
+	return pg, frag, true
+}
+
+// practiceAsset is where the site keeps the practice module's script.
+func practiceAsset(k *live.Kernel) string {
+	return "assets/practice-" + k.Key[:16] + ".js"
+}
+
+// practiceModule builds (or finds) the practice page's module when the
+// book has a practice page. One that cannot be built is a warning: the
+// page then says why it has no generated problems.
+func (b *build) practiceModule() error {
+	if b.practice == nil {
+		return nil
+	}
+	if b.opts.Practice == nil {
+		b.practiceOff = "this site was built without the practice module"
+		return nil
+	}
+	k, err := b.opts.Practice(b.ctx)
+	if err != nil {
+		b.practiceOff = "the practice module could not be built: " + err.Error()
+		b.warnf("readers cannot generate problems in this build: %v", err)
+		return nil
+	}
+	b.practiceKernel = k
+	b.put(practiceAsset(k), k.Script)
+	return nil
 }
 
 // writeCard writes one card.
@@ -625,6 +901,9 @@ func (b *build) writeCard(w *strings.Builder, r *renderer, c *practiceCard) {
 	fmt.Fprintf(w, `<p class="pcard-meta"><span class="pcard-kind">%s</span>`, kind)
 	if c.difficulty != "" {
 		fmt.Fprintf(w, ` <span class="difficulty d-%[1]s">%[1]s</span>`, c.difficulty)
+	}
+	if c.simulated {
+		w.WriteString(` <span class="pcard-sim" title="The answer comes from the simulator: the model's figure, not a measurement">simulated</span>`)
 	}
 	fmt.Fprintf(w, ` <a class="pcard-where" href="%s">%s</a></p>`+"\n", html.EscapeString(r.href(c.href)), html.EscapeString(c.where))
 	fmt.Fprintf(w, `<h2 class="pcard-q">%s</h2>`+"\n", html.EscapeString(c.prompt))

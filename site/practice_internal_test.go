@@ -51,11 +51,11 @@ func TestSentenceAround(t *testing.T) {
 		{"A sentence that is long enough to stand on its own, surely, with the value " + valueMark + " in it. Next one.", "A sentence that is long enough to stand on its own, surely, with the value ___ in it."},
 		{"e.g. 3.5 and " + valueMark + ": the end", "e.g. 3.5 and ___: the end"},
 	} {
-		if got := sentenceAround(tc.text, "___"); got != tc.want {
+		if got := sentenceAround(tc.text, "___", true); got != tc.want {
 			t.Errorf("sentenceAround(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
-	got := sentenceAround(long, "___")
+	got := sentenceAround(long, "___", true)
 	if len(got) > 340 || got[:len("… ")] != "… " || got[len(got)-len(" …"):] != " …" {
 		t.Errorf("a long paragraph gives %d bytes: %q", len(got), got)
 	}

@@ -98,6 +98,11 @@ type Options struct {
 	// has a snippet or a figure. Nil, or an error (said once, as a
 	// warning), builds the site without Run.
 	Live func(context.Context) (*live.Kernel, error)
+	// Practice returns the practice page's module (see package live,
+	// Builder.Package), which generates and grades its problems; it is
+	// called once, and only when the book has a practice page. Nil, or an
+	// error (said once, as a warning), builds the page without them.
+	Practice func(context.Context) (*live.Kernel, error)
 	// Provenance says where the book's source comes from (see
 	// [Provenance]); the pages show it to readers.
 	Provenance Provenance
@@ -190,9 +195,13 @@ type build struct {
 	notFound []byte                         // 404.html with its links rooted at rootToken
 	kernel   *live.Kernel
 	liveOff  string // why the site's snippets cannot run in the browser
-	prov     Provenance
-	book     bookData             // the one read of the book's files
-	numbered map[string]*numbered // figures and tables by the ids references name
+	// practiceKernel is the practice page's module; practiceOff says why
+	// there is none.
+	practiceKernel *live.Kernel
+	practiceOff    string
+	prov           Provenance
+	book           bookData             // the one read of the book's files
+	numbered       map[string]*numbered // figures and tables by the ids references name
 }
 
 // Build reads the book in fsys, runs and verifies its snippets through the
@@ -235,6 +244,7 @@ func buildSite(ctx context.Context, fsys fs.FS, opts Options, emit func(name str
 		b.numberFloats,
 		b.runCells,
 		b.live,
+		b.practiceModule,
 		b.linkGlossary,
 		b.render,
 		b.checkLinks,

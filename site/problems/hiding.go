@@ -13,7 +13,7 @@ var latencyGPUs = []string{"A100 SXM4", "H100 SXM5", "Tesla T4", "Tesla V100 SXM
 
 func latencyFamily() Family {
 	return Family{
-		Name: "latency-warps", Code: "lat", Title: "Warps needed to hide a latency (Little's law, with ILP)",
+		Name: "latency-warps", Code: "lat", Tags: []string{"latency", "littles-law", "ilp"}, Title: "Warps needed to hide a latency (Little's law, with ILP)",
 		Section: "latency-hiding.md#the-4l-rule",
 		draw: func(r *rng) Values {
 			in := Values{{"gpu", pick(r, latencyGPUs)}}
@@ -83,7 +83,7 @@ func makeLatency(in Values) (*Problem, error) {
 
 func bytesInFlightFamily() Family {
 	return Family{
-		Name: "bytes-in-flight", Code: "bif", Title: "Bytes in flight for a bandwidth",
+		Name: "bytes-in-flight", Code: "bif", Tags: []string{"latency", "littles-law", "memory"}, Title: "Bytes in flight for a bandwidth",
 		Section: "latency-hiding.md#bytes-in-flight",
 		draw: func(r *rng) Values {
 			return Values{{"gpu", pick(r, latencyGPUs)}, {"bandwidth", 100 * r.between(3, 80)}, {"latency", 50 * r.between(8, 20)}, {"width", pick(r, []int{4, 8, 16})}}
@@ -134,7 +134,7 @@ var issuePresets = []string{"volta", "turing", "ampere", "hopper"}
 
 func issueSlotFamily() Family {
 	return Family{
-		Name: "issue-slot", Code: "iss", Title: "Issue-slot utilisation from a stall breakdown",
+		Name: "issue-slot", Code: "iss", Tags: []string{"issue-slot", "stalls", "nsight"}, Title: "Issue-slot utilisation from a stall breakdown",
 		Section: "reading-warp-state.md#active-warps-equal-issue-rate-times-cycles-per-instruction",
 		draw: func(r *rng) Values {
 			var b strings.Builder

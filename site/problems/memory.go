@@ -10,7 +10,7 @@ var accessWidths = []int{1, 2, 4, 4, 4, 8, 8, 16}
 
 func sectorsFamily() Family {
 	return Family{
-		Name: "sectors", Code: "sec", Title: "Sectors per request for an access pattern",
+		Name: "sectors", Code: "sec", Tags: []string{"memory", "coalescing"}, Title: "Sectors per request for an access pattern",
 		Section: "memory-mechanics.md#from-32-addresses-to-sectors",
 		draw: func(r *rng) Values {
 			return Values{{"width", pick(r, accessWidths)}, {"stride", pick(r, []int{1, 1, 2, 3, 4, 5, 8, 16, 32, 33, 64})}}
@@ -72,7 +72,7 @@ func indexOf(stride int) string {
 
 func bankFamily() Family {
 	return Family{
-		Name: "bank-conflicts", Code: "bank", Title: "Bank-conflict passes for a shared-memory access",
+		Name: "bank-conflicts", Code: "bank", Tags: []string{"memory", "shared-memory", "bank-conflicts"}, Title: "Bank-conflict passes for a shared-memory access",
 		Section: "memory-mechanics.md#shared-memory-banks",
 		draw: func(r *rng) Values {
 			return Values{{"width", pick(r, []int{4, 4, 4, 8, 16})}, {"stride", pick(r, []int{1, 2, 3, 4, 8, 16, 17, 31, 32, 33, 64})}}

@@ -111,7 +111,7 @@ var limiterChoices = []string{"warps", "registers", "shared memory", "blocks"}
 
 func occupancyFamily() Family {
 	return Family{
-		Name: "occupancy", Code: "occ", Title: "Occupancy and its limiter, from a launch and a ptxas line",
+		Name: "occupancy", Code: "occ", Tags: []string{"occupancy", "registers", "shared-memory"}, Title: "Occupancy and its limiter, from a launch and a ptxas line",
 		Section: "occupancy-calculator.md#putting-it-together",
 		draw: func(r *rng) Values {
 			g := pick(r, occupancyGPUs)
@@ -163,7 +163,7 @@ func makeOccupancy(in Values) (*Problem, error) {
 
 func blockSizeFamily() Family {
 	return Family{
-		Name: "block-size", Code: "bsz", Title: "The block size that maximises occupancy",
+		Name: "block-size", Code: "bsz", Tags: []string{"occupancy"}, Title: "The block size that maximises occupancy",
 		Section: "occupancy-calculator.md#choosing-a-block-size",
 		draw: func(r *rng) Values {
 			in := Values{{"gpu", pick(r, occupancyGPUs)}, {"regs", drawRegs(r)}, {"smem", pick(r, staticSmem)}}
@@ -247,7 +247,7 @@ func makeBlockSize(in Values) (*Problem, error) {
 
 func wavesFamily() Family {
 	return Family{
-		Name: "waves", Code: "wave", Title: "Waves and the tail of a grid",
+		Name: "waves", Code: "wave", Tags: []string{"occupancy"}, Title: "Waves and the tail of a grid",
 		Section: "occupancy-is-not-throughput.md#achieved-occupancy-and-the-tail",
 		draw: func(r *rng) Values {
 			in := Values{{"gpu", pick(r, occupancyGPUs)}, {"threads", pick(r, blockSizes)}, {"regs", drawRegs(r)}, {"smem", pick(r, staticSmem)}}
@@ -300,7 +300,7 @@ func makeWaves(in Values) (*Problem, error) {
 
 func launchBoundsFamily() Family {
 	return Family{
-		Name: "launch-bounds", Code: "lb", Title: "The register cap of __launch_bounds__",
+		Name: "launch-bounds", Code: "lb", Tags: []string{"occupancy", "registers", "launch-bounds"}, Title: "The register cap of __launch_bounds__",
 		Section: "occupancy.md#capping-registers",
 		draw: func(r *rng) Values {
 			g := pick(r, occupancyGPUs)
@@ -369,7 +369,7 @@ var setMaxNRegGPUs = []string{"H100 SXM5", "H100 PCIe", "H200", "B200"}
 
 func setMaxNRegFamily() Family {
 	return Family{
-		Name: "setmaxnreg", Code: "smr", Title: "Register budget under setmaxnreg",
+		Name: "setmaxnreg", Code: "smr", Tags: []string{"hopper", "registers", "warp-specialization"}, Title: "Register budget under setmaxnreg",
 		Section: "hopper-blackwell.md#setmaxnreg-moving-registers-to-the-consumers",
 		draw: func(r *rng) Values {
 			g := pick(r, setMaxNRegGPUs)

@@ -53,6 +53,8 @@ type Family struct {
 	Code string `json:"code"`
 	// Title says what it drills, for a list.
 	Title string `json:"title"`
+	// Tags are the book's tags for what it drills ("occupancy").
+	Tags []string `json:"tags"`
 	// Section is the book section that teaches it, as a page's path in
 	// the book and a heading's id ("occupancy-calculator.md#putting-it-together").
 	Section string `json:"section"`

@@ -43,7 +43,7 @@ func roofFacts(r roofline.Roof, m sim.Machine) []string {
 
 func rooflineFamily() Family {
 	return Family{
-		Name: "roofline", Code: "roof", Title: "Ridge point: memory- or compute-bound",
+		Name: "roofline", Code: "roof", Tags: []string{"roofline"}, Title: "Ridge point: memory- or compute-bound",
 		Section: "tensor-cores.md#roofline-and-arithmetic-intensity",
 		draw: func(r *rng) Values {
 			in := Values{{"gpu", pick(r, roofPresets)}, {"unit", pick(r, []string{"fp32", "tensor"})}}
@@ -92,7 +92,7 @@ func makeRoofline(in Values) (*Problem, error) {
 
 func tileFamily() Family {
 	return Family{
-		Name: "tile-intensity", Code: "tile", Title: "Tensor-core tile intensity",
+		Name: "tile-intensity", Code: "tile", Tags: []string{"roofline", "tensor-cores", "gemm"}, Title: "Tensor-core tile intensity",
 		Section: "tensor-cores.md#roofline-and-arithmetic-intensity",
 		draw: func(r *rng) Values {
 			sizes := []int{16, 32, 64, 64, 128, 128, 192, 256}
@@ -136,7 +136,7 @@ var cdnaParts = []string{"MI100", "MI210", "MI250X", "MI300X"}
 
 func cdnaFamily() Family {
 	return Family{
-		Name: "cdna-waves", Code: "amd", Title: "Waves per SIMD on AMD CDNA",
+		Name: "cdna-waves", Code: "amd", Tags: []string{"amd", "occupancy", "registers"}, Title: "Waves per SIMD on AMD CDNA",
 		Section: "amd-wavefronts.md#vgpr-granularity-and-waves-per-simd-on-mi200-and-mi300",
 		draw: func(r *rng) Values {
 			in := Values{{"gpu", pick(r, cdnaParts)}, {"vgprs", r.between(8, 256)}}

@@ -32,7 +32,7 @@ nothing (--force rebuilds).`,
 		out := fs.String("o", "_site", "output `directory`, replaced atomically")
 		strict := fs.Bool("strict", false, "refuse to build while any page is a draft")
 		force := fs.Bool("force", false, "rebuild even when nothing changed")
-		liveKernel := fs.Bool("live", true, "build the browser kernel, so that readers can run and edit the snippets (needs the Go toolchain and the warpbook module)")
+		liveKernel := fs.Bool("live", true, "build the browser kernel and the practice module, so that readers can run and edit the snippets and generate problems (needs the Go toolchain and the warpbook module)")
 		toPDF := fs.Bool("pdf", false, "also print the print edition to book.pdf in the site, with Chromium (skipped, with a message, without one)")
 		return func(args []string) int {
 			if code, ok := c.bookArg(book, args); !ok {
@@ -71,7 +71,8 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 		Strict:     f.strict,
 		Kernel:     newKernel(),
 		Figures:    newFigures(),
-		Live:       newLive(f.live),
+		Live:       newLive(f.live, ""),
+		Practice:   newLive(f.live, live.PracticePackage),
 		Progress:   prog.update,
 		Provenance: provenance(dir),
 		Warnf: func(format string, args ...any) {
@@ -128,13 +129,14 @@ func seconds(d time.Duration) string {
 	return fmt.Sprintf("%.1fs", d.Seconds())
 }
 
-// newLive returns what builds the browser kernel (nil without one), with
-// its cache in the user's cache directory.
-func newLive(on bool) func(context.Context) (*live.Kernel, error) {
+// newLive returns what builds the browser kernel, or with pkg the module
+// of that main package (nil without one), with its cache in the user's
+// cache directory.
+func newLive(on bool, pkg string) func(context.Context) (*live.Kernel, error) {
 	if !on {
 		return nil
 	}
-	b := &live.Builder{}
+	b := &live.Builder{Package: pkg}
 	if d, err := live.DefaultCacheDir(); err == nil {
 		b.CacheDir = d
 	}

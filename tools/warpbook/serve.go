@@ -11,6 +11,7 @@ import (
 	"os/signal"
 
 	"github.com/warpbook/warpbook/site"
+	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/site/preview"
 )
 
@@ -45,11 +46,12 @@ func serveBook(c *cli, dir, addr string, strict bool) int {
 	srv := &preview.Server{
 		Dir: dir,
 		Options: site.Options{
-			Strict:  strict,
-			Kernel:  newKernel(),
-			Figures: newFigures(),
-			Live:    newLive(true),
-			Warnf:   func(format string, a ...any) { fmt.Fprintf(c.stderr, "warning: "+format+"\n", a...) },
+			Strict:   strict,
+			Kernel:   newKernel(),
+			Figures:  newFigures(),
+			Live:     newLive(true, ""),
+			Practice: newLive(true, live.PracticePackage),
+			Warnf:    func(format string, a ...any) { fmt.Fprintf(c.stderr, "warning: "+format+"\n", a...) },
 		},
 		Logf: func(format string, a ...any) { fmt.Fprintf(c.stderr, format+"\n", a...) },
 	}
