@@ -179,6 +179,11 @@
     }
     queue = list.map(function (c) { return c.id; });
     pos = 0;
+    if (wantCode) {
+      // The family of the problem the address names.
+      var code = wantCode.split("-")[0];
+      for (var i = 0; i < queue.length; i++) if (byID[queue[i]].family && byID[queue[i]].family.code === code) pos = i;
+    }
     writeHash();
     return show();
   }
