@@ -712,17 +712,11 @@ func (b *build) practicePage(r *renderer) string {
 	}
 	for _, f := range problems.Families() {
 		fam := indexFamily{ID: "g:" + f.Name, Name: f.Name, Code: f.Code, Title: f.Title, Tags: f.Tags}
-		if pg, frag, ok := b.sectionOf(f.Section); ok {
+		if pg, frag, where, ok := b.sectionOf(f.Section); ok {
 			fam.Href = r.href(pg.out) + "#" + frag
 			fam.Chapter = chapterKey(pg)
-			fam.Where = pg.title
-			for _, h := range pg.headings {
-				if h.id == frag {
-					fam.Where = joinWhere(pg.title, h.text)
-				}
-			}
+			fam.Where = where
 			idx.Sections[f.Section] = fam.Href
-			r.links = append(r.links, linkRef{from: r.p, pos: page.Pos{File: b.file(r.p.path)}, target: pg, frag: frag})
 			chapters[fam.Chapter] = true
 		}
 		for _, t := range f.Tags {
@@ -846,14 +840,21 @@ type chunkCard struct {
 }
 
 // sectionOf resolves a family's section ("page.md#id") to the page of the
-// book and the id; false when the book has no such page.
-func (b *build) sectionOf(sec string) (*htmlPage, string, bool) {
+// book, the heading's id and the place in words; false when the book has
+// no such heading (another book than warpbook's own: its families then
+// link nowhere; TestPracticeBook holds warpbook's book to having them).
+func (b *build) sectionOf(sec string) (*htmlPage, string, string, bool) {
 	file, frag, _ := strings.Cut(sec, "#")
 	pg := b.bySrc[file]
 	if pg == nil || pg.out == "" {
-		return nil, "", false
+		return nil, "", "", false
 	}
-	return pg, frag, true
+	for _, h := range pg.headings {
+		if h.id == frag {
+			return pg, frag, joinWhere(pg.title, h.text), true
+		}
+	}
+	return nil, "", "", false
 }
 
 // practiceAsset is where the site keeps the practice module's script.

@@ -236,6 +236,14 @@ func TestPracticeBook(t *testing.T) {
 	}
 	t.Logf("first view: %d bytes gzipped in %d files", total, len(files))
 
+	// Every family links to the section that teaches it.
+	for _, f := range idx["families"].([]any) {
+		f := f.(map[string]any)
+		if f["href"] == nil || f["where"] == nil {
+			t.Errorf("family %s links to no section of the book", f["name"])
+		}
+	}
+
 	// Cards from snippets that run the simulator are gone; what is left
 	// names no simulator.
 	articles := regexp.MustCompile(`(?s)<article class="pcard".*?</article>`).FindAllString(all, -1)
