@@ -550,7 +550,15 @@ func TestPracticeBrowser(t *testing.T) {
 		}
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
 		runAxe(t, tb, string(axe), "practice.html, a problem graded (dark)")
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 		if *screenshot {
+			// A problem answered, partly right, on a desktop screen.
+			tb.do(chromedp.EmulateViewport(1280, 1500))
+			p, _ := problems.Generate("occupancy", 0x7f3a)
+			evalAsync[bool](tb, api+`.show("occupancy", 0x7f3a).then(() => true)`)
+			a, _ := json.Marshal(map[string]string{"occupancy": p.Parts[0].Accept[0], "limiter": offAnswer(p.Parts[1])})
+			evalAsync[bool](tb, api+`.check(`+string(a)+`).then(() => true)`)
+			evalAsync[bool](tb, `new Promise(r => requestAnimationFrame(() => { document.getElementById("pr-status").scrollIntoView(); requestAnimationFrame(() => r(true)); }))`)
 			png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
 			if err != nil {
 				t.Fatal(err)
@@ -558,8 +566,8 @@ func TestPracticeBrowser(t *testing.T) {
 			if err := os.WriteFile("../docs/practice.png", png, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			tb.do(chromedp.EmulateViewport(390, 844))
 		}
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 		tb.do(chromedp.Click(chromedp.CSS("#pr-mock-box > summary")))
 		evalAsync[bool](tb, api+`.mock.start(3, 7).then(() => true)`)
 		wide("an interview question")
