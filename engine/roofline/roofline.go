@@ -5,11 +5,14 @@
 // (FLOPs per byte moved); the two roofs meet at the ridge point, peak ÷
 // bandwidth.
 //
-// The figures are per SM and per cycle, which takes the clock out of the
-// ratio: a [Roof] holds a preset's peak FLOPs per SM per cycle (FP32 on
-// the CUDA cores, or dense FP16 on the tensor cores) and its share of the
-// device memory's sustained bandwidth, both from engine/sim's presets
-// (each preset's Sources says where they come from).
+// The figures are per SM and per cycle: a [Roof] holds a preset's peak
+// FLOPs per SM per cycle (FP32 on the CUDA cores, or dense FP16 on the
+// tensor cores) and its share of the device memory's sustained bandwidth,
+// both from engine/sim's presets (each preset's Sources says where they
+// come from), counted at the clock at which the peak holds: the tensor
+// roof of a part whose tensor peak holds below its boost clock
+// (Machine.TensorClockMHz) is drawn at that clock, where the same bytes
+// per second are more bytes per cycle.
 //
 //	r, _ := roofline.Of(sim.Ampere(), roofline.Tensor)
 //	r.Ridge() // 2,048 FLOP/cycle ÷ 9.24 bytes/cycle ≈ 222 FLOP per byte
@@ -56,13 +59,21 @@ type Roof struct {
 	// Bytes is the SM's share of the sustained DRAM bandwidth, in bytes
 	// per SM per cycle.
 	Bytes float64
+	// ClockMHz is the SM clock the cycles are counted at: the preset's,
+	// or for the tensor roof the clock at which NVIDIA's tensor peak
+	// holds (Machine.TensorClockMHz), at which the same bytes per second
+	// are more bytes per cycle.
+	ClockMHz int
 }
 
 // Of returns the roof of machine m for unit u. A machine without the unit
 // (no tensor cores), without a DRAM bandwidth or with a second FP32 pipe
 // (Kepler's dual issue, whose peak the model does not reach) is an error.
 func Of(m sim.Machine, u Unit) (Roof, error) {
-	r := Roof{Machine: m.Name, Unit: u, Bytes: m.DRAMBytesPerCycle}
+	if u == Tensor && m.TensorClockMHz > 0 {
+		m = m.AtClock(m.TensorClockMHz)
+	}
+	r := Roof{Machine: m.Name, Unit: u, Bytes: m.DRAMBytesPerCycle, ClockMHz: m.ClockMHz}
 	if !(m.DRAMBytesPerCycle > 0) {
 		return Roof{}, fmt.Errorf("roofline: preset %s has no DRAM bandwidth", m.Name)
 	}
@@ -115,8 +126,12 @@ func (r Roof) Bound(intensity float64) Bound {
 // the given intensity against it, in words.
 func (r Roof) Explain(intensity float64) []string {
 	perSM := "per SM per cycle"
+	clock := ""
+	if r.ClockMHz > 0 {
+		clock = fmt.Sprintf(" at %s MHz", num(float64(r.ClockMHz), 0))
+	}
 	steps := []string{
-		fmt.Sprintf("the %s preset's %s peak is %s FLOPs %s, its share of DRAM bandwidth %s bytes %s", r.Machine, r.Unit, num(r.FLOPs, 0), perSM, num(r.Bytes, 2), perSM),
+		fmt.Sprintf("the %s preset's %s peak is %s FLOPs %s, its share of DRAM bandwidth %s bytes %s%s", r.Machine, r.Unit, num(r.FLOPs, 0), perSM, num(r.Bytes, 2), perSM, clock),
 		fmt.Sprintf("ridge point = %s ÷ %s = %s FLOP per byte", num(r.FLOPs, 0), num(r.Bytes, 2), num(r.Ridge(), 1)),
 	}
 	b := r.Bound(intensity)

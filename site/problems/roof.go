@@ -36,8 +36,8 @@ func roofFacts(r roofline.Roof, m sim.Machine) []string {
 		how = fmt.Sprintf("%d schedulers × %d dense FP16 multiply-adds per cycle × 2 FLOPs", m.Schedulers, m.TensorFMA)
 	}
 	return []string{
-		fmt.Sprintf("The model's %s preset (%s): %s %s FLOPs per SM per cycle (%s).", m.Name, m.Part, numf(r.FLOPs, 0), r.Unit, how),
-		fmt.Sprintf("Its SM's share of the sustained DRAM bandwidth: %s bytes per cycle.", numf(r.Bytes, 2)),
+		fmt.Sprintf("The model's %s preset (%s): %s %s FLOPs per SM per cycle (%s), at %s MHz.", m.Name, m.Part, numf(r.FLOPs, 0), r.Unit, how, num(r.ClockMHz)),
+		fmt.Sprintf("Its SM's share of the sustained DRAM bandwidth, at that clock: %s bytes per cycle.", numf(r.Bytes, 2)),
 	}
 }
 
