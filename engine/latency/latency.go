@@ -34,7 +34,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/warpbook/warpbook/internal/num"
 )
 
 // Warps returns the warps one scheduler needs to keep a pipe busy: each
@@ -64,9 +65,9 @@ func ExplainWarps(latency, ilp, interval int) ([]string, error) {
 		steps = append(steps, fmt.Sprintf("to issue every cycle the scheduler needs %d instructions per %d cycles (Little's law: in flight = rate × latency = 1 × %d)", latency, latency, latency))
 	} else {
 		steps = append(steps, fmt.Sprintf("the pipe accepts a warp instruction every %d cycles: keeping it busy takes %d ÷ %d = %s instructions per %d cycles",
-			interval, latency, interval, trim(float64(latency)/float64(interval)), latency))
+			interval, latency, interval, trimmed(float64(latency)/float64(interval)), latency))
 	}
-	steps = append(steps, fmt.Sprintf("warps = ⌈%d ÷ (%d × %d)⌉ = ⌈%s⌉ = %d per scheduler", latency, ilp, interval, trim(float64(latency)/float64(ilp*interval)), w))
+	steps = append(steps, fmt.Sprintf("warps = ⌈%d ÷ (%d × %d)⌉ = ⌈%s⌉ = %d per scheduler", latency, ilp, interval, trimmed(float64(latency)/float64(ilp*interval)), w))
 	return steps, nil
 }
 
@@ -89,10 +90,10 @@ func ExplainBytesInFlight(gbPerSecond, ns float64, sms int) ([]string, error) {
 		return nil, err
 	}
 	steps := []string{
-		fmt.Sprintf("Little's law: bytes in flight = bandwidth × latency = %s GB/s × %s ns = %s bytes (GB/s × ns is bytes)", groupedTrim(gbPerSecond), groupedTrim(ns), grouped(b, 0)),
+		fmt.Sprintf("Little's law: bytes in flight = bandwidth × latency = %s GB/s × %s ns = %s bytes (GB/s × ns is bytes)", num.Float(gbPerSecond, 2), num.Float(ns, 2), num.Float(b, 0)),
 	}
 	if sms > 0 {
-		steps = append(steps, fmt.Sprintf("spread over %d SMs: %s ÷ %d = %s bytes per SM", sms, grouped(b, 0), sms, grouped(b/float64(sms), 0)))
+		steps = append(steps, fmt.Sprintf("spread over %d SMs: %s ÷ %d = %s bytes per SM", sms, num.Float(b, 0), sms, num.Float(b/float64(sms), 0)))
 	}
 	return steps, nil
 }
@@ -116,7 +117,7 @@ func ExplainIssueRate(activeWarps, cyclesPerIssue float64) ([]string, error) {
 	}
 	return []string{
 		"Little's law for the issue slot: active warps = instructions issued per cycle × warp cycles per issued instruction",
-		fmt.Sprintf("issued per cycle = %s ÷ %s = %s: %s %% of the scheduler's issue slots", trim(activeWarps), trim(cyclesPerIssue), strconv.FormatFloat(r, 'f', 4, 64), strconv.FormatFloat(100*r, 'f', 2, 64)),
+		fmt.Sprintf("issued per cycle = %s ÷ %s = %s: %s %% of the scheduler's issue slots", trimmed(activeWarps), trimmed(cyclesPerIssue), strconv.FormatFloat(r, 'f', 4, 64), strconv.FormatFloat(100*r, 'f', 2, 64)),
 	}, nil
 }
 
@@ -127,34 +128,5 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// trim writes x with at most two decimals and no trailing zeros.
-func trim(x float64) string {
-	s := strconv.FormatFloat(x, 'f', 2, 64)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
-
-// groupedTrim writes x with thousands separators and at most two
-// decimals.
-func groupedTrim(x float64) string {
-	s := grouped(x, 2)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
-
-// grouped writes x with prec decimals and thousands separators.
-func grouped(x float64, prec int) string {
-	s := strconv.FormatFloat(x, 'f', prec, 64)
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return b.String()
-}
+// trimmed writes x with at most two decimals.
+func trimmed(x float64) string { return num.Float(x, 2) }

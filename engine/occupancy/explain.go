@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/gpu"
+
+	numfmt "github.com/warpbook/warpbook/internal/num"
 )
 
 // Step is one step of an explanation: the arithmetic behind one limit, in
@@ -265,24 +267,7 @@ func percent(f float64) string {
 }
 
 // num formats n with thousands separators, 16,384.
-func num(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func num(n int) string { return numfmt.Int(n) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -20,10 +20,10 @@ package roofline
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/warpbook/warpbook/engine/sim"
+
+	"github.com/warpbook/warpbook/internal/num"
 )
 
 // Unit is the compute unit a roof is drawn for.
@@ -128,11 +128,11 @@ func (r Roof) Explain(intensity float64) []string {
 	perSM := "per SM per cycle"
 	clock := ""
 	if r.ClockMHz > 0 {
-		clock = fmt.Sprintf(" at %s MHz", num(float64(r.ClockMHz), 0))
+		clock = fmt.Sprintf(" at %s MHz", num.Float(float64(r.ClockMHz), 0))
 	}
 	steps := []string{
-		fmt.Sprintf("the %s preset's %s peak is %s FLOPs %s, its share of DRAM bandwidth %s bytes %s%s", r.Machine, r.Unit, num(r.FLOPs, 0), perSM, num(r.Bytes, 2), perSM, clock),
-		fmt.Sprintf("ridge point = %s ÷ %s = %s FLOP per byte", num(r.FLOPs, 0), num(r.Bytes, 2), num(r.Ridge(), 1)),
+		fmt.Sprintf("the %s preset's %s peak is %s FLOPs %s, its share of DRAM bandwidth %s bytes %s%s", r.Machine, r.Unit, num.Float(r.FLOPs, 0), perSM, num.Float(r.Bytes, 2), perSM, clock),
+		fmt.Sprintf("ridge point = %s ÷ %s = %s FLOP per byte", num.Float(r.FLOPs, 0), num.Float(r.Bytes, 2), num.Float(r.Ridge(), 1)),
 	}
 	b := r.Bound(intensity)
 	rel := "below"
@@ -140,7 +140,7 @@ func (r Roof) Explain(intensity float64) []string {
 		rel = "at or above"
 	}
 	steps = append(steps, fmt.Sprintf("%s FLOP per byte is %s the ridge: %s-bound, at most %s FLOPs %s (%s %% of peak)",
-		num(intensity, 1), rel, b, num(r.Attainable(intensity), 0), perSM, num(100*r.Attainable(intensity)/r.FLOPs, 1)))
+		num.Float(intensity, 1), rel, b, num.Float(r.Attainable(intensity), 0), perSM, num.Float(100*r.Attainable(intensity)/r.FLOPs, 1)))
 	return steps
 }
 
@@ -163,28 +163,7 @@ func ExplainTile(bm, bn, elemBytes int) ([]string, error) {
 	}
 	return []string{
 		fmt.Sprintf("per step of k the block does 2 × %d × %d = %s FLOPs and reads (%d + %d) × %d = %s bytes of A and B",
-			bm, bn, num(float64(2*bm*bn), 0), bm, bn, elemBytes, num(float64((bm+bn)*elemBytes), 0)),
-		fmt.Sprintf("intensity = %s ÷ %s = %s FLOP per byte, whatever K is", num(float64(2*bm*bn), 0), num(float64((bm+bn)*elemBytes), 0), num(x, 1)),
+			bm, bn, num.Float(float64(2*bm*bn), 0), bm, bn, elemBytes, num.Float(float64((bm+bn)*elemBytes), 0)),
+		fmt.Sprintf("intensity = %s ÷ %s = %s FLOP per byte, whatever K is", num.Float(float64(2*bm*bn), 0), num.Float(float64((bm+bn)*elemBytes), 0), num.Float(x, 1)),
 	}, nil
-}
-
-// num writes x with at most prec decimals (no trailing zeros) and
-// thousands separators.
-func num(x float64, prec int) string {
-	s := strconv.FormatFloat(x, 'f', prec, 64)
-	if prec > 0 {
-		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
-	}
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 && c != '-' && intPart[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return b.String()
 }

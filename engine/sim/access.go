@@ -3,7 +3,8 @@ package sim
 import (
 	"fmt"
 	"strconv"
-	"strings"
+
+	"github.com/warpbook/warpbook/internal/num"
 )
 
 // An access pattern, as a memory instruction's Width and Stride give it:
@@ -60,7 +61,7 @@ func ExplainSectors(width, stride int) ([]string, error) {
 	span := 31*step + width
 	steps := []string{
 		fmt.Sprintf("thread t reads %d bytes at byte t × %d × %d = %d·t: the warp's addresses run from 0 to %s",
-			width, stride, width, step, thousands(span-1)),
+			width, stride, width, step, num.Int(span-1)),
 	}
 	switch {
 	case step >= 32:
@@ -69,11 +70,11 @@ func ExplainSectors(width, stride int) ([]string, error) {
 			steps = append(steps, "some threads' bytes straddle two sectors")
 		}
 	default:
-		steps = append(steps, fmt.Sprintf("the %s bytes the warp spans cover ⌈%s ÷ 32⌉ sectors", thousands(span), thousands(span)))
+		steps = append(steps, fmt.Sprintf("the %s bytes the warp spans cover ⌈%s ÷ 32⌉ sectors", num.Int(span), num.Int(span)))
 	}
 	used := 32 * width
 	steps = append(steps, fmt.Sprintf("%d sectors per request move %s bytes for the %d the threads use: %s %% of what moves is used",
-		n, thousands(32*n), used, percentOf(used, 32*n)))
+		n, num.Int(32*n), used, num.Float(100*float64(used)/float64(32*n), 1)))
 	return steps, nil
 }
 
@@ -129,23 +130,4 @@ func gcd(a, b int) int {
 		a, b = b, a%b
 	}
 	return a
-}
-
-// thousands writes n with thousands separators.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// percentOf writes a/b as a percentage with at most one decimal.
-func percentOf(a, b int) string {
-	s := strconv.FormatFloat(100*float64(a)/float64(b), 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0")
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/warpbook/warpbook/engine/latency"
 	"github.com/warpbook/warpbook/engine/sim"
+
+	"github.com/warpbook/warpbook/internal/num"
 )
 
 // latencyGPUs are the parts latency problems are asked on.
@@ -110,13 +112,13 @@ func makeBytesInFlight(in Values) (*Problem, error) {
 	loads := int((perSM + float64(warpLoad) - 1) / float64(warpLoad))
 	sol, _ := latency.ExplainBytesInFlight(bw, ns, d.SMs)
 	sol = append(sol, fmt.Sprintf("a warp load of %d bytes per thread moves 32 × %d = %d bytes: ⌈%s ÷ %d⌉ = %d loads in flight per SM",
-		width, width, warpLoad, numf(perSM, 1), warpLoad, loads))
+		width, width, warpLoad, num.Float(perSM, 1), warpLoad, loads))
 	return &Problem{
 		Family: "bytes-in-flight",
 		Params: in,
 		Question: fmt.Sprintf("A kernel on the %s must sustain %s GB/s of DRAM traffic, and a load takes %s ns to return. How many bytes must each SM keep in flight, and how many warp-wide loads of %d bytes per thread is that?",
-			d.Name, numf(bw, 0), numf(ns, 0), width),
-		Given: []string{fmt.Sprintf("The model's %s has %s SMs, sharing the traffic evenly.", d.Name, num(d.SMs))},
+			d.Name, num.Float(bw, 0), num.Float(ns, 0), width),
+		Given: []string{fmt.Sprintf("The model's %s has %s SMs, sharing the traffic evenly.", d.Name, num.Int(d.SMs))},
 		Parts: []Part{
 			numberPart("bytes", "Bytes in flight per SM", "bytes", round(perSM, 0), 0, func() (float64, bool, string) { return withinPercent(1) }),
 			numberPart("loads", "Warp loads in flight per SM", "loads", float64(loads), 0, func() (float64, bool, string) { return within(1) }),
@@ -200,7 +202,7 @@ func makeIssueSlot(in Values) (*Problem, error) {
 		return nil, err
 	}
 	sol = append(sol,
-		fmt.Sprintf("the simulator counts %s %% (smsp__issue_active.avg.pct_of_peak_sustained_active); the figures above are rounded to two decimals, hence the tolerance", numf(issue, 2)),
+		fmt.Sprintf("the simulator counts %s %% (smsp__issue_active.avg.pct_of_peak_sustained_active); the figures above are rounded to two decimals, hence the tolerance", num.Float(issue, 2)),
 		fmt.Sprintf("the largest stall is %s: %s", r.Dominant(), stallAdvice(r.Dominant())))
 	return &Problem{
 		Family:    "issue-slot",

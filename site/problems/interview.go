@@ -3,7 +3,7 @@ package problems
 import (
 	"fmt"
 
-	"github.com/warpbook/warpbook/engine/occupancy"
+	"github.com/warpbook/warpbook/internal/num"
 )
 
 // interviewCode is the code prefix of a mock interview.
@@ -209,25 +209,17 @@ func kernelScenario() scenario {
 			return "Keep the kernel, but let the block size change: which one maximises occupancy?", n, s
 		},
 		func(r *rng, s state) (string, state, state) {
-			d, err := device(s.in)
-			if err != nil {
-				return "", s, s
-			}
-			res, err := occupancy.Compute(d, kernelOf(s.in))
+			d, _, res, err := launch(s.in)
 			if err != nil || res.ActiveBlocks == 0 {
 				return "", s, s
 			}
 			per := res.ActiveBlocks * d.SMs
 			blocks := per*r.between(1, 4) + r.between(1, per-1)
 			n := state{"waves", s.in.With("blocks", blocks)}
-			return fmt.Sprintf("The grid has %s blocks: how many waves?", num(blocks)), n, s
+			return fmt.Sprintf("The grid has %s blocks: how many waves?", num.Int(blocks)), n, s
 		},
 		func(r *rng, s state) (string, state, state) {
-			d, err := device(s.in)
-			if err != nil {
-				return "", s, s
-			}
-			res, err := occupancy.Compute(d, kernelOf(s.in))
+			_, _, res, err := launch(s.in)
 			if err != nil || res.ActiveBlocks == 0 {
 				return "", s, s
 			}
@@ -244,9 +236,9 @@ func kbOrBytes(n int) string {
 	case n == 0:
 		return "no"
 	case n%1024 == 0:
-		return num(n/1024) + " KB"
+		return num.Int(n/1024) + " KB"
 	}
-	return num(n) + " bytes"
+	return num.Int(n) + " bytes"
 }
 
 // latency: hiding one latency, on changing parts and with changing ILP.
@@ -293,7 +285,7 @@ func latencyScenario() scenario {
 		func(r *rng, s state) (string, state, state) {
 			in := bytesInFlightFamily().draw(r).With("gpu", s.in.Str("gpu"))
 			n := state{"bytes-in-flight", in}
-			return fmt.Sprintf("The warps stream from DRAM at %s GB/s with %d ns loads: how much must be in flight?", num(in.Int("bandwidth")), in.Int("latency")), n, s
+			return fmt.Sprintf("The warps stream from DRAM at %s GB/s with %d ns loads: how much must be in flight?", num.Int(in.Int("bandwidth")), in.Int("latency")), n, s
 		},
 	}}
 }
@@ -371,7 +363,7 @@ func rooflineScenario() scenario {
 			}
 			x := round(s.in.Float("intensity")*pick(r, []float64{0.25, 0.5, 2, 4, 8}), 1)
 			n := state{s.family, s.in.With("intensity", x)}
-			return fmt.Sprintf("Now the kernel does %s FLOPs per byte.", numf(x, 1)), n, n
+			return fmt.Sprintf("Now the kernel does %s FLOPs per byte.", num.Float(x, 1)), n, n
 		},
 		func(r *rng, s state) (string, state, state) {
 			sizes := []int{32, 64, 128, 256}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
+
+	"github.com/warpbook/warpbook/internal/num"
 )
 
 // occupancyGPUs are the parts occupancy problems are asked on, by the
@@ -55,22 +57,33 @@ func kernelOf(in Values) occupancy.Kernel {
 	}
 }
 
+// launch reads a launch from params and computes its occupancy.
+func launch(in Values) (gpu.Device, occupancy.Kernel, occupancy.Result, error) {
+	d, err := device(in)
+	if err != nil {
+		return d, occupancy.Kernel{}, occupancy.Result{}, err
+	}
+	k := kernelOf(in)
+	res, err := occupancy.Compute(d, k)
+	return d, k, res, err
+}
+
 // deviceFacts states the model's figures of d that the occupancy
 // calculation uses.
 func deviceFacts(d gpu.Device) []string {
 	facts := []string{
-		fmt.Sprintf("The model's %s (%s, %s SMs): %d warp slots and %d block slots per SM.", d.Name, d.CC.SM(), num(d.SMs), d.MaxWarpsPerSM(), d.MaxBlocksPerSM),
+		fmt.Sprintf("The model's %s (%s, %s SMs): %d warp slots and %d block slots per SM.", d.Name, d.CC.SM(), num.Int(d.SMs), d.MaxWarpsPerSM(), d.MaxBlocksPerSM),
 		fmt.Sprintf("%s registers per SM, split evenly between %d sub-partitions; a warp's registers are allocated in units of %s (at most %d per thread, %s per block).",
-			num(d.RegistersPerSM), d.SubPartitions, num(d.RegisterAllocUnit), min(255, d.MaxRegistersPerThread), num(d.RegistersPerBlock)),
+			num.Int(d.RegistersPerSM), d.SubPartitions, num.Int(d.RegisterAllocUnit), min(255, d.MaxRegistersPerThread), num.Int(d.RegistersPerBlock)),
 	}
 	smem := fmt.Sprintf("%s of shared memory per SM", kb(d.SharedMemPerSM))
 	if d.SharedMemCapacities != nil {
 		smem += " (with no carveout preference the SM takes all of it)"
 	}
 	if d.ReservedSharedMemPerBlock > 0 {
-		smem += fmt.Sprintf("; a block is allocated its shared memory plus %s bytes the driver reserves, in units of %s bytes", num(d.ReservedSharedMemPerBlock), num(d.SharedMemAllocUnit))
+		smem += fmt.Sprintf("; a block is allocated its shared memory plus %s bytes the driver reserves, in units of %s bytes", num.Int(d.ReservedSharedMemPerBlock), num.Int(d.SharedMemAllocUnit))
 	} else {
-		smem += fmt.Sprintf("; a block's shared memory is allocated in units of %s bytes", num(d.SharedMemAllocUnit))
+		smem += fmt.Sprintf("; a block's shared memory is allocated in units of %s bytes", num.Int(d.SharedMemAllocUnit))
 	}
 	smem += fmt.Sprintf("; at most %s per block", kb(d.SharedMemPerBlock))
 	if d.SharedMemPerBlockOptIn > d.SharedMemPerBlock {
@@ -127,12 +140,7 @@ func occupancyFamily() Family {
 }
 
 func makeOccupancy(in Values) (*Problem, error) {
-	d, err := device(in)
-	if err != nil {
-		return nil, err
-	}
-	k := kernelOf(in)
-	res, err := occupancy.Compute(d, k)
+	d, k, res, err := launch(in)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +149,7 @@ func makeOccupancy(in Values) (*Problem, error) {
 	}
 	launch := fmt.Sprintf("%d threads per block", k.BlockSize)
 	if k.DynamicSharedMem > 0 {
-		launch += fmt.Sprintf(" and %s bytes of dynamic shared memory per block (it opts in to them)", num(k.DynamicSharedMem))
+		launch += fmt.Sprintf(" and %s bytes of dynamic shared memory per block (it opts in to them)", num.Int(k.DynamicSharedMem))
 	}
 	words := limiterWords(res.Limiters)
 	occ := round(100*res.Occupancy, 2)
@@ -195,7 +203,7 @@ func makeBlockSize(in Values) (*Problem, error) {
 	if s.BlockSize == 0 {
 		return nil, fmt.Errorf("problems: no block size lets this kernel run on %s", d.Name)
 	}
-	kernel := fmt.Sprintf("A kernel uses %d registers per thread and %s bytes of static shared memory per block", k.Registers, num(k.StaticSharedMem))
+	kernel := fmt.Sprintf("A kernel uses %d registers per thread and %s bytes of static shared memory per block", k.Registers, num.Int(k.StaticSharedMem))
 	if perThread > 0 {
 		kernel += fmt.Sprintf(", plus %d bytes of dynamic shared memory per thread of the block", perThread)
 	}
@@ -208,7 +216,7 @@ func makeBlockSize(in Values) (*Problem, error) {
 	at.BlockSize = s.BlockSize
 	at.DynamicSharedMem = perThread * s.BlockSize
 	sol := []string{
-		fmt.Sprintf("cudaOccupancyMaxPotentialBlockSize tries every multiple of %d up to %s threads and keeps the size with the most resident threads per SM (the largest of equals)", d.WarpSize, num(d.MaxThreadsPerBlock)),
+		fmt.Sprintf("cudaOccupancyMaxPotentialBlockSize tries every multiple of %d up to %s threads and keeps the size with the most resident threads per SM (the largest of equals)", d.WarpSize, num.Int(d.MaxThreadsPerBlock)),
 	}
 	for _, b := range []int{128, 256, 512, 1024} {
 		if b > d.MaxThreadsPerBlock {
@@ -217,14 +225,14 @@ func makeBlockSize(in Values) (*Problem, error) {
 		t := k
 		t.BlockSize, t.DynamicSharedMem = b, perThread*b
 		if r, err := occupancy.Compute(d, t); err == nil {
-			sol = append(sol, fmt.Sprintf("at %s threads: %s %s per SM, %s resident threads", num(b), num(r.ActiveBlocks), plural(r.ActiveBlocks, "block", "blocks"), num(b*r.ActiveBlocks)))
+			sol = append(sol, fmt.Sprintf("at %s threads: %s %s per SM, %s resident threads", num.Int(b), num.Int(r.ActiveBlocks), plural(r.ActiveBlocks, "block", "blocks"), num.Int(b*r.ActiveBlocks)))
 		}
 	}
-	best := fmt.Sprintf("the most resident threads, %s, come with %s threads per block", num(s.BlockSize*s.Result.ActiveBlocks), num(s.BlockSize))
+	best := fmt.Sprintf("the most resident threads, %s, come with %s threads per block", num.Int(s.BlockSize*s.Result.ActiveBlocks), num.Int(s.BlockSize))
 	if len(s.Ties) > 0 {
 		var ts []string
 		for _, t := range s.Ties {
-			ts = append(ts, num(t))
+			ts = append(ts, num.Int(t))
 		}
 		best += ", the largest size that reaches them (" + strings.Join(ts, ", ") + " threads reach as many, and count as right)"
 	}
@@ -252,11 +260,9 @@ func wavesFamily() Family {
 		draw: func(r *rng) Values {
 			in := Values{{"gpu", pick(r, occupancyGPUs)}, {"threads", pick(r, blockSizes)}, {"regs", drawRegs(r)}, {"smem", pick(r, staticSmem)}}
 			blocks := 1000 * r.between(1, 20)
-			if d, err := device(in); err == nil {
-				if res, err := occupancy.Compute(d, kernelOf(in)); err == nil && res.ActiveBlocks > 0 {
-					per := res.ActiveBlocks * d.SMs
-					blocks = per*r.between(1, 5) + r.between(1, per-1)
-				}
+			if d, _, res, err := launch(in); err == nil && res.ActiveBlocks > 0 {
+				per := res.ActiveBlocks * d.SMs
+				blocks = per*r.between(1, 5) + r.between(1, per-1)
 			}
 			return in.With("blocks", blocks)
 		},
@@ -265,12 +271,7 @@ func wavesFamily() Family {
 }
 
 func makeWaves(in Values) (*Problem, error) {
-	d, err := device(in)
-	if err != nil {
-		return nil, err
-	}
-	k := kernelOf(in)
-	res, err := occupancy.Compute(d, k)
+	d, k, res, err := launch(in)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +286,7 @@ func makeWaves(in Values) (*Problem, error) {
 	return &Problem{
 		Family:   "waves",
 		Params:   in,
-		Question: fmt.Sprintf("A grid of %s blocks of %d threads is launched on the %s; ptxas -v reports the line below. In how many waves does the grid run, and how many blocks does the last wave hold?", num(blocks), k.BlockSize, d.Name),
+		Question: fmt.Sprintf("A grid of %s blocks of %d threads is launched on the %s; ptxas -v reports the line below. In how many waves does the grid run, and how many blocks does the last wave hold?", num.Int(blocks), k.BlockSize, d.Name),
 		Data:     ptxasLine(k.Registers, k.StaticSharedMem),
 		Given:    deviceFacts(d),
 		Parts: []Part{
@@ -422,49 +423,12 @@ func makeSetMaxNReg(in Values) (*Problem, error) {
 	}, nil
 }
 
-// num writes n with thousands separators.
-func num(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// numf writes x with prec decimals (trailing zeros dropped) and
-// thousands separators.
-func numf(x float64, prec int) string {
-	s := strconv.FormatFloat(x, 'f', prec, 64)
-	if prec > 0 {
-		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
-	}
-	whole, frac, ok := strings.Cut(s, ".")
-	n, _ := strconv.Atoi(whole)
-	out := num(n)
-	if whole == "-0" {
-		out = "-0"
-	}
-	if ok {
-		out += "." + frac
-	}
-	return out
-}
-
 // kb writes a size in bytes as KB when it is a whole number of them.
 func kb(n int) string {
 	if n%1024 == 0 {
-		return num(n/1024) + " KB"
+		return num.Int(n/1024) + " KB"
 	}
-	return num(n) + " bytes"
+	return num.Int(n) + " bytes"
 }
 
 func plural(n int, one, many string) string {

@@ -6,6 +6,8 @@ import (
 	"github.com/warpbook/warpbook/engine/cdna"
 	"github.com/warpbook/warpbook/engine/roofline"
 	"github.com/warpbook/warpbook/engine/sim"
+
+	"github.com/warpbook/warpbook/internal/num"
 )
 
 // roofPresets are the simulator presets with both roofs.
@@ -36,8 +38,8 @@ func roofFacts(r roofline.Roof, m sim.Machine) []string {
 		how = fmt.Sprintf("%d schedulers × %d dense FP16 multiply-adds per cycle × 2 FLOPs", m.Schedulers, m.TensorFMA)
 	}
 	return []string{
-		fmt.Sprintf("The model's %s preset (%s): %s %s FLOPs per SM per cycle (%s), at %s MHz.", m.Name, m.Part, numf(r.FLOPs, 0), r.Unit, how, num(r.ClockMHz)),
-		fmt.Sprintf("Its SM's share of the sustained DRAM bandwidth, at that clock: %s bytes per cycle.", numf(r.Bytes, 2)),
+		fmt.Sprintf("The model's %s preset (%s): %s %s FLOPs per SM per cycle (%s), at %s MHz.", m.Name, m.Part, num.Float(r.FLOPs, 0), r.Unit, how, num.Int(r.ClockMHz)),
+		fmt.Sprintf("Its SM's share of the sustained DRAM bandwidth, at that clock: %s bytes per cycle.", num.Float(r.Bytes, 2)),
 	}
 }
 
@@ -78,7 +80,7 @@ func makeRoofline(in Values) (*Problem, error) {
 		Family: "roofline",
 		Params: in,
 		Question: fmt.Sprintf("A kernel does %s %s FLOPs per byte it moves to or from DRAM, on the %s preset. Where is the ridge point of the roofline, and is the kernel memory- or compute-bound?",
-			numf(x, 1), rf.Unit, m.Name),
+			num.Float(x, 1), rf.Unit, m.Name),
 		Given: roofFacts(rf, m),
 		Parts: []Part{
 			numberPart("ridge", "Ridge point (FLOP per byte)", "FLOP/byte", ridge, 1, func() (float64, bool, string) { return withinPercent(1) }),
