@@ -27,20 +27,8 @@
   var editors = {}; // cell id -> open editor
   var page = null;  // {path, source, facts, figures} once loaded
 
-  // Loading. Each asset is a script, loaded once.
-  var scripts = {};
-  function loadScript(url) {
-    if (!scripts[url]) {
-      scripts[url] = new Promise(function (resolve, reject) {
-        var s = document.createElement("script");
-        s.src = url;
-        s.onload = function () { resolve(); };
-        s.onerror = function () { reject(new Error("could not load " + url)); };
-        document.head.appendChild(s);
-      });
-    }
-    return scripts[url];
-  }
+  // Loading. Each asset is a script, loaded once (assets/warpbook.js).
+  var loadScript = api.loadScript;
   function loadPage() {
     if (page) return Promise.resolve(page);
     return new Promise(function (resolve, reject) {
@@ -52,18 +40,12 @@
   // The kernel: one compiled module, one worker at a time.
   var kernel = null; // Promise of {module, data}
   var worker = null; // {w, ready: Promise}
-  function decode(b64) {
-    if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
-    var bin = atob(b64), out = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  }
   function loadKernel() {
     if (!kernel) {
       kernel = loadScript(kernelURL).then(function () {
         api.kernelTimes.script = performance.now();
         var data = window.warpbookKernelData;
-        var gz = new Blob([decode(data.wasm)]);
+        var gz = new Blob([api.fromBase64(data.wasm)]);
         var wasm = new Response(gz.stream().pipeThrough(new DecompressionStream("gzip")), { headers: { "Content-Type": "application/wasm" } });
         return WebAssembly.compileStreaming(wasm).then(function (module) {
           api.kernelTimes.compiled = performance.now();

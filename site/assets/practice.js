@@ -17,7 +17,7 @@
   var wb = window.warpbook = window.warpbook || {};
   var box = document.getElementById("pr-cards");
   var indexEl = document.getElementById("pr-index");
-  if (!box || !indexEl || !window.FSRS) return;
+  if (!box || !indexEl || !window.FSRS || !wb.loadScript) return;
   var idx = JSON.parse(indexEl.textContent);
   var F = window.FSRS;
   var scheduler = F.fsrs(F.generatorParameters({ enable_fuzz: false }));
@@ -44,21 +44,8 @@
   var byID = {};
   cards.forEach(function (c) { byID[c.id] = c; });
 
-  // Loading. Each script is loaded once, by <script> (file:// fetches
-  // nothing else).
-  var scripts = {};
-  function loadScript(url) {
-    if (!scripts[url]) {
-      scripts[url] = new Promise(function (resolve, reject) {
-        var s = document.createElement("script");
-        s.src = url;
-        s.onload = function () { resolve(); };
-        s.onerror = function () { delete scripts[url]; reject(new Error("could not load " + url)); };
-        document.head.appendChild(s);
-      });
-    }
-    return scripts[url];
-  }
+  // Loading: each script once, by <script> (assets/warpbook.js).
+  var loadScript = wb.loadScript;
   var html = {}; // card id -> its HTML, once its chunk is in
   window.warpbookPracticeCards = function (n, list) {
     list.forEach(function (c) { html[c.id] = c.html; });
@@ -71,19 +58,13 @@
   // The practice module: Go, compiled to WebAssembly, on this page's
   // thread (a request takes milliseconds).
   var engine = null; // Promise of the module's function
-  function decode(b64) {
-    if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
-    var bin = atob(b64), out = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  }
   function loadEngine() {
     if (!idx.module) return Promise.reject(new Error(idx.off || "this site has no practice module"));
     if (!engine) {
       engine = loadScript(idx.module).then(function () {
         var data = window.warpbookKernelData;
         if (!window.Go) (new Function(data.exec))();
-        var gz = new Blob([decode(data.wasm)]);
+        var gz = new Blob([wb.fromBase64(data.wasm)]);
         return new Response(gz.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
       }).then(function (buf) {
         var go = new window.Go();

@@ -113,22 +113,37 @@
   // Search: assets/search.js loads when the reader first reaches for the
   // box, or a script calls window.warpbook.search, so that no page pays
   // for it before. It then replaces this window.warpbook.search.
-  var searchScript = null;
-  function loadSearch() {
-    if (!searchScript) {
-      searchScript = new Promise(function (resolve, reject) {
+  function loadSearch() { return loadScript(root + "assets/search.js"); }
+  // loadScript loads a script once, by <script> (file:// fetches nothing
+  // else), and resolves once it ran; one that fails to load may be tried
+  // again. The live book's kernel and the practice page's cards and
+  // module load with it too.
+  var scripts = {};
+  function loadScript(url) {
+    if (!scripts[url]) {
+      scripts[url] = new Promise(function (resolve, reject) {
         var s = document.createElement("script");
-        s.src = root + "assets/search.js";
+        s.src = url;
         s.onload = function () { resolve(); };
-        s.onerror = function () { searchScript = null; reject(new Error("could not load assets/search.js")); };
+        s.onerror = function () { delete scripts[url]; reject(new Error("could not load " + url)); };
         document.head.appendChild(s);
       });
     }
-    return searchScript;
+    return scripts[url];
+  }
+  // fromBase64 decodes base64 into bytes (the modules' scripts carry
+  // them so).
+  function fromBase64(b64) {
+    if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
+    var bin = atob(b64), out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
   }
   var api = window.warpbook = window.warpbook || {};
   // copyText puts text on the clipboard (reader.js copies programs with it).
   api.copyText = copyText;
+  api.loadScript = loadScript;
+  api.fromBase64 = fromBase64;
   function searchFirst(q) {
     return loadSearch().then(function () {
       if (window.warpbook.search === searchFirst) throw new Error("assets/search.js did not start");
