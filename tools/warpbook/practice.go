@@ -351,7 +351,20 @@ func writeGrade(w io.Writer, p *problems.Problem, g problems.Graded) {
 	if p.Simulated {
 		fmt.Fprintln(w, "(The figures above come from the simulator: the model's, not a measurement.)")
 	}
-	fmt.Fprintf(w, "Inputs: %s\n", p.Params)
+	// The inputs as the occupancy and sim commands take them; a workload
+	// is a file of its own.
+	var flags problems.Values
+	for _, v := range p.Params {
+		if s, ok := v.Value.(string); ok && strings.Contains(s, "\n") {
+			fmt.Fprintf(w, "The %s, as a file for warpbook sim:\n", v.Name)
+			for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+				fmt.Fprintf(w, "    %s\n", l)
+			}
+			continue
+		}
+		flags = append(flags, v)
+	}
+	fmt.Fprintf(w, "Inputs: %s\n", flags)
 }
 
 // practiceInterview runs a mock interview of n questions and prints its
