@@ -68,7 +68,6 @@ func makeLatency(in Values) (*Problem, error) {
 		chains = fmt.Sprintf("%d independent chains", ilp)
 	}
 	return &Problem{
-		Family: "latency-warps",
 		Params: in,
 		Question: fmt.Sprintf("On the %s, each warp runs %s of dependent instructions, and each result is ready %d cycles after its instruction issues.%s How many warps per SM keep %s, and can the SM hold them?",
 			d.Name, chains, lat, pipeFact, pipe),
@@ -79,7 +78,6 @@ func makeLatency(in Values) (*Problem, error) {
 		},
 		Answer:   Values{{"warps", warps}, {"fits", fits}},
 		Solution: sol,
-		Section:  "latency-hiding.md#the-4l-rule",
 	}, nil
 }
 
@@ -114,7 +112,6 @@ func makeBytesInFlight(in Values) (*Problem, error) {
 	sol = append(sol, fmt.Sprintf("a warp load of %d bytes per thread moves 32 × %d = %d bytes: ⌈%s ÷ %d⌉ = %d loads in flight per SM",
 		width, width, warpLoad, num.Float(perSM, 1), warpLoad, loads))
 	return &Problem{
-		Family: "bytes-in-flight",
 		Params: in,
 		Question: fmt.Sprintf("A kernel on the %s must sustain %s GB/s of DRAM traffic, and a load takes %s ns to return. How many bytes must each SM keep in flight, and how many warp-wide loads of %d bytes per thread is that?",
 			d.Name, num.Float(bw, 0), num.Float(ns, 0), width),
@@ -125,7 +122,6 @@ func makeBytesInFlight(in Values) (*Problem, error) {
 		},
 		Answer:   Values{{"bytes", round(perSM, 0)}, {"loads", loads}},
 		Solution: sol,
-		Section:  "latency-hiding.md#bytes-in-flight",
 	}, nil
 }
 
@@ -205,7 +201,6 @@ func makeIssueSlot(in Values) (*Problem, error) {
 		fmt.Sprintf("the simulator counts %s %% (smsp__issue_active.avg.pct_of_peak_sustained_active); the figures above are rounded to two decimals, hence the tolerance", num.Float(issue, 2)),
 		fmt.Sprintf("the largest stall is %s: %s", r.Dominant(), stallAdvice(r.Dominant())))
 	return &Problem{
-		Family:    "issue-slot",
 		Params:    in,
 		Question:  "Nsight Compute's warp-state figures for a kernel are below (the per-reason figures add up to the warp cycles per issued instruction). What share of its issue slots does each scheduler use?",
 		Data:      strings.TrimSuffix(data.String(), "\n"),
@@ -213,7 +208,6 @@ func makeIssueSlot(in Values) (*Problem, error) {
 		Parts:     []Part{numberPart("issue", "Issue-slot utilisation (%)", "%", issue, 2, func() (float64, bool, string) { return within(1) })},
 		Answer:    Values{{"issue", issue}},
 		Solution:  sol,
-		Section:   "reading-warp-state.md#active-warps-equal-issue-rate-times-cycles-per-instruction",
 		Simulated: true,
 	}, nil
 }

@@ -48,7 +48,6 @@ func makeSectors(in Values) (*Problem, error) {
 	}
 	eff := round(100*float64(32*width)/float64(32*n), 2)
 	return &Problem{
-		Family: "sectors",
 		Params: in,
 		Question: fmt.Sprintf("Each thread t of a warp loads one %d-byte %s, a[%s], from global memory (a is aligned to 128 bytes). How many 32-byte sectors does the warp's request move, and what share of the bytes moved do the threads use?",
 			width, elementOf(width), indexOf(stride)),
@@ -59,7 +58,6 @@ func makeSectors(in Values) (*Problem, error) {
 		},
 		Answer:   Values{{"sectors", n}, {"efficiency", eff}},
 		Solution: sol,
-		Section:  "memory-mechanics.md#from-32-addresses-to-sectors",
 	}, nil
 }
 
@@ -95,7 +93,6 @@ func makeBank(in Values) (*Problem, error) {
 		return nil, err
 	}
 	return &Problem{
-		Family: "bank-conflicts",
 		Params: in,
 		Question: fmt.Sprintf("Each thread t of a warp reads one %d-byte %s, s[%s], from a __shared__ array. How many passes over the banks (wavefronts) does the access take?",
 			width, elementOf(width), indexOf(stride)),
@@ -103,6 +100,5 @@ func makeBank(in Values) (*Problem, error) {
 		Parts:    []Part{numberPart("wavefronts", "Passes (wavefronts)", "passes", float64(n), 0, exactly)},
 		Answer:   Values{{"wavefronts", n}},
 		Solution: sol,
-		Section:  "memory-mechanics.md#shared-memory-banks",
 	}, nil
 }

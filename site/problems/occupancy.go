@@ -154,7 +154,6 @@ func makeOccupancy(in Values) (*Problem, error) {
 	words := limiterWords(res.Limiters)
 	occ := round(100*res.Occupancy, 2)
 	return &Problem{
-		Family:   "occupancy",
 		Params:   in,
 		Question: fmt.Sprintf("A kernel is launched on the %s with %s; ptxas -v reports the line below. What is its theoretical occupancy, and which resource limits it?", d.Name, launch),
 		Data:     ptxasLine(k.Registers, k.StaticSharedMem),
@@ -165,7 +164,6 @@ func makeOccupancy(in Values) (*Problem, error) {
 		},
 		Answer:   Values{{"occupancy", occ}, {"limiter", strings.Join(words, ", ")}},
 		Solution: explainLines(d, k),
-		Section:  "occupancy-calculator.md#putting-it-together",
 	}, nil
 }
 
@@ -239,7 +237,6 @@ func makeBlockSize(in Values) (*Problem, error) {
 	sol = append(sol, best)
 	sol = append(sol, explainLines(d, at)...)
 	return &Problem{
-		Family:   "block-size",
 		Params:   in,
 		Question: fmt.Sprintf("%s. On the %s, which block size does cudaOccupancyMaxPotentialBlockSize choose, and what theoretical occupancy does the kernel reach with it?", kernel, d.Name),
 		Given:    deviceFacts(d),
@@ -249,7 +246,6 @@ func makeBlockSize(in Values) (*Problem, error) {
 		},
 		Answer:   Values{{"threads", s.BlockSize}, {"occupancy", occ}},
 		Solution: sol,
-		Section:  "occupancy-calculator.md#choosing-a-block-size",
 	}, nil
 }
 
@@ -284,7 +280,6 @@ func makeWaves(in Values) (*Problem, error) {
 	more, _ := occupancy.ExplainWaves(d, res, blocks)
 	sol = append(sol, more...)
 	return &Problem{
-		Family:   "waves",
 		Params:   in,
 		Question: fmt.Sprintf("A grid of %s blocks of %d threads is launched on the %s; ptxas -v reports the line below. In how many waves does the grid run, and how many blocks does the last wave hold?", num.Int(blocks), k.BlockSize, d.Name),
 		Data:     ptxasLine(k.Registers, k.StaticSharedMem),
@@ -295,7 +290,6 @@ func makeWaves(in Values) (*Problem, error) {
 		},
 		Answer:   Values{{"waves", w.Waves}, {"last", w.LastWave}},
 		Solution: sol,
-		Section:  "occupancy-is-not-throughput.md#achieved-occupancy-and-the-tail",
 	}, nil
 }
 
@@ -341,14 +335,12 @@ func makeLaunchBounds(in Values) (*Problem, error) {
 		sol = append(sol, "at "+strconv.Itoa(c+1)+" registers: "+stepText(d, above, "registers"))
 	}
 	return &Problem{
-		Family:   "launch-bounds",
 		Params:   in,
 		Question: fmt.Sprintf("A kernel is declared __launch_bounds__(%d, %d) and compiled for the %s. What is the most registers per thread ptxas may use?", threads, minBlocks, d.Name),
 		Given:    deviceFacts(d)[:2],
 		Parts:    []Part{numberPart("regs", "Registers per thread", "registers", float64(c), 0, exactly)},
 		Answer:   Values{{"regs", c}},
 		Solution: sol,
-		Section:  "occupancy.md#capping-registers",
 	}, nil
 }
 
@@ -410,7 +402,6 @@ func makeSetMaxNReg(in Values) (*Problem, error) {
 		return nil, err
 	}
 	return &Problem{
-		Family: "setmaxnreg",
 		Params: in,
 		Question: fmt.Sprintf("A warp-specialized kernel on the %s launches blocks of %d threads (one producer warpgroup and %d consumer %s) compiled for %d registers per thread. The producer calls setmaxnreg.dec to %d. What is the most registers per thread each consumer warpgroup can then claim with setmaxnreg.inc?",
 			d.Name, threads, consumers, plural(consumers, "warpgroup", "warpgroups"), regs, producer),
@@ -419,7 +410,6 @@ func makeSetMaxNReg(in Values) (*Problem, error) {
 		Parts:    []Part{numberPart("regs", "Registers per consumer thread", "registers", float64(per), 0, exactly)},
 		Answer:   Values{{"regs", per}},
 		Solution: sol,
-		Section:  "hopper-blackwell.md#setmaxnreg-moving-registers-to-the-consumers",
 	}, nil
 }
 

@@ -287,7 +287,7 @@ func Generate(family string, seed uint32) (*Problem, error) {
 	}
 	r := newRNG(f.Name, seed)
 	for range 100 {
-		p, err := f.make(f.draw(r))
+		p, err := f.problem(f.draw(r))
 		if err == nil {
 			p.Code = CodeOf(f, seed)
 			return p, nil
@@ -303,7 +303,18 @@ func Make(family string, params Values) (*Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.make(params)
+	return f.problem(params)
+}
+
+// problem makes the family's problem from its inputs, with the family's
+// name and section.
+func (f Family) problem(in Values) (*Problem, error) {
+	p, err := f.make(in)
+	if err != nil {
+		return nil, err
+	}
+	p.Family, p.Section = f.Name, f.Section
+	return p, nil
 }
 
 // CodeOf returns the code of family f's problem with seed: its code, a

@@ -77,7 +77,6 @@ func makeRoofline(in Values) (*Problem, error) {
 	ridge := round(rf.Ridge(), 1)
 	b := string(rf.Bound(x))
 	return &Problem{
-		Family: "roofline",
 		Params: in,
 		Question: fmt.Sprintf("A kernel does %s %s FLOPs per byte it moves to or from DRAM, on the %s preset. Where is the ridge point of the roofline, and is the kernel memory- or compute-bound?",
 			num.Float(x, 1), rf.Unit, m.Name),
@@ -88,7 +87,6 @@ func makeRoofline(in Values) (*Problem, error) {
 		},
 		Answer:   Values{{"ridge", ridge}, {"bound", b}},
 		Solution: rf.Explain(x),
-		Section:  "tensor-cores.md#roofline-and-arithmetic-intensity",
 	}, nil
 }
 
@@ -119,7 +117,6 @@ func makeTile(in Values) (*Problem, error) {
 	xr := round(x, 1)
 	b := string(rf.Bound(x))
 	return &Problem{
-		Family: "tile-intensity",
 		Params: in,
 		Question: fmt.Sprintf("A GEMM block on the %s preset computes a %d × %d tile of C with FP16 tensor cores, reading a %d × K strip of A and a K × %d strip of B (2-byte elements, each read once). What is the tile's arithmetic intensity, and if every tile load came from DRAM, would the kernel be memory- or compute-bound?",
 			m.Name, bm, bn, bm, bn),
@@ -130,7 +127,6 @@ func makeTile(in Values) (*Problem, error) {
 		},
 		Answer:   Values{{"intensity", xr}, {"bound", b}},
 		Solution: sol,
-		Section:  "tensor-cores.md#roofline-and-arithmetic-intensity",
 	}, nil
 }
 
@@ -175,7 +171,6 @@ func makeCDNA(in Values) (*Problem, error) {
 		agprs = "AGPRs come out of the same file, after the VGPRs rounded up to 4"
 	}
 	return &Problem{
-		Family:   "cdna-waves",
 		Params:   in,
 		Question: fmt.Sprintf("A HIP kernel uses %s per work-item on an %s (%s). How many wavefronts can one SIMD hold, as far as vector registers allow?", regs, name, t.Name),
 		Given: []string{fmt.Sprintf("The model's %s (%s): %d registers per lane per SIMD, allocated to a wave in granules of %d; at most %d waves per SIMD; %s.",
@@ -183,6 +178,5 @@ func makeCDNA(in Values) (*Problem, error) {
 		Parts:    []Part{numberPart("waves", "Waves per SIMD", "waves", float64(w), 0, exactly)},
 		Answer:   Values{{"waves", w}},
 		Solution: sol,
-		Section:  "amd-wavefronts.md#vgpr-granularity-and-waves-per-simd-on-mi200-and-mi300",
 	}, nil
 }
