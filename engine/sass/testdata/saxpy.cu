@@ -1,0 +1,6 @@
+// The saxpy of the CUDA introductions: the smallest kernel with a bounds
+// check, two loads, an FFMA that waits on them and a store.
+extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
