@@ -75,6 +75,24 @@ func DecodeControl(hi uint64) Control {
 	return ctl
 }
 
+// Encode returns the control information as the bits of the second
+// 64-bit word of an instruction (bits 41 to 61; the others zero): the
+// inverse of DecodeControl, for writing listings by hand.
+func (c Control) Encode() uint64 {
+	sb := func(v int) uint64 {
+		if v < 0 || v >= Counters {
+			return 7
+		}
+		return uint64(v)
+	}
+	var y uint64 = 1
+	if c.Yield {
+		y = 0
+	}
+	bits := uint64(c.Stall&0xf) | y<<4 | sb(c.WriteSB)<<5 | sb(c.ReadSB)<<8 | uint64(c.Wait&0x3f)<<11 | uint64(c.Reuse&0xf)<<17
+	return bits << 41
+}
+
 // Waits reports whether the instruction waits for counter sb.
 func (c Control) Waits(sb int) bool { return sb >= 0 && sb < Counters && c.Wait>>uint(sb)&1 != 0 }
 

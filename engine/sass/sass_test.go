@@ -106,6 +106,12 @@ func TestControlOfSaxpy(t *testing.T) {
 	if seen != len(want) {
 		t.Errorf("found %d of the %d instructions", seen, len(want))
 	}
+	for _, in := range f.Insts {
+		const mask = uint64(0x1fffff) << 41
+		if got := in.Ctrl.Encode(); got != in.Hi&mask {
+			t.Errorf("%s: Encode gives %#x, the listing %#x", in.Text, got, in.Hi&mask)
+		}
+	}
 	if got := DecodeControl(0x000ea8000c1e1900).String(); got != "B------:R-:W2:-:S04" {
 		t.Errorf("LDG.E's control prints as %q", got)
 	}
