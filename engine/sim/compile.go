@@ -40,6 +40,19 @@ type inst struct {
 	op     string
 	pos    srcPos
 
+	// SASS control information (a kernel's instructions only; see
+	// compileSASS). A YAML program's instructions leave them zero.
+	stall int8  // cycles until the warp's next issue, at least 1
+	yield bool  // the warp may not issue in the next cycle
+	wbar  int8  // dependence counter incremented at issue, released at write-back; -1 none
+	rbar  int8  // dependence counter released once the sources are read; -1 none
+	wait  uint8 // counters that must be zero before issue (DEPBAR.LE: those besides depSB)
+	depSB int8  // DEPBAR.LE: the counter that must fall to depN or below; -1 none
+	depN  int8
+	jump  jumpKind // BRA, JMP, CALL, RET, EXIT: how it goes
+	trip  int32    // jumpTrips, jumpExitAfter: the warp's trip counter; jumpLanes: reconvergence index (-1: none)
+	rlat  int32    // cycles until the read counter is released
+
 	// Set by bind for the machine being simulated.
 	alt   bool  // FFMA, FADD, FMUL: may use Machine.FMA2
 	lat   int32 // math: result latency (0: the pipe's)
@@ -102,6 +115,9 @@ type compiled struct {
 	regs  []string
 	bars  []string
 	async bool // uses cp.async or HGMMA groups (set by bind)
+	// A SASS kernel's: the control information decides dependencies
+	// (stall counts and dependence counters, not registers).
+	sass *sassProgram
 }
 
 func compile(p *Program, file string) (*compiled, error) {

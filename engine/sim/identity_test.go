@@ -257,6 +257,43 @@ func checkIdentities(t *testing.T, name string, r *Result) {
 			t.Errorf("%s: metric %s = %v", name, m.Name, m.Value)
 		}
 	}
+	checkLines(t, name, r)
+}
+
+// checkLines holds the per-instruction results to the run's: the lines'
+// issues, threads and samples in each state add up to the run's counts in
+// the same window, and a line's causes never exceed its samples.
+func checkLines(t *testing.T, name string, r *Result) {
+	t.Helper()
+	var issued, threads int
+	var states [numStates]int
+	for _, l := range r.Lines {
+		issued += l.Issued
+		threads += l.Threads
+		caused := map[State]int{}
+		for _, st := range States() {
+			states[st] += l.Samples(st)
+		}
+		for _, c := range l.Causes {
+			caused[c.State] += c.Cycles
+			if c.Cycles <= 0 || c.PC < 0 || c.PC >= len(r.Lines) {
+				t.Errorf("%s: line %d: cause %+v", name, l.PC, c)
+			}
+		}
+		for st, n := range caused {
+			if n > l.Samples(st) {
+				t.Errorf("%s: line %d: causes of %s add up to %d of its %d samples", name, l.PC, st, n, l.Samples(st))
+			}
+		}
+	}
+	if issued != r.Instructions || threads != r.ThreadInstructions {
+		t.Errorf("%s: lines issued %d (threads %d), the run %d (%d)", name, issued, threads, r.Instructions, r.ThreadInstructions)
+	}
+	for _, st := range States() {
+		if states[st] != r.StateCycles(st) {
+			t.Errorf("%s: lines sampled %d warp-cycles in %s, the run counts %d", name, states[st], st, r.StateCycles(st))
+		}
+	}
 }
 
 // TestIdentities runs many generated workloads (random programs, presets,

@@ -7,6 +7,7 @@ import "fmt"
 type counts struct {
 	scheds   []schedCounts
 	smActive int64 // cycles with a resident warp
+	pc       pcCounts
 }
 
 // schedCounts are one scheduler's counters; a scheduler keeps its running
@@ -19,13 +20,14 @@ type schedCounts struct {
 	cycles  [numStates]int64
 }
 
-func newCounts(schedulers int) counts {
-	return counts{scheds: make([]schedCounts, schedulers)}
+func newCounts(schedulers, npc int) counts {
+	return counts{scheds: make([]schedCounts, schedulers), pc: newPCCounts(npc)}
 }
 
 // sub returns c - base, scheduler by scheduler.
 func (c counts) sub(base counts) counts {
-	out := newCounts(len(c.scheds))
+	out := newCounts(len(c.scheds), 0)
+	out.pc = c.pc.sub(&base.pc)
 	out.smActive = c.smActive - base.smActive
 	for i := range c.scheds {
 		a, b, o := &c.scheds[i], &base.scheds[i], &out.scheds[i]
@@ -48,9 +50,9 @@ type measureRec struct {
 	at       [2]counts // the counters at from and at to
 }
 
-func newMeasureRec(from, to int64, steady bool, schedulers int) *measureRec {
+func newMeasureRec(from, to int64, steady bool, schedulers, npc int) *measureRec {
 	return &measureRec{from: from, to: to, steady: steady,
-		at: [2]counts{newCounts(schedulers), newCounts(schedulers)}}
+		at: [2]counts{newCounts(schedulers, npc), newCounts(schedulers, npc)}}
 }
 
 // pending returns the next cycle at which a snapshot is due, never when
@@ -82,6 +84,7 @@ func (s *sm) snapshot(now, next int64) {
 		if s.resident > 0 {
 			c.smActive += b - now
 		}
+		c.pc.copyFrom(&s.pcc)
 		for i := range s.scheds {
 			sc, o := &s.scheds[i], &c.scheds[i]
 			*o = sc.schedCounts
@@ -91,6 +94,9 @@ func (s *sm) snapshot(now, next int64) {
 			for _, slot := range sc.warps {
 				w := &s.ws[slot]
 				o.cycles[w.state] += b - w.since
+				if b > w.since && w.state != Selected {
+					c.pc.charge(s.pcs[w.pc], w.state, w.stateCause, w.stateSB, b-w.since)
+				}
 			}
 		}
 		m.taken++
@@ -111,7 +117,8 @@ func (s *sm) steadyEnd(now int64) {
 
 // total returns the counters of the whole run, which ended at end.
 func (s *sm) total() counts {
-	c := newCounts(len(s.scheds))
+	c := newCounts(len(s.scheds), 0)
+	c.pc = s.pcc
 	c.smActive = s.smActive
 	for i := range s.scheds {
 		c.scheds[i] = s.scheds[i].schedCounts

@@ -387,55 +387,63 @@ func (p *Program) Listing() ([]string, error) {
 	}
 	var out []string
 	for i := range prog.code {
-		in := &prog.code[i]
-		if prog.pcs[i] < 0 {
-			continue
+		if prog.pcs[i] >= 0 {
+			out = append(out, prog.text(i))
 		}
-		var b strings.Builder
-		b.WriteString(in.op)
-		sep := " "
-		if in.dst >= 0 {
-			b.WriteString(sep + prog.regs[in.dst])
-			sep = ", "
-		}
-		for k := uint8(0); k < in.nsrc; k++ {
-			b.WriteString(sep + prog.regs[in.src[k]])
-			sep = ", "
-		}
-		var notes []string
-		switch {
-		case in.act == actBranch && in.byWarp:
-			notes = append(notes, "warps "+formatSet(in.warps))
-		case in.act == actBranch:
-			notes = append(notes, "lanes "+formatSet(in.lanes))
-		case in.act == actGlobal || in.act == actAsyncCopy:
-			notes = append(notes, levelNamesByID[in.level])
-		case in.act == actBulkCopy:
-			notes = append(notes, levelNamesByID[in.level], fmt.Sprintf("%d bytes", in.arg), "bar "+prog.bars[in.bar])
-		case in.act == actMbarWait:
-			notes = append(notes, "bar "+prog.bars[in.bar])
-		case in.act == actSleep:
-			notes = append(notes, fmt.Sprintf("%d cycles", in.arg))
-		case in.act == actWaitGroup:
-			notes = append(notes, fmt.Sprintf("%d groups", in.arg))
-		case in.pipe == pipeTensor && in.shape != "":
-			notes = append(notes, in.shape)
-		}
-		if (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy) && in.width != 4 {
-			notes = append(notes, fmt.Sprintf("%d B", in.width))
-		}
-		switch {
-		case in.stride == 0 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy):
-			notes = append(notes, "broadcast")
-		case in.stride != 1 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy):
-			notes = append(notes, fmt.Sprintf("stride %d", in.stride))
-		}
-		if len(notes) > 0 {
-			b.WriteString(" (" + strings.Join(notes, ", ") + ")")
-		}
-		out = append(out, b.String())
 	}
 	return out, nil
+}
+
+// text returns instruction i as Listing prints it (a SASS kernel's: the
+// instruction as the listing printed it).
+func (prog *compiled) text(i int) string {
+	if prog.sass != nil {
+		return prog.sass.fn.Insts[i].Text
+	}
+	in := &prog.code[i]
+	var b strings.Builder
+	b.WriteString(in.op)
+	sep := " "
+	if in.dst >= 0 {
+		b.WriteString(sep + prog.regs[in.dst])
+		sep = ", "
+	}
+	for k := uint8(0); k < in.nsrc; k++ {
+		b.WriteString(sep + prog.regs[in.src[k]])
+		sep = ", "
+	}
+	var notes []string
+	switch {
+	case in.act == actBranch && in.byWarp:
+		notes = append(notes, "warps "+formatSet(in.warps))
+	case in.act == actBranch:
+		notes = append(notes, "lanes "+formatSet(in.lanes))
+	case in.act == actGlobal || in.act == actAsyncCopy:
+		notes = append(notes, levelNamesByID[in.level])
+	case in.act == actBulkCopy:
+		notes = append(notes, levelNamesByID[in.level], fmt.Sprintf("%d bytes", in.arg), "bar "+prog.bars[in.bar])
+	case in.act == actMbarWait:
+		notes = append(notes, "bar "+prog.bars[in.bar])
+	case in.act == actSleep:
+		notes = append(notes, fmt.Sprintf("%d cycles", in.arg))
+	case in.act == actWaitGroup:
+		notes = append(notes, fmt.Sprintf("%d groups", in.arg))
+	case in.pipe == pipeTensor && in.shape != "":
+		notes = append(notes, in.shape)
+	}
+	if (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy) && in.width != 4 {
+		notes = append(notes, fmt.Sprintf("%d B", in.width))
+	}
+	switch {
+	case in.stride == 0 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy):
+		notes = append(notes, "broadcast")
+	case in.stride != 1 && (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy):
+		notes = append(notes, fmt.Sprintf("stride %d", in.stride))
+	}
+	if len(notes) > 0 {
+		b.WriteString(" (" + strings.Join(notes, ", ") + ")")
+	}
+	return b.String()
 }
 
 var levelNamesByID = [...]string{levelShared: "shared", levelL1: "l1", levelL2: "l2", levelDRAM: "dram"}

@@ -49,6 +49,9 @@ type Result struct {
 	Schedulers []SchedulerStats
 	// Trace is the per-cycle record, when Config.Trace asked for one.
 	Trace *Trace
+	// Lines are the per-instruction results over the measured window, one
+	// per instruction in PC order: Nsight Compute's source view.
+	Lines []Line
 
 	stateCycles [numStates]int
 	steady      bool // Measured was chosen by Config.Steady
@@ -204,6 +207,7 @@ func (s *sm) result(w Workload, end int64, occ occupancyInfo) (*Result, error) {
 		t := s.tr.t
 		r.Trace = &t
 	}
+	r.Lines = s.lines(&c.pc)
 	return r, nil
 }
 

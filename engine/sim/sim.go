@@ -91,6 +91,22 @@ type warp struct {
 	barPC      int32 // pc of the last BAR issued (for deadlock reports)
 	loopN      int32 // depth of the loop stack (sm.loops)
 	divN       int32 // depth of the reconvergence stack (sm.divs)
+
+	// Per-instruction accounting: the current state's cycles go to the
+	// instruction at pc, and a stall's also to the instruction that
+	// caused it.
+	stateCause int32 // PC of the instruction that caused the current stall, -1 none
+	stateSB    int8  // the dependence counter the current stall waits on, -1 none
+	causeSB    int8  // the counter of the state eval last returned
+	cause      int32 // PC that caused the state eval last returned, -1 none
+	blockCause int32 // PC that caused blockState
+	opsCause   int32 // PC whose result the operands of opsPC wait for last, -1 none
+	opsSB      int8  // the counter opsCause set, -1 none
+
+	// A SASS kernel's warps.
+	rpc   int32 // reconvergence index of the current path, -1: at the exit, -2: none (converged)
+	simtN int32 // depth of the reconvergence stack (sm.simt)
+	callN int32 // depth of the return stack (sm.calls)
 }
 
 type scheduler struct {
@@ -197,6 +213,20 @@ type sm struct {
 	meas     *measureRec // nil: measure the whole run
 	measNext int64       // next cycle to snapshot the counters at (never: none)
 	name     string
+
+	pcc  pcCounts  // per-instruction counts of the whole run
+	prog *compiled // the program being run (for instruction texts)
+
+	// A SASS kernel's run (ctl): the control information decides
+	// dependencies.
+	ctl     bool
+	listing string
+	sbs     []sbState   // per slot: the dependence counters
+	ntrips  int         // trip counters per warp
+	trips   []int32     // per slot, ntrips entries
+	simt    []simtEntry // per slot, maxSIMT entries
+	calls   []int32     // per slot, maxCalls entries
+	fail    error       // stops the run
 }
 
 // Run simulates w under c.
@@ -243,15 +273,28 @@ func (c Config) Run(w Workload) (*Result, error) {
 	if err != nil {
 		return nil, &Error{File: w.Name, Path: "policy", Msg: err.Error()}
 	}
-	prog, err := compile(w.Program, w.Name)
-	if err != nil {
-		return nil, err
-	}
-	if err := prog.bind(m, w.Name); err != nil {
-		return nil, err
-	}
-	if !issues(w.Program) {
-		return nil, fmt.Errorf("sim: workload %q has an empty program", w.Name)
+	var prog *compiled
+	switch {
+	case w.Kernel != nil && w.Program != nil:
+		return nil, fmt.Errorf("sim: workload %q has both a program and a kernel; want one", w.Name)
+	case w.Kernel != nil:
+		if prog, err = compileSASS(w.Kernel, w.Name); err != nil {
+			return nil, err
+		}
+		if err := prog.bind(m, w.Kernel.Listing); err != nil {
+			return nil, err
+		}
+		prog.bindSASS(m)
+	default:
+		if prog, err = compile(w.Program, w.Name); err != nil {
+			return nil, err
+		}
+		if err := prog.bind(m, w.Name); err != nil {
+			return nil, err
+		}
+		if !issues(w.Program) {
+			return nil, fmt.Errorf("sim: workload %q has an empty program", w.Name)
+		}
 	}
 	l := w.Launch
 	if l.Block < 1 || l.Block > m.MaxThreadsPerBlock {
@@ -274,6 +317,9 @@ func (c Config) Run(w Workload) (*Result, error) {
 
 	s := newSM(m, prog, pol, twoN, l, occ)
 	s.name = w.Name
+	if w.Kernel != nil {
+		s.listing = w.Kernel.Listing
+	}
 	if c.Trace.To > 0 {
 		if c.Trace.From < 0 || c.Trace.To <= c.Trace.From {
 			return nil, fmt.Errorf("sim: trace window [%d, %d), want 0 ≤ From < To", c.Trace.From, c.Trace.To)
@@ -288,12 +334,12 @@ func (c Config) Run(w Workload) (*Result, error) {
 	case c.Steady && c.Measure != (Window{}):
 		return nil, fmt.Errorf("sim: Config.Steady and Config.Measure [%d, %d) are both set; want one of them", c.Measure.From, c.Measure.To)
 	case c.Steady:
-		s.meas = newMeasureRec(int64(m.FetchLatency), -1, true, m.Schedulers)
+		s.meas = newMeasureRec(int64(m.FetchLatency), -1, true, m.Schedulers, s.pcc.npc)
 	case c.Measure != (Window{}):
 		if c.Measure.From < 0 || c.Measure.To <= c.Measure.From {
 			return nil, fmt.Errorf("sim: measure window [%d, %d), want 0 ≤ From < To", c.Measure.From, c.Measure.To)
 		}
-		s.meas = newMeasureRec(int64(c.Measure.From), int64(c.Measure.To), false, m.Schedulers)
+		s.meas = newMeasureRec(int64(c.Measure.From), int64(c.Measure.To), false, m.Schedulers, s.pcc.npc)
 	}
 	if s.meas != nil {
 		if s.meas.from == 0 {
@@ -310,7 +356,7 @@ func (c Config) Run(w Workload) (*Result, error) {
 
 func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ occupancyInfo) *sm {
 	s := &sm{
-		m: m, code: prog.code, pcs: prog.pcs, nregs: prog.nregs, policy: pol, twoN: twoN,
+		m: m, code: prog.code, pcs: prog.pcs, nregs: prog.nregs, policy: pol, twoN: twoN, prog: prog,
 		ws:            make([]warp, m.MaxWarps),
 		until:         make([]int64, m.MaxWarps),
 		loops:         make([]int32, m.MaxWarps*maxNest),
@@ -371,6 +417,26 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	if m.QueueModel && (m.DRAMLoadedLatency > m.DRAMLatency || m.DRAMServiceCycles > 0) && m.DRAMBytesPerCycle > 0 {
 		s.dram.width = int64(max(1, dramWindowLatencies*m.DRAMLatency/dramBuckets))
 	}
+	npc := 0
+	for _, pc := range prog.pcs {
+		npc = max(npc, int(pc)+1)
+	}
+	s.pcc = newPCCounts(npc)
+	if sp := prog.sass; sp != nil {
+		s.ctl = true
+		s.sbs = make([]sbState, m.MaxWarps)
+		s.ntrips = sp.trips
+		s.trips = make([]int32, m.MaxWarps*sp.trips)
+		if sp.simt {
+			s.simt = make([]simtEntry, m.MaxWarps*maxSIMT)
+		}
+		if sp.calls {
+			s.calls = make([]int32, m.MaxWarps*maxCalls)
+		}
+		if s.groups == nil {
+			s.groups = make([]asyncGroups, m.MaxWarps*int(numGroups))
+		}
+	}
 	return s
 }
 
@@ -407,6 +473,9 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 		// one after the last to issue a memory instruction goes first.
 		if s.memIssuer >= 0 {
 			s.rr = (s.memIssuer + 1) % n
+		}
+		if s.fail != nil {
+			return 0, s.fail
 		}
 		next := now + 1
 		if !issued {
@@ -495,11 +564,26 @@ func (s *sm) setState(w *warp, st State, now int64) {
 func (s *sm) changeState(w *warp, st State, now int64) {
 	d := now - w.since
 	s.scheds[w.sched].cycles[w.state] += d
-	if s.tr != nil && d > 0 {
-		s.tr.fill(w.slot, w.state, w.since, now)
+	if d > 0 {
+		// A warp's pc only moves when it issues, so a state other than
+		// selected starts and ends at the same instruction.
+		if w.state != Selected {
+			pc := s.pcs[w.pc]
+			s.pcc.states[int(pc)*int(numStates)+int(w.state)] += d
+			if w.stateCause >= 0 {
+				s.pcc.cause(pc, w.stateCause, w.stateSB, w.state, d)
+			}
+		}
+		if s.tr != nil {
+			s.tr.fill(w.slot, w.state, w.since, now)
+		}
 	}
 	w.state = st
 	w.since = now
+	w.stateCause, w.stateSB = -1, -1
+	if causeStates[st] {
+		w.stateCause, w.stateSB = w.cause, w.causeSB
+	}
 }
 
 // eval classifies a warp that is not issuing (see the package documentation
@@ -507,14 +591,21 @@ func (s *sm) changeState(w *warp, st State, now int64) {
 // cycle until which the returned state holds.
 func (s *sm) eval(sc *scheduler, w *warp, now int64) (State, int64) {
 	if now < w.blockUntil {
+		w.cause, w.causeSB = w.blockCause, -1
 		return w.blockState, w.blockUntil
 	}
 	// Operand dependencies. Only the warp's own issues change its
-	// registers, so the answer is kept until it issues again.
+	// registers (a SASS kernel's: its dependence counters), so the answer
+	// is kept until it issues again.
 	if w.opsPC != w.pc {
-		s.operands(w)
+		if s.ctl {
+			s.sbOperands(w)
+		} else {
+			s.operands(w)
+		}
 	}
 	if latest := w.opsReady; latest > now {
+		w.cause, w.causeSB = w.opsCause, w.opsSB
 		switch w.opsKind {
 		case sbLong:
 			return LongScoreboard, latest
@@ -576,6 +667,7 @@ func (s *sm) operands(w *warp) {
 		}
 	}
 	w.opsPC, w.opsReady, w.opsKind, w.opsPipe, w.opsAlt = w.pc, latest, kind, in.pipe, in.alt && s.m.FMA2.Interval > 0
+	w.opsCause, w.opsSB = -1, -1
 }
 
 func isLongWait(st State) bool {
@@ -654,6 +746,10 @@ func (s *sm) cycle(si int32, now int64) bool {
 	}
 	w := &s.ws[pick]
 	s.setState(w, Selected, now)
+	// A warp is selected for one cycle per issue cycle: the cycle is
+	// charged to the instruction it issues here, not as a span (back to
+	// back issues are one span of the state).
+	s.pcc.selected(s.pcs[w.pc])
 	sc.lastSlot = pick
 	sc.lastAge = w.age
 	sc.issued++
@@ -738,30 +834,15 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	sc.inst++
 	n := int64(bits.OnesCount32(w.mask))
 	sc.threads += n
+	s.pcc.issue(s.pcs[w.pc], n)
 	if s.tr != nil {
 		s.tr.issue(now, w, s.blocks[w.block].id, in.op, s.pcs[w.pc], int(n))
 	}
-	lat := int64(0)
-	if in.pipe < numSchedPipes {
-		p := s.pipes[in.pipe]
-		ivl, l := int64(p.Interval), int64(p.Latency)
-		if in.ivl > 0 {
-			ivl = int64(in.ivl)
-		}
-		if in.lat > 0 {
-			l = int64(in.lat)
-		}
-		switch {
-		case in.pipe == pipeFMA && in.alt && s.m.FMA2.Interval > 0 && sc.pipeFree[pipeFMA] > now:
-			sc.fma2Free = now + int64(s.m.FMA2.Interval)
-			l = int64(s.m.FMA2.Latency)
-		case in.pipe == pipeFP64 && s.m.FP64Shared:
-			s.fp64Free = now + ivl
-		default:
-			sc.pipeFree[in.pipe] = now + ivl
-		}
-		lat = l
+	if s.ctl {
+		s.issueSASS(sc, w, in, now)
+		return
 	}
+	lat := s.reservePipe(sc, in, now)
 	switch in.act {
 	case actMath:
 		if in.dst >= 0 {
@@ -848,6 +929,33 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	}
 	w.pc++
 	s.settle(w)
+}
+
+// reservePipe takes the instruction's pipe for its initiation interval
+// and returns its result latency (0 for an instruction without a pipe; an
+// instruction's own latency, lat, overrides the pipe's).
+func (s *sm) reservePipe(sc *scheduler, in *inst, now int64) int64 {
+	if in.pipe >= numSchedPipes {
+		return int64(in.lat)
+	}
+	p := s.pipes[in.pipe]
+	ivl, l := int64(p.Interval), int64(p.Latency)
+	if in.ivl > 0 {
+		ivl = int64(in.ivl)
+	}
+	if in.lat > 0 {
+		l = int64(in.lat)
+	}
+	switch {
+	case in.pipe == pipeFMA && in.alt && s.m.FMA2.Interval > 0 && sc.pipeFree[pipeFMA] > now:
+		sc.fma2Free = now + int64(s.m.FMA2.Interval)
+		l = int64(s.m.FMA2.Latency)
+	case in.pipe == pipeFP64 && s.m.FP64Shared:
+		s.fp64Free = now + ivl
+	default:
+		sc.pipeFree[in.pipe] = now + ivl
+	}
+	return l
 }
 
 func (s *sm) memResult(w *warp, in *inst, ready int64) {
@@ -1090,7 +1198,13 @@ func (s *sm) launch(bi int32, now int64) {
 			s.regReady[r] = 0
 			s.regKind[r] = sbFixed
 		}
-		s.settle(w)
+		w.rpc, w.stateCause, w.stateSB, w.opsCause = -2, -1, -1, -1
+		if s.ctl {
+			s.sbs[slot] = sbState{}
+			clear(s.trips[int(slot)*s.ntrips : int(slot+1)*s.ntrips])
+		} else {
+			s.settle(w)
+		}
 		sc := &s.scheds[w.sched]
 		i, _ := slices.BinarySearch(sc.warps, slot)
 		sc.warps = slices.Insert(sc.warps, i, slot)

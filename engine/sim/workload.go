@@ -46,8 +46,10 @@ type Workload struct {
 	Launch Launch
 	// Memory overrides the preset's memory model; its zero value keeps it.
 	Memory Memory
-	// Program is what every warp runs.
+	// Program is what every warp runs; or Kernel, a compiled kernel's
+	// SASS (one of the two).
 	Program *Program
+	Kernel  *Kernel
 }
 
 type policyKind uint8
