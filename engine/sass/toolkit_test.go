@@ -17,6 +17,7 @@ var update = flag.Bool("update", false, "rewrite the testdata listings with the 
 type compiledListing struct {
 	src, arch string
 	tool      Format
+	plain     bool // cuobjdump -sass alone, without -res-usage
 }
 
 func (c compiledListing) file() string {
@@ -33,12 +34,13 @@ func (c compiledListing) file() string {
 var listings = func() []compiledListing {
 	var out []compiledListing
 	for _, a := range []string{"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"} {
-		out = append(out, compiledListing{"micro.cu", a, Cuobjdump})
+		out = append(out, compiledListing{"micro.cu", a, Cuobjdump, false})
 	}
 	for _, a := range []string{"sm_80", "sm_90"} {
-		out = append(out, compiledListing{"kernels.cu", a, Cuobjdump})
+		out = append(out, compiledListing{"kernels.cu", a, Cuobjdump, false})
 	}
-	return append(out, compiledListing{"saxpy.cu", "sm_80", Cuobjdump}, compiledListing{"saxpy.cu", "sm_80", Nvdisasm})
+	return append(out, compiledListing{"saxpy.cu", "sm_80", Cuobjdump, false}, compiledListing{"saxpy.cu", "sm_80", Nvdisasm, false},
+		compiledListing{"stencil.cu", "sm_80", Cuobjdump, true})
 }()
 
 // toolkit returns nvcc and the directory of cuobjdump and nvdisasm, or
@@ -95,9 +97,12 @@ func TestListingsFromToolkit(t *testing.T) {
 				t.Fatalf("nvcc %s: %v\n%s", strings.Join(args, " "), err, out)
 			}
 			var cmd *exec.Cmd
-			if c.tool == Nvdisasm {
+			switch {
+			case c.tool == Nvdisasm:
 				cmd = exec.Command(tool("nvdisasm"), "-hex", cubin)
-			} else {
+			case c.plain:
+				cmd = exec.Command(tool("cuobjdump"), "-sass", cubin)
+			default:
 				cmd = exec.Command(tool("cuobjdump"), "-sass", "-res-usage", cubin)
 			}
 			got, err := cmd.Output()

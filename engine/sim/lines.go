@@ -154,7 +154,7 @@ func (b Blame) String() string {
 	case Sleeping:
 		what = "sleeps in"
 	case Drain:
-		what = "drains the stores before"
+		return fmt.Sprintf("%s drains the warp's stores: %.1f %% of this kernel's drain", b.Line.Text, 100*b.Share)
 	case GMMA:
 		what = "waits for the warpgroup MMA of"
 	default:

@@ -8,25 +8,40 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/warpbook/warpbook/engine/sass"
 	"github.com/warpbook/warpbook/engine/sim"
 	"github.com/warpbook/warpbook/snippets/page"
 )
 
 var simCommand = command{
-	summary: "simulate the warp schedulers of one SM running a workload file",
+	summary: "simulate the warp schedulers of one SM running a workload file or a kernel's SASS",
 	usage: `usage: warpbook sim [flags] FILE.yaml
+       warpbook sim [flags] LISTING KERNEL.yaml
 
 Simulates the warp schedulers of one SM running the workload in FILE.yaml
 and reports what Nsight Compute would: issue-slot utilisation, active and
 eligible warps per scheduler, warp cycles per issued instruction and its
 breakdown by stall reason. --json prints the metrics under their Nsight
-Compute names. --trace writes the state of every warp slot in every cycle
+Compute names.
+
+With two files it runs a compiled kernel's SASS: LISTING is the output of
+cuobjdump -sass -res-usage (or nvdisasm -hex) of a cubin compiled for sm_70
+or later, "-" for standard input, and KERNEL.yaml says what the SASS cannot:
+the launch, the trip count of every loop and, where the defaults do not
+hold, how branches go and where memory accesses hit (see "go doc
+./engine/sim ParseKernel" and docs/sass.md). The report then adds each
+instruction's executions and warp-state samples, as Nsight Compute's source
+view shows them, and the instructions the largest stalls wait for; --json
+adds them under "lines" with Nsight Compute's source-counter names.
+--lines adds the same per-instruction table for a workload file. --trace writes the state of every warp slot in every cycle
 of the trace window as CSV (cycle,slot,scheduler,block,warp,state).
 --measure restricts every figure to the cycles FROM ≤ t < TO of the run,
 or to its steady state (from the first cycle warps can issue through the
@@ -45,11 +60,15 @@ policies: lrr, gto, gty, oldest, two_level:N`,
 		fs.IntVar(&o.traceLen, "trace-cycles", 2000, "cycles in the trace window")
 		fs.IntVar(&o.maxCycles, "max-cycles", 0, "stop with an error after this many cycles (0: the default limit)")
 		fs.StringVar(&o.measure, "measure", "", "measure only cycles `FROM:TO` of the run, or steady for its steady state (default: the whole run)")
+		fs.BoolVar(&o.lines, "lines", false, "add the per-instruction results to a workload file's report (a kernel's always has them)")
 		return func(args []string) int {
-			if len(args) != 1 {
-				return c.usagef("want one workload file, not %d arguments", len(args))
+			switch len(args) {
+			case 1:
+				return runSim(c, o, args[0], "")
+			case 2:
+				return runSim(c, o, args[1], args[0])
 			}
-			return runSim(c, o, args[0])
+			return c.usagef("want a workload file, or a SASS listing and a kernel file; not %d arguments", len(args))
 		}
 	},
 }
@@ -57,12 +76,13 @@ policies: lrr, gto, gty, oldest, two_level:N`,
 // simOptions are the flags of warpbook sim.
 type simOptions struct {
 	gpu, policy, trace, measure    string
-	json                           bool
+	json, lines                    bool
 	traceFrom, traceLen, maxCycles int
 }
 
-// runSim runs one workload file.
-func runSim(c *cli, o simOptions, name string) int {
+// runSim runs one workload file, or, when listing is not "", the kernel
+// file name about a function of that SASS listing ("-": standard input).
+func runSim(c *cli, o simOptions, name, listing string) int {
 	stdout, stderr := c.stdout, c.stderr
 	if o.trace != "" && (o.traceFrom < 0 || o.traceLen < 1) {
 		return c.usagef("--trace-from must be ≥ 0 and --trace-cycles ≥ 1")
@@ -80,16 +100,31 @@ func runSim(c *cli, o simOptions, name string) int {
 			return 1
 		}
 	}
-	data, err := page.ReadFile(nil, name, maxWorkloadBytes, "a workload file")
+	what := "a workload file"
+	if listing != "" {
+		what = "a kernel file"
+	}
+	data, err := page.ReadFile(nil, name, maxWorkloadBytes, what)
 	if err != nil {
 		fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
 		return 1
 	}
-	w, err := sim.ParseWorkload(name, data)
+	var w sim.Workload
+	if listing != "" {
+		l, lerr := readListing(c, listing)
+		if lerr != nil {
+			fmt.Fprintln(stderr, lerr)
+			return 1
+		}
+		w, err = sim.ParseKernel(name, data, l)
+	} else {
+		w, err = sim.ParseWorkload(name, data)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	lines := o.lines || w.Kernel != nil
 	if o.gpu != "" {
 		w.GPU = o.gpu
 	}
@@ -116,7 +151,11 @@ func runSim(c *cli, o simOptions, name string) int {
 	}
 	var out bytes.Buffer
 	if o.json {
-		b, err := json.MarshalIndent(simJSON(r, cfg), "", "  ")
+		j := simJSON(r, cfg)
+		if lines {
+			j.Lines = linesJSON(r)
+		}
+		b, err := json.MarshalIndent(j, "", "  ")
 		if err != nil {
 			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
 			return 1
@@ -125,6 +164,9 @@ func runSim(c *cli, o simOptions, name string) int {
 		out.WriteByte('\n')
 	} else {
 		out.WriteString(r.Report())
+		if lines {
+			out.WriteString(sourceReport(r))
+		}
 	}
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
@@ -171,6 +213,30 @@ type simOutJSON struct {
 	Metrics    map[string]float64 `json:"metrics"`
 	Dominant   string             `json:"dominant_stall"`
 	Schedulers []simSchedulerJSON `json:"schedulers"`
+	Lines      []simLineJSON      `json:"lines,omitempty"`
+}
+
+// simLineJSON is one instruction's results: its metrics under Nsight
+// Compute's source-counter names (inst_executed, thread_inst_executed,
+// smsp__pcsamp_sample_count, smsp__pcsamp_warps_issue_stalled_<reason>
+// for each reason sampled) and the instructions its stalls waited for.
+type simLineJSON struct {
+	PC      int            `json:"pc"`
+	Address string         `json:"address,omitempty"`
+	Text    string         `json:"sass"`
+	Metrics map[string]int `json:"metrics"`
+	Causes  []simCauseJSON `json:"causes,omitempty"`
+}
+
+// simCauseJSON is a share of a line's stalls traced to the instruction
+// that caused them.
+type simCauseJSON struct {
+	PC      int    `json:"pc"`
+	Address string `json:"address,omitempty"`
+	Text    string `json:"sass"`
+	Reason  string `json:"reason"`
+	SB      *int   `json:"sb,omitempty"`
+	Samples int    `json:"samples"`
 }
 
 // parseMeasure reads the --measure flag into cfg: "steady" or "FROM:TO".
@@ -219,6 +285,79 @@ func simJSON(r *sim.Result, cfg sim.Config) simOutJSON {
 		o.Schedulers = append(o.Schedulers, s)
 	}
 	return o
+}
+
+func linesJSON(r *sim.Result) []simLineJSON {
+	addr := func(a int) string {
+		if a < 0 {
+			return ""
+		}
+		return fmt.Sprintf("0x%04x", a)
+	}
+	out := make([]simLineJSON, 0, len(r.Lines))
+	for _, l := range r.Lines {
+		j := simLineJSON{PC: l.PC, Address: addr(l.Address), Text: l.Text, Metrics: map[string]int{
+			"inst_executed": l.Issued, "thread_inst_executed": l.Threads, "smsp__pcsamp_sample_count": l.Total()}}
+		for _, st := range sim.States() {
+			if n := l.Samples(st); n > 0 {
+				j.Metrics[sim.PCSampleMetric(st)] = n
+			}
+		}
+		for _, c := range l.Causes {
+			cj := simCauseJSON{PC: c.PC, Text: r.Lines[c.PC].Text, Address: addr(r.Lines[c.PC].Address), Reason: c.State.String(), Samples: c.Cycles}
+			if c.SB >= 0 {
+				sb := c.SB
+				cj.SB = &sb
+			}
+			j.Causes = append(j.Causes, cj)
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// sourceReport is the report's per-instruction part: the source view and
+// what the largest stalls wait for.
+func sourceReport(r *sim.Result) string {
+	var b strings.Builder
+	b.WriteString("\n  Section: Source Counters (warp-cycles sampled per instruction)\n")
+	for _, l := range strings.Split(strings.TrimRight(r.SourceView(), "\n"), "\n") {
+		b.WriteString("    " + strings.TrimRight(l, " ") + "\n")
+	}
+	var blames []sim.Blame
+	for _, st := range sim.States() {
+		if st != sim.Selected && st != sim.NotSelected {
+			blames = append(blames, r.Blames(st)...)
+		}
+	}
+	sort.SliceStable(blames, func(i, j int) bool { return blames[i].Cause.Cycles > blames[j].Cause.Cycles })
+	if len(blames) > 0 {
+		b.WriteString("\n  Largest stalls, by the instruction they wait for\n")
+		for i, bl := range blames {
+			if i == 8 {
+				break
+			}
+			b.WriteString("    " + bl.String() + "\n")
+		}
+	}
+	return b.String()
+}
+
+// readListing reads and parses a SASS listing from a file or, for "-",
+// from standard input.
+func readListing(c *cli, name string) (*sass.Listing, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(io.LimitReader(c.stdin, sass.MaxListingBytes+1))
+		name = "<stdin>"
+	} else {
+		data, err = page.ReadFile(nil, name, sass.MaxListingBytes, "a SASS listing")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("warpbook sim: %w", err)
+	}
+	return sass.Parse(name, data)
 }
 
 // maxWorkloadBytes bounds the workload file sim reads: 1 MiB.

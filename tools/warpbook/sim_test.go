@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +53,107 @@ func TestSimExampleJSON(t *testing.T) {
 	_, again, _ := runCmd(t, "", "sim", "--json", simExample)
 	if again != out {
 		t.Errorf("a second run (flags before the file) printed different bytes")
+	}
+}
+
+// testListings is where the compiler's listings the engine tests read are
+// committed.
+const testListings = "../../engine/sass/testdata/"
+
+// writeKernelFile writes a kernel file into a temporary directory.
+func writeKernelFile(t *testing.T, spec string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "k.yaml")
+	if err := os.WriteFile(p, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSimForeignKernel is issue 31's acceptance check: a kernel the book
+// does not contain (stencil.cu), compiled by nvcc -cubin -arch=sm_80 and
+// listed with cuobjdump -sass, runs with a short kernel file, and a file
+// that leaves out what the listing cannot give gets an error naming it.
+func TestSimForeignKernel(t *testing.T) {
+	listing := testListings + "stencil_sm_80.sass"
+	short := writeKernelFile(t, "launch: {block: 256, blocks: 4096}\n")
+	code, _, errs := runCmd(t, "", "sim", listing, short)
+	if code != 1 || !strings.Contains(errs, "k.yaml:1:10: missing launch.regs: the listing has no resource usage for _Z9stencil1dPKfPfi") {
+		t.Errorf("exit %d, stderr %q; want the missing registers named at k.yaml:1:10", code, errs)
+	}
+	// ptxas -v says "Used 12 registers, 1048 bytes smem" for the kernel.
+	ok := writeKernelFile(t, "launch: {block: 256, blocks: 4096, regs: 12, smem: 1048}\n")
+	code, out, errs := runCmd(t, "", "sim", listing, ok)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"on ampere (policy gty)", "Section: Source Counters", "STS [R9.X4], R6 waits on SB2 set by @P1 LDG.E R6, [R2.64+-0xc] 2 lines above"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestSimKernelJSON: --json keeps Nsight Compute's names per instruction,
+// the listing may come from standard input, and the per-line samples add
+// up to the run's.
+func TestSimKernelJSON(t *testing.T) {
+	src, err := os.ReadFile(testListings + "saxpy_sm_80.sass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := writeKernelFile(t, "launch: {block: 256, blocks: 864}\n")
+	code, out, errs := runCmd(t, string(src), "sim", "--json", "-", spec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Metrics map[string]float64 `json:"metrics"`
+		Lines   []struct {
+			Address string         `json:"address"`
+			Text    string         `json:"sass"`
+			Metrics map[string]int `json:"metrics"`
+			Causes  []struct {
+				Address string `json:"address"`
+				Reason  string `json:"reason"`
+				SB      *int   `json:"sb"`
+				Samples int    `json:"samples"`
+			} `json:"causes"`
+		} `json:"lines"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if len(got.Lines) < 16 {
+		t.Fatalf("%d lines", len(got.Lines))
+	}
+	var inst, long int
+	for _, l := range got.Lines {
+		inst += l.Metrics["inst_executed"]
+		long += l.Metrics["smsp__pcsamp_warps_issue_stalled_long_scoreboard"]
+	}
+	if float64(inst) != got.Metrics["smsp__inst_executed.sum"] {
+		t.Errorf("lines executed %d instructions, the run %v", inst, got.Metrics["smsp__inst_executed.sum"])
+	}
+	ffma := got.Lines[12]
+	if ffma.Address != "0x00c0" || !strings.HasPrefix(ffma.Text, "FFMA") || len(ffma.Causes) == 0 ||
+		ffma.Causes[0].Reason != "long_scoreboard" || ffma.Causes[0].SB == nil || *ffma.Causes[0].SB != 2 || ffma.Causes[0].Address != "0x00b0" {
+		t.Errorf("line 12: %+v", ffma)
+	}
+	if long == 0 || ffma.Metrics["smsp__pcsamp_warps_issue_stalled_long_scoreboard"] < long/2 {
+		t.Errorf("the FFMA holds %d of %d long_scoreboard samples", ffma.Metrics["smsp__pcsamp_warps_issue_stalled_long_scoreboard"], long)
+	}
+}
+
+// TestSimArguments: sim takes one workload file or a listing and a kernel
+// file, and says so otherwise.
+func TestSimArguments(t *testing.T) {
+	code, _, errs := runCmd(t, "", "sim", "a", "b", "c")
+	if code != 2 || !strings.Contains(errs, "want a workload file, or a SASS listing and a kernel file; not 3 arguments") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCmd(t, "", "sim", testListings+"micro.cu", writeKernelFile(t, "launch: {block: 32}\n"))
+	if code != 1 || !strings.Contains(errs, "micro.cu: no functions found; want the output of cuobjdump -sass or nvdisasm -hex") {
+		t.Errorf("a CUDA source as the listing: exit %d, stderr %q", code, errs)
 	}
 }
