@@ -123,3 +123,65 @@ func TestNoAllocationPerCycle(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSASS measures simulated warp instructions per second (one
+// instruction issued by one warp is one warp-instruction) for kernels run
+// from their SASS, next to programs run from YAML in the same binary: the
+// synthetic program of TestSASSMatchesYAML written both ways, and the
+// tiled matrix multiply and the FFMA loop of engine/sass/testdata as nvcc
+// compiled them for sm_80, on one A100 SM full of warps.
+//
+//	go test -run XXX -bench BenchmarkSASS -cpu 1 ./engine/sim
+//
+// warp-inst/cpu-s divides by the process's CPU time, the one-core rate
+// when other processes share the machine.
+func BenchmarkSASS(b *testing.B) {
+	m := Ampere()
+	m.SMs = 1
+	c := Config{Machine: &m}
+	both, prog := bothWays(b)
+	body := NewProgram()
+	for i := 0; i < 50; i++ {
+		body.FFMA("r4", "r4", "r1").FFMA("r5", "r5", "r1")
+	}
+	runs := []struct {
+		name string
+		w    Workload
+	}{
+		{"yaml/both", Workload{Launch: Launch{Block: 1024, Blocks: 2, Regs: 32}, Program: prog}},
+		{"sass/both", Workload{Launch: Launch{Block: 1024, Blocks: 2, Regs: 32}, Kernel: both}},
+		{"yaml/mixed", Workload{Launch: Launch{Block: 1024, Blocks: 2}, Program: benchMixed()}},
+		{"yaml/ffma", Workload{Launch: Launch{Block: 1024, Blocks: 2}, Program: NewProgram().Loop(32, body)}},
+	}
+	micro, kernels := listing(b, "micro_sm_80.sass"), listing(b, "kernels_sm_80.sass")
+	ffma := kernelOf(b, micro, "ffma_ilp4", 1024, 2, 1, 100)
+	sgemm := kernelOf(b, kernels, "sgemm_tiled", 256, 8, 4, 16)
+	runs = append(runs, struct {
+		name string
+		w    Workload
+	}{"sass/ffma_ilp4", ffma}, struct {
+		name string
+		w    Workload
+	}{"sass/sgemm_tiled", sgemm})
+	for _, r := range runs {
+		res, err := c.Run(r.w)
+		if err != nil {
+			b.Fatal(err)
+		}
+		inst := float64(res.Instructions)
+		b.Run(r.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				if _, err := c.Run(r.w); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n := inst * float64(b.N)
+			b.ReportMetric(n/b.Elapsed().Seconds(), "warp-inst/s")
+			if cpu := cpuSeconds() - cpu0; cpu > 0 {
+				b.ReportMetric(n/cpu, "warp-inst/cpu-s")
+			}
+		})
+	}
+}

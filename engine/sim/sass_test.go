@@ -258,12 +258,12 @@ func ctl(stall, wr, rd int, wait uint8) sass.Control {
 	return sass.Control{Stall: stall, WriteSB: wr, ReadSB: rd, Wait: wait}
 }
 
-// TestSASSMatchesYAML runs one program written both ways, as SASS whose
-// stall counts are the preset's latencies and whose dependence counters
-// track the variable-latency results, and as a YAML-style program whose
-// register dependencies say the same: every metric and every line's
-// samples are the same.
-func TestSASSMatchesYAML(t *testing.T) {
+// bothWays returns one program written both ways: as SASS whose stall
+// counts are the presets' latencies and whose dependence counters track
+// the variable-latency results, and as a program whose register
+// dependencies say the same.
+func bothWays(t testing.TB) (*Kernel, *Program) {
+	t.Helper()
 	const n = -1
 	insts := []synthInst{
 		{"LDG.E R2, [R10.64]", ctl(1, 0, n, 0)},
@@ -286,8 +286,17 @@ func TestSASSMatchesYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return &Kernel{Listing: "both.sass", Func: l.Functions[0], Default: Access{Level: "l2"}}, prog
+}
+
+// TestSASSMatchesYAML runs one program written both ways, as SASS whose
+// stall counts are the preset's latencies and whose dependence counters
+// track the variable-latency results, and as a YAML-style program whose
+// register dependencies say the same: every metric and every line's
+// samples are the same.
+func TestSASSMatchesYAML(t *testing.T) {
+	kernel, prog := bothWays(t)
 	launch := Launch{Block: 256, Blocks: 4 * 108, Regs: 32}
-	kernel := &Kernel{Listing: "both.sass", Func: l.Functions[0], Default: Access{Level: "l2"}}
 	for _, gpu := range []string{"ampere", "volta", "hopper"} {
 		a, err := Run(Workload{Name: "sass", GPU: gpu, Launch: launch, Kernel: kernel})
 		if err != nil {
