@@ -214,9 +214,9 @@ func (c *sassCompiler) inst(i int) error {
 	if !in.HasEncoding {
 		return c.listingErr(i, "%s has no encoding, so no control information: list the kernel with cuobjdump -sass or nvdisasm -hex", in.Text)
 	}
-	o, ok := sassOps[in.Op]
+	o, ok := lookupOp(in.Op)
 	if !ok {
-		if why, ok := sassUnmodelled[in.Op]; ok {
+		if why := unmodelled(in.Op); why != "" {
 			return c.listingErr(i, "%s is %s: not modelled", in.Mnemonic(), why)
 		}
 		return c.listingErr(i, "unknown opcode %s in %q: the simulator does not know its unit (sim.SASSOpcodes lists the %d opcodes it runs)", in.Op, in.Text, len(sassOps))
@@ -779,7 +779,7 @@ func (p *compiled) bindSASS(m Machine) {
 			continue
 		}
 		op, _, _ := strings.Cut(in.op, ".")
-		if sassOps[op].lat == latMIO {
+		if o, _ := lookupOp(op); o.lat == latMIO {
 			in.lat = int32(max(1, m.SharedLatency))
 		}
 	}

@@ -565,3 +565,21 @@ func FuzzParseKernel(f *testing.F) {
 		}
 	})
 }
+
+// TestSASSOpsSorted: lookupOp's binary search needs the opcode table in
+// order, each opcode once, and no opcode both run and left out.
+func TestSASSOpsSorted(t *testing.T) {
+	for i := 1; i < len(sassOps); i++ {
+		if sassOps[i-1].name >= sassOps[i].name {
+			t.Errorf("sassOps: %s before %s", sassOps[i-1].name, sassOps[i].name)
+		}
+	}
+	for _, u := range sassUnmodelled {
+		if _, ok := lookupOp(u[0]); ok {
+			t.Errorf("%s is both run and left out", u[0])
+		}
+	}
+	if o, ok := lookupOp("LDG"); !ok || o.act != actGlobal || o.sb != sbLong {
+		t.Errorf("LDG: %+v %v", o, ok)
+	}
+}

@@ -60,92 +60,103 @@ var (
 	opSTS    = sassOp{pipe: pipeMIO, act: actShared, sb: sbShort, lat: latMem, level: levelShared, store: true}
 )
 
-// sassOps maps a SASS opcode (without modifiers) to its class.
-var sassOps = map[string]sassOp{
-	// FP32 and FP16 arithmetic and the integer multiply-add: the FMA pipe.
-	"FFMA": opFMA, "FADD": opFMA, "FMUL": opFMA, "FFMA32I": opFMA, "FADD32I": opFMA, "FMUL32I": opFMA,
-	"FSWZADD": opFMA, "IMAD": opFMA, "IMAD32I": opFMA, "IMUL": opFMA, "IMUL32I": opFMA, "IDP": opFMA, "IDP4A": opFMA,
-	"HFMA2": opFMA, "HADD2": opFMA, "HMUL2": opFMA, "HFMA2_32I": opFMA, "HADD2_32I": opFMA, "HMUL2_32I": opFMA,
-	// Integer, logic, compare, select and move: the ALU pipe.
-	"IADD3": opALU, "IADD": opALU, "IADD32I": opALU, "VIADD": opALU, "LOP3": opALU, "LOP": opALU, "LOP32I": opALU,
-	"SHF": opALU, "SHL": opALU, "SHR": opALU, "LEA": opALU, "ISCADD": opALU, "ISCADD32I": opALU, "ISETP": opALU,
-	"IMNMX": opALU, "VIMNMX": opALU, "IABS": opALU, "SEL": opALU, "FSEL": opALU, "FMNMX": opALU, "FSETP": opALU,
-	"FSET": opALU, "MOV": opALU, "MOV32I": opALU, "PRMT": opALU, "SGXT": opALU, "BMSK": opALU, "PLOP3": opALU,
-	"PSETP": opALU, "P2R": opALU, "R2P": opALU, "CS2R": opALU, "VABSDIFF": opALU, "VABSDIFF4": opALU,
-	"I2FP": opALU, "F2FP": opALU, "F2IP": opALU, "I2IP": opALU, "HSETP2": opALU, "HSET2": opALU, "HMNMX2": opALU,
-	"VOTE": opALU, "ELECT": opALU, "FMNMX3": opALU, "IADD3X": opALU,
-	// Double precision: the FP64 pipe.
-	"DFMA": opFP64, "DADD": opFP64, "DMUL": opFP64, "DSETP": opFP64, "DMNMX": opFP64,
-	// Special functions, conversions and bit counts: the XU pipe.
-	"MUFU": opXU, "I2F": opXU, "F2I": opXU, "F2F": opXU, "I2I": opXU, "FRND": opXU, "FCHK": opXU,
-	"POPC": opXU, "FLO": opXU, "BREV": opXU,
-	// Tensor cores.
-	"HMMA": opTensor, "IMMA": opTensor, "DMMA": opTensor, "BMMA": opTensor,
-	// MIO operations that are not memory: the short scoreboard.
-	"S2R": opMIO, "SHFL": opMIO, "MATCH": opMIO, "REDUX": opMIO,
-	"LDC": {pipe: pipeNone, act: actMath, sb: sbShort, lat: latLDC},
-	// Uniform datapath: a pipe of its own that the model does not limit.
-	"S2UR": opUni, "R2UR": opUni, "UMOV": opUni, "UIADD3": opUni, "UIMAD": opUni, "ULDC": opUni, "ULEA": opUni,
-	"ULOP": opUni, "ULOP3": opUni, "ULOP32I": opUni, "USHF": opUni, "USHL": opUni, "USHR": opUni, "UISETP": opUni,
-	"USEL": opUni, "UPRMT": opUni, "UFLO": opUni, "UPOPC": opUni, "UBMSK": opUni, "UBREV": opUni, "UCLEA": opUni,
-	"UF2FP": opUni, "UP2UR": opUni, "UPLOP3": opUni, "UPSETP": opUni, "UR2UP": opUni, "VOTEU": opUni, "USGXT": opUni,
-	"UVIADD": opUni, "UIADD3X": opUni,
-	// Memory.
-	"LDG": opLoad, "LD": opLoad, "LDL": opLocalL, "STG": opStore, "ST": opStore, "STL": opLocalS,
-	"ATOMG": opAtomG, "ATOM": opAtomG, "RED": opRedG, "REDG": opRedG,
-	"LDS": opLDS, "LDSM": opLDS, "ATOMS": opLDS, "STS": opSTS,
-	"LDGSTS":    {pipe: pipeLSU, act: actAsyncCopy, sb: sbLong, lat: latMem, level: levelDRAM, global: true, need: needAsyncCopy},
-	"LDGDEPBAR": {pipe: pipeNone, act: actCommit, sb: sbLong, lat: latMem, group: groupCopy, need: needAsyncCopy},
-	"DEPBAR":    {pipe: pipeNone, act: actNop, sb: sbShort, lat: latMIO},
-	// Barriers, fences and control.
-	"BAR": {pipe: pipeBranch, act: actBar}, "MEMBAR": {pipe: pipeNone, act: actMembar},
-	"EXIT": {pipe: pipeBranch, act: actExit}, "BRA": {pipe: pipeBranch, act: actBranch},
-	"JMP": {pipe: pipeBranch, act: actBranch}, "CALL": {pipe: pipeBranch, act: actBranch},
-	"RET": {pipe: pipeBranch, act: actBranch}, "NANOSLEEP": {pipe: pipeBranch, act: actSleep},
-	"BSSY": opCBU, "BSYNC": opCBU, "BREAK": opCBU, "BMOV": opCBU, "WARPSYNC": opCBU, "YIELD": opCBU,
-	"NOP": opNone, "ERRBAR": opNone, "FENCE": opNone, "CCTL": opNone, "CCTLL": opNone,
-	"CGAERRBAR": opNone, "USETMAXREG": opNone, "ACQBULK": opNone,
-	// Warpgroup MMA (Hopper): HGMMA runs asynchronously in the gsb0 group
-	// that WARPGROUP.DEPBAR.LE waits for.
-	"HGMMA":     {pipe: pipeTensor, act: actGMMA, sb: sbGMMA, lat: latPipe, group: groupMMA, need: needAsyncMMA},
-	"WARPGROUP": {pipe: pipeNone, act: actNop},
+// sassOps maps a SASS opcode (without modifiers) to its class, sorted by
+// opcode (TestSASSOpsSorted) so that lookupOp can search it: static data,
+// which costs the browser kernel less than a map literal's code.
+var sassOps = [...]struct {
+	name string
+	op   sassOp
+}{
+	{"ACQBULK", opNone}, {"ATOM", opAtomG}, {"ATOMG", opAtomG}, {"ATOMS", opLDS},
+	{"BAR", sassOp{pipe: pipeBranch, act: actBar}}, {"BMMA", opTensor}, {"BMOV", opCBU}, {"BMSK", opALU},
+	{"BRA", sassOp{pipe: pipeBranch, act: actBranch}}, {"BREAK", opCBU}, {"BREV", opXU}, {"BSSY", opCBU},
+	{"BSYNC", opCBU}, {"CALL", sassOp{pipe: pipeBranch, act: actBranch}}, {"CCTL", opNone}, {"CCTLL", opNone},
+	{"CGAERRBAR", opNone}, {"CS2R", opALU}, {"DADD", opFP64},
+	{"DEPBAR", sassOp{pipe: pipeNone, act: actNop, sb: sbShort, lat: latMIO}}, {"DFMA", opFP64},
+	{"DMMA", opTensor}, {"DMNMX", opFP64}, {"DMUL", opFP64}, {"DSETP", opFP64}, {"ELECT", opALU},
+	{"ERRBAR", opNone}, {"EXIT", sassOp{pipe: pipeBranch, act: actExit}}, {"F2F", opXU}, {"F2FP", opALU},
+	{"F2I", opXU}, {"F2IP", opALU}, {"FADD", opFMA}, {"FADD32I", opFMA}, {"FCHK", opXU}, {"FENCE", opNone},
+	{"FFMA", opFMA}, {"FFMA32I", opFMA}, {"FLO", opXU}, {"FMNMX", opALU}, {"FMNMX3", opALU}, {"FMUL", opFMA},
+	{"FMUL32I", opFMA}, {"FRND", opXU}, {"FSEL", opALU}, {"FSET", opALU}, {"FSETP", opALU}, {"FSWZADD", opFMA},
+	{"HADD2", opFMA}, {"HADD2_32I", opFMA}, {"HFMA2", opFMA}, {"HFMA2_32I", opFMA},
+	{"HGMMA", sassOp{pipe: pipeTensor, act: actGMMA, sb: sbGMMA, lat: latPipe, group: groupMMA, need: needAsyncMMA}},
+	{"HMMA", opTensor}, {"HMNMX2", opALU}, {"HMUL2", opFMA}, {"HMUL2_32I", opFMA}, {"HSET2", opALU},
+	{"HSETP2", opALU}, {"I2F", opXU}, {"I2FP", opALU}, {"I2I", opXU}, {"I2IP", opALU}, {"IABS", opALU},
+	{"IADD", opALU}, {"IADD3", opALU}, {"IADD32I", opALU}, {"IADD3X", opALU}, {"IDP", opFMA}, {"IDP4A", opFMA},
+	{"IMAD", opFMA}, {"IMAD32I", opFMA}, {"IMMA", opTensor}, {"IMNMX", opALU}, {"IMUL", opFMA},
+	{"IMUL32I", opFMA}, {"ISCADD", opALU}, {"ISCADD32I", opALU}, {"ISETP", opALU},
+	{"JMP", sassOp{pipe: pipeBranch, act: actBranch}}, {"LD", opLoad},
+	{"LDC", sassOp{pipe: pipeNone, act: actMath, sb: sbShort, lat: latLDC}}, {"LDG", opLoad},
+	{"LDGDEPBAR", sassOp{pipe: pipeNone, act: actCommit, sb: sbLong, lat: latMem, group: groupCopy, need: needAsyncCopy}},
+	{"LDGSTS", sassOp{pipe: pipeLSU, act: actAsyncCopy, sb: sbLong, lat: latMem, level: levelDRAM, global: true, need: needAsyncCopy}},
+	{"LDL", opLocalL}, {"LDS", opLDS}, {"LDSM", opLDS}, {"LEA", opALU}, {"LOP", opALU}, {"LOP3", opALU},
+	{"LOP32I", opALU}, {"MATCH", opMIO}, {"MEMBAR", sassOp{pipe: pipeNone, act: actMembar}}, {"MOV", opALU},
+	{"MOV32I", opALU}, {"MUFU", opXU}, {"NANOSLEEP", sassOp{pipe: pipeBranch, act: actSleep}}, {"NOP", opNone},
+	{"P2R", opALU}, {"PLOP3", opALU}, {"POPC", opXU}, {"PRMT", opALU}, {"PSETP", opALU}, {"R2P", opALU},
+	{"R2UR", opUni}, {"RED", opRedG}, {"REDG", opRedG}, {"REDUX", opMIO},
+	{"RET", sassOp{pipe: pipeBranch, act: actBranch}}, {"S2R", opMIO}, {"S2UR", opUni}, {"SEL", opALU},
+	{"SGXT", opALU}, {"SHF", opALU}, {"SHFL", opMIO}, {"SHL", opALU}, {"SHR", opALU}, {"ST", opStore},
+	{"STG", opStore}, {"STL", opLocalS}, {"STS", opSTS}, {"UBMSK", opUni}, {"UBREV", opUni}, {"UCLEA", opUni},
+	{"UF2FP", opUni}, {"UFLO", opUni}, {"UIADD3", opUni}, {"UIADD3X", opUni}, {"UIMAD", opUni},
+	{"UISETP", opUni}, {"ULDC", opUni}, {"ULEA", opUni}, {"ULOP", opUni}, {"ULOP3", opUni}, {"ULOP32I", opUni},
+	{"UMOV", opUni}, {"UP2UR", opUni}, {"UPLOP3", opUni}, {"UPOPC", opUni}, {"UPRMT", opUni}, {"UPSETP", opUni},
+	{"UR2UP", opUni}, {"USEL", opUni}, {"USETMAXREG", opNone}, {"USGXT", opUni}, {"USHF", opUni},
+	{"USHL", opUni}, {"USHR", opUni}, {"UVIADD", opUni}, {"VABSDIFF", opALU}, {"VABSDIFF4", opALU},
+	{"VIADD", opALU}, {"VIMNMX", opALU}, {"VOTE", opALU}, {"VOTEU", opUni},
+	{"WARPGROUP", sassOp{pipe: pipeNone, act: actNop}}, {"WARPSYNC", opCBU}, {"YIELD", opCBU},
+}
+
+// lookupOp returns the class of opcode op.
+func lookupOp(op string) (sassOp, bool) {
+	i := sort.Search(len(sassOps), func(i int) bool { return sassOps[i].name >= op })
+	if i < len(sassOps) && sassOps[i].name == op {
+		return sassOps[i].op, true
+	}
+	return sassOp{}, false
 }
 
 // sassUnmodelled names opcodes the simulator knows but does not run from
 // SASS, with the reason.
-var sassUnmodelled = map[string]string{
-	"BRX":      "an indirect branch: its targets are in a register",
-	"JMX":      "an indirect jump: its target is in a register",
-	"SYNCS":    "an mbarrier operation: the mbarrier is named by an address in a register, which SASS does not resolve; write the pipeline as a YAML workload (UBLKCP, SYNCS)",
-	"UTMALDG":  "a TMA load: it completes on an mbarrier named in a register; write the pipeline as a YAML workload (UBLKCP, SYNCS)",
-	"UTMASTG":  "a TMA store",
-	"UBLKCP":   "a bulk copy: it completes on an mbarrier named in a register; write the pipeline as a YAML workload",
-	"UTMAPF":   "a TMA prefetch",
-	"TEX":      "a texture fetch",
-	"TLD":      "a texture load",
-	"TLD4":     "a texture gather",
-	"SULD":     "a surface load",
-	"SUST":     "a surface store",
-	"KILL":     "a thread kill",
-	"BPT":      "a breakpoint or trap",
-	"RTT":      "a return from trap",
-	"SETCTAID": "a graphics-only instruction",
-}
-
-// sassOpcodes returns the opcodes the simulator runs from SASS, sorted.
-func sassOpcodes() []string {
-	out := make([]string, 0, len(sassOps))
-	for k := range sassOps {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+var sassUnmodelled = [...][2]string{
+	{"BRX", "an indirect branch: its targets are in a register"},
+	{"JMX", "an indirect jump: its target is in a register"},
+	{"SYNCS", "an mbarrier operation: the mbarrier is named by an address in a register, which SASS does not resolve; write the pipeline as a YAML workload (UBLKCP, SYNCS)"},
+	{"UTMALDG", "a TMA load: it completes on an mbarrier named in a register; write the pipeline as a YAML workload (UBLKCP, SYNCS)"},
+	{"UTMASTG", "a TMA store"},
+	{"UBLKCP", "a bulk copy: it completes on an mbarrier named in a register; write the pipeline as a YAML workload"},
+	{"UTMAPF", "a TMA prefetch"},
+	{"TEX", "a texture fetch"},
+	{"TLD", "a texture load"},
+	{"TLD4", "a texture gather"},
+	{"SULD", "a surface load"},
+	{"SUST", "a surface store"},
+	{"KILL", "a thread kill"},
+	{"BPT", "a breakpoint or trap"},
+	{"RTT", "a return from trap"},
+	{"SETCTAID", "a graphics-only instruction"},
 }
 
 // SASSOpcodes returns the SASS opcodes (without modifiers) the simulator
 // runs, sorted; any other opcode in a kernel is an error naming it and its
 // line.
-func SASSOpcodes() []string { return sassOpcodes() }
+func SASSOpcodes() []string {
+	out := make([]string, len(sassOps))
+	for i, o := range sassOps {
+		out[i] = o.name
+	}
+	return out
+}
+
+// unmodelled returns why the simulator does not run opcode op, "" when
+// it is not one of those it knows and leaves out.
+func unmodelled(op string) string {
+	for _, u := range sassUnmodelled {
+		if u[0] == op {
+			return u[1]
+		}
+	}
+	return ""
+}
 
 // memWidth returns the bytes per thread of a memory instruction from its
 // modifiers: .64 and .128 (and LDSM's .x2, .x4 as .2 and .4), .U8, .S8,

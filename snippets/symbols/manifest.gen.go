@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "dadf0b3874824090"
+const EngineFingerprint = "236649aa5e70f258"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/cdna", key: "github.com/warpbook/warpbook/engine/cdna/cdna", table: engineCdna},
@@ -16,6 +16,7 @@ var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/latency", key: "github.com/warpbook/warpbook/engine/latency/latency", table: engineLatency},
 	{path: "github.com/warpbook/warpbook/engine/occupancy", key: "github.com/warpbook/warpbook/engine/occupancy/occupancy", table: engineOccupancy},
 	{path: "github.com/warpbook/warpbook/engine/roofline", key: "github.com/warpbook/warpbook/engine/roofline/roofline", table: engineRoofline},
+	{path: "github.com/warpbook/warpbook/engine/sass", key: "github.com/warpbook/warpbook/engine/sass/sass", table: engineSass},
 	{path: "github.com/warpbook/warpbook/engine/sim", key: "github.com/warpbook/warpbook/engine/sim/sim", table: engineSim},
 }
 
