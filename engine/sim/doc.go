@@ -92,9 +92,9 @@
 //     fetch group); every other eligible warp the scheduler did not pick is
 //     not_selected.
 //
-// Nothing models the instruction cache, dispatch stalls, texture queues,
-// register-file bank conflicts or the compiler's Yield bits, so
-// dispatch_stall, imc_miss, tex_throttle, misc and the like never occur.
+// Nothing models the instruction cache, dispatch stalls, texture queues or
+// register-file bank conflicts, so dispatch_stall, imc_miss, tex_throttle,
+// misc and the like never occur.
 //
 // # Metrics and identities
 //
@@ -317,6 +317,87 @@
 // waits to issue its next instruction, so the stalled cells of a slot's row
 // before an issue belong to that issue's PC: that gives stalls per
 // instruction, as Nsight Compute's source view samples them per PC.
+//
+// # Per-instruction results
+//
+// [Result].Lines holds, for every instruction, what Nsight Compute's source
+// view shows beside each SASS line: its executions (inst_executed,
+// thread_inst_executed) and the warp states sampled while a warp was about
+// to issue it (smsp__pcsamp_warps_issue_stalled_<reason>; [PCSampleMetric]
+// names them). Every warp is sampled in every cycle of the measured window,
+// so a line's samples are warp-cycles and the lines' samples of a state add
+// up to [Result].StateCycles of that state; the tests check it on every
+// run. A stall is charged to the instruction the warp waits to issue, and
+// also to the instruction that caused it ([Line].Causes): the producer
+// whose dependence counter (SASS) it waits on, the instruction whose stall
+// count it waits out, the BAR it waits at, the EXIT whose stores drain.
+// [Result].Blames ranks them and [Blame] says each in a sentence, e.g.
+//
+//	FFMA R7, R2, c[0x0][0x160], R7 waits on SB2 set by LDG.E R7, [R4.64] on the line above: 100.0 % of this kernel's long_scoreboard
+//
+// Programs built in Go or read from YAML have lines too (Program.Listing's
+// PCs); only a SASS kernel's stalls are traced to counters.
+//
+// # SASS kernels
+//
+// [Workload].Kernel runs a function of a SASS listing ([sass.Parse]): the
+// instructions nvcc emitted, with the scheduling the compiler encoded in
+// each. [ParseKernel] reads the short YAML that says what SASS cannot (the
+// launch, loop trip counts, how conditional branches go, where memory
+// accesses hit); "warpbook sim LISTING KERNEL.yaml" runs one.
+//
+// The hardware does not track register dependencies; the compiler's
+// control information does (Huerta et al., MICRO 2025, §4, measured on
+// Turing, Ampere and Blackwell), and so does the simulator for a kernel:
+//
+//   - After issuing an instruction a warp waits its stall count (at least
+//     one cycle) before it may issue again: the wait state (Nsight's
+//     "fixed-latency dependency"), branch_resolving after a branch. A
+//     cleared yield bit keeps the warp from issuing in the next cycle.
+//   - A variable-latency instruction increments its write dependence
+//     counter (SB0 to SB5) at issue, and the counter is released when its
+//     result is ready; one that must keep its sources (a store, a load's
+//     address) increments its read counter, released when it has read
+//     them. An instruction waits until every counter of its wait mask is
+//     zero (DEPBAR.LE SBn, k: until counter n is at most k): in
+//     long_scoreboard when the operation it waits for goes through L1TEX
+//     (global and local memory), short_scoreboard otherwise (shared memory,
+//     MUFU, conversions, S2R, LDC, shuffles), as Nsight Compute classifies
+//     them. A counter keeps up to eight operations apart, oldest merged.
+//   - Each opcode runs on a pipe of the machine: FFMA, FADD, FMUL, IMAD and
+//     the FP16 arithmetic on FMA; integer, logic, compare, select and move
+//     on ALU; DFMA, DADD, DMUL on FP64; MUFU, conversions and bit counts
+//     on XU; HMMA and HGMMA on Tensor; branches, barriers and
+//     convergence instructions on Branch; the uniform datapath and
+//     NOP-like instructions on none (SASSOpcodes lists them). Memory
+//     instructions go through the memory model above with the width of
+//     their modifiers (.64, .128, .U8, ...).
+//   - The latency of a variable-latency result is its pipe's (XU for MUFU,
+//     FP64 on a part whose FP64 is shared), its memory level's, LDC's
+//     29 cycles (26 with an immediate address; Huerta et al. Table 2), or,
+//     for S2R, S2UR and shuffles, which have no published figure, the
+//     shared-memory latency: an estimate. A read counter is released 11
+//     cycles after a global load, 9 after a shared one, 14, 16 or 20 after
+//     a 32-, 64- or 128-bit global store, 12, 14 or 18 after a shared
+//     store, 13 after LDGSTS (Huerta et al. Table 2, RTX A6000), and 9 after
+//     anything else (an estimate).
+//
+// Control flow follows the kernel file. A backward branch closes a loop;
+// every loop a warp can reach needs a trip count, named by the loop's head
+// (the branch target): the body runs that many times per warp (a loop
+// closed by an unconditional branch ends at the conditional branch inside
+// it that jumps past it). A conditional forward branch, a predicated EXIT,
+// CALL or RET and a BRA.DIV are not taken unless the kernel file says
+// otherwise: taken by every thread, by some lanes (the warp then runs the
+// taken lanes, then the others, and reconverges at the branch's immediate
+// post-dominator, where both paths meet) or by some warps of the block. An
+// EXIT taken by some lanes ends those lanes only. CALL and RET keep a
+// return stack. A predicated instruction that is not a branch issues for
+// every active lane (thread_inst_executed counts predicated-off threads,
+// as smsp__thread_inst_executed does). A reachable loop without a trip
+// count, a loop no branch leaves, a branch past the function, an opcode
+// the simulator does not know and one it does not run (TMA, mbarrier
+// waits, indirect branches, textures) are errors at the listing's line.
 //
 // # Presets and their sources
 //
