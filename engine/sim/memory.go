@@ -268,9 +268,7 @@ func (s *sm) mbarStart(w *warp, bar int16, done, now int64) {
 			continue
 		}
 		o.blockUntil = max(done, now+1)
-		if s.until[slot] > now+1 {
-			s.until[slot] = now + 1
-		}
+		s.wake(slot, now+1)
 	}
 	b.waiting = keep
 }

@@ -124,6 +124,10 @@ type scheduler struct {
 	memqMin     int64
 	memqMinAt   int
 	auFree      int64 // the address unit takes its next instruction
+	// next is the earliest cycle at which one of its warps' states can
+	// change (the least of their until): the run skips the scheduler
+	// before it.
+	next int64
 }
 
 // asyncGroups is one warp's groups of one kind of asynchronous operation
@@ -465,7 +469,8 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 		n := int32(len(s.scheds))
 		s.memIssuer = -1
 		for k := int32(0); k < n; k++ {
-			if s.cycle((s.rr+k)%n, now) {
+			si := (s.rr + k) % n
+			if s.scheds[si].next <= now && s.cycle(si, now) {
 				issued = true
 			}
 		}
@@ -511,13 +516,18 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 func (s *sm) nextEvent() int64 {
 	t := min(s.nextRetire, s.nextLaunch)
 	for i := range s.scheds {
-		for _, slot := range s.scheds[i].warps {
-			if u := s.until[slot]; u < t {
-				t = u
-			}
-		}
+		t = min(t, s.scheds[i].next)
 	}
 	return t
+}
+
+// wake makes a warp's state be looked at again no later than cycle at.
+func (s *sm) wake(slot int32, at int64) {
+	if s.until[slot] > at {
+		s.until[slot] = at
+	}
+	sc := &s.scheds[s.ws[slot].sched]
+	sc.next = min(sc.next, at)
 }
 
 func (s *sm) deadlock(now int64) error {
@@ -683,8 +693,10 @@ func (s *sm) cycle(si int32, now int64) bool {
 	sc := &s.scheds[si]
 	elig := sc.elig[:0]
 	untilOf := s.until
+	next := never
 	for _, slot := range sc.warps {
-		if untilOf[slot] > now {
+		if u := untilOf[slot]; u > now {
+			next = min(next, u)
 			continue
 		}
 		w := &s.ws[slot]
@@ -693,11 +705,14 @@ func (s *sm) cycle(si int32, now int64) bool {
 			elig = append(elig, slot)
 			w.eligAt = now
 			untilOf[slot] = now + 1
+			next = now + 1
 			continue
 		}
 		s.setState(w, st, now)
 		untilOf[slot] = until
+		next = min(next, until)
 	}
+	sc.next = next
 	if s.policy == polTwoLevel {
 		elig = s.twoLevel(sc, elig, now)
 	}
@@ -977,9 +992,7 @@ func (s *sm) release(b *blockRec, now int64) {
 	for _, slot := range b.waiting {
 		w := &s.ws[slot]
 		w.blockUntil = at
-		if s.until[slot] > at {
-			s.until[slot] = at
-		}
+		s.wake(slot, at)
 	}
 	b.waiting = b.waiting[:0]
 	b.arrived = 0
@@ -1192,7 +1205,6 @@ func (s *sm) launch(bi int32, now int64) {
 		if threads == 32 {
 			w.mask = ^uint32(0)
 		}
-		s.until[slot] = now
 		s.ages++
 		for r := w.regBase; r < w.regBase+int32(s.nregs); r++ {
 			s.regReady[r] = 0
@@ -1206,6 +1218,7 @@ func (s *sm) launch(bi int32, now int64) {
 			s.settle(w)
 		}
 		sc := &s.scheds[w.sched]
+		s.wake(slot, now)
 		i, _ := slices.BinarySearch(sc.warps, slot)
 		sc.warps = slices.Insert(sc.warps, i, slot)
 		if s.policy == polTwoLevel {
