@@ -96,12 +96,13 @@ func (s *sm) sbOperands(w *warp) {
 	var latest int64
 	kind, cause, csb := sbFixed, int32(-1), int8(-1)
 	st := &s.sbs[w.slot]
-	for b := 0; b < sass.Counters; b++ {
-		if in.wait>>uint(b)&1 == 0 {
-			continue
-		}
-		if e, ok := st[b].atMost(0); ok && (e.t > latest || e.t == latest && e.kind > kind) {
-			latest, kind, cause, csb = e.t, e.kind, e.pc, int8(b)
+	for m := in.wait; m != 0; m &= m - 1 {
+		b := bits.TrailingZeros8(m)
+		// Waiting for zero is waiting for the last of its operations.
+		if c := &st[b]; c.n > 0 {
+			if e := c.e[c.n-1]; e.t > latest || e.t == latest && e.kind > kind {
+				latest, kind, cause, csb = e.t, e.kind, e.pc, int8(b)
+			}
 		}
 	}
 	if in.depSB >= 0 {
