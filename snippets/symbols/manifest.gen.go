@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "236649aa5e70f258"
+const EngineFingerprint = "3d07a3711633c151"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/cdna", key: "github.com/warpbook/warpbook/engine/cdna/cdna", table: engineCdna},
