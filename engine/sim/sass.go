@@ -123,6 +123,9 @@ func compileSASS(k *Kernel, file string) (*compiled, error) {
 	if err := c.control(); err != nil {
 		return nil, err
 	}
+	if c.err != nil {
+		return nil, c.err
+	}
 	if err := c.checkKeys(); err != nil {
 		return nil, err
 	}
@@ -159,6 +162,7 @@ type sassCompiler struct {
 	simt  bool
 	calls bool
 	used  map[string]bool // kernel-file keys that matched an instruction
+	err   error           // the first problem lookup found
 }
 
 // listingErr positions an error at instruction i of the listing.
@@ -184,16 +188,26 @@ func addrKey(a int) string { return fmt.Sprintf("0x%04x", a) }
 func lookup[V any](c *sassCompiler, section string, m map[string]V, i int) (V, string, bool) {
 	var zero V
 	in := &c.f.Insts[i]
-	for k, v := range m {
+	var keys []string
+	for k := range m {
 		if keyAddr(k) == in.Addr || (in.Label != "" && k == in.Label) {
-			if c.used == nil {
-				c.used = map[string]bool{}
-			}
-			c.used[section+"\x00"+k] = true
-			return v, k, true
+			keys = append(keys, k)
 		}
 	}
-	return zero, "", false
+	if len(keys) == 0 {
+		return zero, "", false
+	}
+	sort.Strings(keys)
+	if len(keys) > 1 && c.err == nil {
+		c.err = c.keyErr(section, keys[1], "%s and %s name the same instruction, %s; give one", keys[0], keys[1], in.Text)
+	}
+	if c.used == nil {
+		c.used = map[string]bool{}
+	}
+	for _, k := range keys {
+		c.used[section+"\x00"+k] = true
+	}
+	return m[keys[0]], keys[0], true
 }
 
 // keyAddr reads "0x00a0" as 160; -1 when the key is not an address.

@@ -596,3 +596,15 @@ func TestSASSOpsSorted(t *testing.T) {
 		t.Errorf("LDG: %+v %v", o, ok)
 	}
 }
+
+// TestKernelKeysOnce: two names for one instruction (two spellings of
+// its address, or its address and its label) are an error, not a choice
+// that depends on map order.
+func TestKernelKeysOnce(t *testing.T) {
+	w := kernelOf(t, listing(t, "micro_sm_80.sass"), "ffma_chain", 32, 1, 1, 4)
+	w.Kernel.Loops = map[string]int{"0xa0": 4, "0x00a0": 5}
+	_, err := Run(w)
+	if err == nil || !strings.Contains(err.Error(), "0x00a0 and 0xa0 name the same instruction") {
+		t.Errorf("error %v", err)
+	}
+}

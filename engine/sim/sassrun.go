@@ -346,7 +346,7 @@ func (s *sm) exitWarp(w *warp, now int64) {
 // where names instruction pc of the kernel for run-time errors.
 func (s *sm) where(pc int32) string {
 	in := &s.code[pc]
-	if s.name != "" {
+	if s.listing != "" {
 		return fmt.Sprintf("%s (%s:%d:%d)", in.op, s.listing, in.pos.line, in.pos.col)
 	}
 	return in.op
