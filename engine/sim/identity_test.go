@@ -550,3 +550,101 @@ func checkTraceWindow(t *testing.T, name string, res *Result) {
 		}
 	}
 }
+
+// TestReadyMatchesCycleByCycle runs generated workloads and SASS kernels
+// twice: counting their ready warps per span (ready.go) and classifying
+// every warp in every cycle (what a trace asks for), and requires the same
+// result, metric for metric and line for line, over the whole run and over
+// a window.
+func TestReadyMatchesCycleByCycle(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 2026))
+	presets := Presets()
+	runs := 200
+	if testing.Short() {
+		runs = 40
+	}
+	var ws []struct {
+		w Workload
+		m Machine
+	}
+	for i := 0; i < runs; i++ {
+		m := presets[r.IntN(len(presets))]
+		m.SMs = 1
+		m.QueueModel = r.IntN(3) > 0
+		if m.QueueModel && r.IntN(3) == 0 {
+			m.LGQueue = 1 + r.IntN(16)
+		}
+		pol := []string{"", "gto", "gty", "lrr", "oldest"}[r.IntN(5)]
+		w := Workload{Name: fmt.Sprintf("gen%d", i), Policy: pol,
+			Launch:  Launch{Block: 1 + r.IntN(min(m.MaxThreadsPerBlock, 320)), Blocks: 1 + r.IntN(4), Regs: 16 * r.IntN(4)},
+			Program: genProgram(r, m, 2, true)}
+		if issues(w.Program) {
+			ws = append(ws, struct {
+				w Workload
+				m Machine
+			}{w, m})
+		}
+	}
+	kernels := listing(t, "kernels_sm_80.sass")
+	for _, f := range kernels.Functions {
+		m := Ampere()
+		m.SMs = 1
+		w := kernelOf(t, kernels, f.Name, 128, 3, 2, 3)
+		w.Policy = []string{"gty", "lrr"}[len(ws)%2]
+		ws = append(ws, struct {
+			w Workload
+			m Machine
+		}{w, m})
+	}
+	for _, x := range ws {
+		m := x.m
+		lazy, err := Config{Machine: &m}.Run(x.w)
+		if err != nil {
+			t.Fatalf("%s: %v", x.w.Name, err)
+		}
+		if int64(lazy.RunCycles)*int64(m.MaxWarps) > MaxTraceCells {
+			continue
+		}
+		each, err := Config{Machine: &m, Trace: Window{To: lazy.RunCycles}}.Run(x.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResult(t, x.w.Name+" on "+m.Name, lazy, each)
+		win := Window{From: lazy.RunCycles / 3, To: 2*lazy.RunCycles/3 + 1}
+		a, err := Config{Machine: &m, Measure: win}.Run(x.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Config{Machine: &m, Measure: win, Trace: Window{To: lazy.RunCycles}}.Run(x.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResult(t, x.w.Name+" on "+m.Name+" in a window", a, b)
+	}
+}
+
+// sameResult requires two results to agree on every metric, every
+// scheduler's state cycles and every line's samples.
+func sameResult(t *testing.T, name string, a, b *Result) {
+	t.Helper()
+	ma, mb := a.Metrics(), b.Metrics()
+	for i := range ma {
+		if ma[i] != mb[i] {
+			t.Errorf("%s: %s = %v per span, %v per cycle", name, ma[i].Name, ma[i].Value, mb[i].Value)
+		}
+	}
+	for i := range a.Schedulers {
+		for _, st := range States() {
+			if x, y := a.Schedulers[i].StateCycles(st), b.Schedulers[i].StateCycles(st); x != y {
+				t.Errorf("%s: scheduler %d %s: %d per span, %d per cycle", name, i, st, x, y)
+			}
+		}
+	}
+	for i := range a.Lines {
+		for _, st := range States() {
+			if x, y := a.Lines[i].Samples(st), b.Lines[i].Samples(st); x != y {
+				t.Errorf("%s: line %d %s: %d per span, %d per cycle", name, i, st, x, y)
+			}
+		}
+	}
+}

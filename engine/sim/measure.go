@@ -93,9 +93,19 @@ func (s *sm) snapshot(now, next int64) {
 			}
 			for _, slot := range sc.warps {
 				w := &s.ws[slot]
-				o.cycles[w.state] += b - w.since
-				if b > w.since && w.state != Selected {
-					c.pc.charge(s.pcs[w.pc], w.state, w.stateCause, w.stateSB, b-w.since)
+				d := b - w.since
+				if w.rdy {
+					thr := s.readySplit(sc, w, b)
+					st := throttleOf(w.rcls)
+					o.cycles[st] += thr
+					o.cycles[NotSelected] += d - thr
+					c.pc.charge(s.pcs[w.pc], st, -1, -1, thr)
+					c.pc.charge(s.pcs[w.pc], NotSelected, -1, -1, d-thr)
+					continue
+				}
+				o.cycles[w.state] += d
+				if d > 0 && w.state != Selected {
+					c.pc.charge(s.pcs[w.pc], w.state, w.stateCause, w.stateSB, d)
 				}
 			}
 		}

@@ -103,6 +103,12 @@ type warp struct {
 	opsCause   int32 // PC whose result the operands of opsPC wait for last, -1 none
 	opsSB      int8  // the counter opsCause set, -1 none
 
+	// Ready (see ready.go): in its scheduler's ready list since since,
+	// wanting resource class rcls, whose busy count was rmark then.
+	rdy   bool
+	rcls  rclass
+	rmark int64
+
 	// A SASS kernel's warps.
 	rpc   int32 // reconvergence index of the current path, -1: at the exit, -2: none (converged)
 	simtN int32 // depth of the reconvergence stack (sm.simt)
@@ -128,6 +134,13 @@ type scheduler struct {
 	// change (the least of their until): the run skips the scheduler
 	// before it.
 	next int64
+	// Ready warps (see ready.go): their slots by the resource class they
+	// want, the classes some want (bit c: class c), the busy cycles of
+	// each class counted while some wanted it, and the last cycle counted.
+	ready  [numClasses][]int32
+	rmask  uint16
+	busy   [numClasses]int64
+	busyAt int64
 }
 
 // asyncGroups is one warp's groups of one kind of asynchronous operation
@@ -220,6 +233,7 @@ type sm struct {
 
 	pcc  pcCounts  // per-instruction counts of the whole run
 	prog *compiled // the program being run (for instruction texts)
+	lazy bool      // ready warps are counted per span, not per cycle (ready.go)
 
 	// A SASS kernel's run (ctl): the control information decides
 	// dependencies.
@@ -334,6 +348,9 @@ func (c Config) Run(w Workload) (*Result, error) {
 		}
 		s.tr = newTraceRec(int64(c.Trace.From), int64(c.Trace.To), m.MaxWarps, m.Schedulers)
 	}
+	// A trace records every cycle, and the two-level policy's fetch
+	// groups change a ready warp's state: both classify cycle by cycle.
+	s.lazy = s.tr == nil && pol != polTwoLevel
 	switch {
 	case c.Steady && c.Measure != (Window{}):
 		return nil, fmt.Errorf("sim: Config.Steady and Config.Measure [%d, %d) are both set; want one of them", c.Measure.From, c.Measure.To)
@@ -387,6 +404,9 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 		sc.elig = make([]int32, 0, m.MaxWarps)
 		sc.activeSet = make([]int32, 0, m.MaxWarps)
 		sc.pending = make([]int32, 0, m.MaxWarps)
+		for c := range sc.ready {
+			sc.ready[c] = make([]int32, 0, m.MaxWarps)
+		}
 		sc.lastSlot = -1
 		sc.lastAge = -1
 		if m.QueueModel && m.MemQueue > 0 {
@@ -691,6 +711,9 @@ func isLongWait(st State) bool {
 // cycle runs one scheduler for one cycle and reports whether it issued.
 func (s *sm) cycle(si int32, now int64) bool {
 	sc := &s.scheds[si]
+	if s.lazy {
+		s.readyGap(sc, now)
+	}
 	elig := sc.elig[:0]
 	untilOf := s.until
 	next := never
@@ -701,6 +724,10 @@ func (s *sm) cycle(si int32, now int64) bool {
 		}
 		w := &s.ws[slot]
 		st, until := s.eval(sc, w, now)
+		if s.lazy && isReady(st) {
+			s.enterReady(sc, w, now)
+			continue
+		}
 		if st == NotSelected {
 			elig = append(elig, slot)
 			w.eligAt = now
@@ -711,6 +738,11 @@ func (s *sm) cycle(si int32, now int64) bool {
 		s.setState(w, st, now)
 		untilOf[slot] = until
 		next = min(next, until)
+	}
+	if s.lazy {
+		var rnext int64
+		elig, rnext = s.readyCycle(sc, now, elig)
+		next = min(next, rnext)
 	}
 	sc.next = next
 	if s.policy == polTwoLevel {
@@ -723,11 +755,18 @@ func (s *sm) cycle(si int32, now int64) bool {
 	pick := elig[0]
 	switch s.policy {
 	case polLRR, polTwoLevel:
+		// The first eligible slot after the last to issue, wrapping
+		// around (elig is not in slot order when ready warps join it).
+		after, first := int32(-1), elig[0]
 		for _, slot := range elig {
-			if slot > sc.lastSlot {
-				pick = slot
-				break
+			first = min(first, slot)
+			if slot > sc.lastSlot && (after < 0 || slot < after) {
+				after = slot
 			}
+		}
+		pick = first
+		if after >= 0 {
+			pick = after
 		}
 	case polGTO:
 		found := false
@@ -754,13 +793,20 @@ func (s *sm) cycle(si int32, now int64) bool {
 	case polOldest:
 		pick = s.oldest(elig)
 	}
-	for _, slot := range elig {
-		if slot != pick {
-			s.setState(&s.ws[slot], NotSelected, now)
+	if !s.lazy {
+		for _, slot := range elig {
+			if slot != pick {
+				s.setState(&s.ws[slot], NotSelected, now)
+			}
 		}
 	}
 	w := &s.ws[pick]
-	s.setState(w, Selected, now)
+	if w.rdy {
+		s.leaveReady(sc, w, now)
+		sc.next = now + 1
+	} else {
+		s.setState(w, Selected, now)
+	}
 	// A warp is selected for one cycle per issue cycle: the cycle is
 	// charged to the instruction it issues here, not as a span (back to
 	// back issues are one span of the state).

@@ -1,0 +1,171 @@
+package sim
+
+import "math/bits"
+
+// A warp whose next instruction has its operands and is not held by
+// anything it issued is ready: in each cycle it is eligible when the
+// resource its instruction needs is free, and in that resource's throttle
+// state otherwise (math_pipe_throttle, lg_throttle, mio_throttle). Rather
+// than classify every ready warp in every cycle, a scheduler keeps its
+// ready warps in a list and counts, for each resource, the cycles it was
+// busy while some ready warp wanted it; when a ready warp issues, the busy
+// cycles of its resource since it became ready are its throttle cycles and
+// the others its not_selected cycles. The counts are the same as a
+// cycle-by-cycle classification's; only the two-level policy (whose fetch
+// groups change a ready warp's state) and a trace (which records every
+// cycle) classify cycle by cycle.
+
+// rclass is the resource a ready warp's instruction needs.
+type rclass uint8
+
+// The scheduler pipes are classes 0 to numSchedPipes-1.
+const (
+	classFMAAlt rclass = rclass(numSchedPipes) + iota // FFMA that may also use Machine.FMA2
+	classFP64Shared                                   // FP64 on an SM-wide unit (Machine.FP64Shared)
+	classLSU                                          // global and local memory: the memory queue and the LG bound
+	classMIO                                          // shared memory: the memory queue
+	classNone                                         // needs nothing
+	numClasses
+)
+
+// classOf returns the resource the warp's next instruction needs (its
+// operands having been looked at for this instruction).
+func (s *sm) classOf(w *warp) rclass {
+	switch p := w.opsPipe; {
+	case p == pipeFMA && w.opsAlt:
+		return classFMAAlt
+	case p == pipeFP64 && s.m.FP64Shared:
+		return classFP64Shared
+	case p < numSchedPipes:
+		return rclass(p)
+	case p == pipeLSU:
+		return classLSU
+	case p == pipeMIO:
+		return classMIO
+	}
+	return classNone
+}
+
+// freeAt returns the first cycle at which class c is free for a warp of
+// scheduler sc, as eval decides it (free in cycle t when freeAt ≤ t).
+func (s *sm) freeAt(sc *scheduler, c rclass) int64 {
+	switch {
+	case c < rclass(numSchedPipes):
+		return sc.pipeFree[c]
+	case c == classFMAAlt:
+		return min(sc.pipeFree[pipeFMA], sc.fma2Free)
+	case c == classFP64Shared:
+		return s.fp64Free
+	case c == classLSU:
+		var t int64
+		if sc.memq != nil {
+			t = sc.memqMin
+		}
+		if s.lg != nil {
+			t = max(t, s.lgMin)
+		}
+		return t
+	case c == classMIO:
+		if sc.memq != nil {
+			return sc.memqMin
+		}
+	}
+	return 0
+}
+
+// throttleOf is the state of a ready warp whose class is busy.
+func throttleOf(c rclass) State {
+	switch c {
+	case classLSU:
+		return LGThrottle
+	case classMIO:
+		return MIOThrottle
+	}
+	return MathPipeThrottle
+}
+
+// isReady reports whether eval's answer means the warp is ready.
+func isReady(st State) bool {
+	return st == NotSelected || st == MathPipeThrottle || st == LGThrottle || st == MIOThrottle
+}
+
+// readyGap counts the cycles a scheduler was skipped in as busy for every
+// class its ready warps want: it is only skipped while all of them are
+// busy (see readyCycle), and a busy resource's free cycle only moves
+// later.
+func (s *sm) readyGap(sc *scheduler, now int64) {
+	if gap := now - 1 - sc.busyAt; gap > 0 {
+		for m := sc.rmask; m != 0; m &= m - 1 {
+			sc.busy[bits.TrailingZeros16(m)] += gap
+		}
+	}
+}
+
+// readyCycle counts cycle now as busy for every class some ready warp
+// wants that is busy in it, appends the ready warps of the free classes
+// to elig, and returns them with the first cycle after now in which a
+// ready warp can be eligible (never when there is none).
+func (s *sm) readyCycle(sc *scheduler, now int64, elig []int32) ([]int32, int64) {
+	sc.busyAt = now
+	next := never
+	for m := sc.rmask; m != 0; m &= m - 1 {
+		c := rclass(bits.TrailingZeros16(m))
+		if f := s.freeAt(sc, c); f > now {
+			sc.busy[c]++
+			next = min(next, f)
+			continue
+		}
+		elig = append(elig, sc.ready[c]...)
+		next = now + 1
+	}
+	return elig, next
+}
+
+// enterReady makes a warp that eval found ready one of its scheduler's
+// ready warps, from cycle now.
+func (s *sm) enterReady(sc *scheduler, w *warp, now int64) {
+	s.setState(w, NotSelected, now)
+	c := s.classOf(w)
+	w.rdy, w.rcls, w.rmark = true, c, sc.busy[c]
+	sc.rmask |= 1 << c
+	sc.ready[c] = append(sc.ready[c], w.slot)
+	s.until[w.slot] = never
+}
+
+// readySplit returns the throttle cycles among the d cycles of a ready
+// warp's span up to cycle b (exclusive).
+func (s *sm) readySplit(sc *scheduler, w *warp, b int64) int64 {
+	thr := sc.busy[w.rcls] - w.rmark
+	if extra := b - 1 - sc.busyAt; extra > 0 {
+		thr += extra // skipped cycles: busy (see readyGap)
+	}
+	return thr
+}
+
+// leaveReady ends a ready warp's span at cycle now, when it is selected:
+// its throttle and not_selected cycles are charged, and it is selected.
+func (s *sm) leaveReady(sc *scheduler, w *warp, now int64) {
+	d := now - w.since
+	thr := s.readySplit(sc, w, now)
+	st := throttleOf(w.rcls)
+	sc.cycles[st] += thr
+	sc.cycles[NotSelected] += d - thr
+	pc := int(s.pcs[w.pc]) * int(numStates)
+	s.pcc.states[pc+int(st)] += thr
+	s.pcc.states[pc+int(NotSelected)] += d - thr
+	w.rdy = false
+	list := sc.ready[w.rcls]
+	for i, slot := range list {
+		if slot == w.slot {
+			last := len(list) - 1
+			list[i] = list[last]
+			sc.ready[w.rcls] = list[:last]
+			break
+		}
+	}
+	if len(sc.ready[w.rcls]) == 0 {
+		sc.rmask &^= 1 << w.rcls
+	}
+	w.state, w.since, w.stateCause, w.stateSB = Selected, now, -1, -1
+	s.until[w.slot] = now + 1
+}
