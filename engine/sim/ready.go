@@ -20,11 +20,11 @@ type rclass uint8
 
 // The scheduler pipes are classes 0 to numSchedPipes-1.
 const (
-	classFMAAlt rclass = rclass(numSchedPipes) + iota // FFMA that may also use Machine.FMA2
-	classFP64Shared                                   // FP64 on an SM-wide unit (Machine.FP64Shared)
-	classLSU                                          // global and local memory: the memory queue and the LG bound
-	classMIO                                          // shared memory: the memory queue
-	classNone                                         // needs nothing
+	classFMAAlt     rclass = rclass(numSchedPipes) + iota // FFMA that may also use Machine.FMA2
+	classFP64Shared                                       // FP64 on an SM-wide unit (Machine.FP64Shared)
+	classLSU                                              // global and local memory: the memory queue and the LG bound
+	classMIO                                              // shared memory: the memory queue
+	classNone                                             // needs nothing
 	numClasses
 )
 
