@@ -446,6 +446,11 @@
 // Nothing is random: the same workload and configuration give the same
 // result, bit for bit. A run costs time proportional to the resident warps
 // times the cycles in which something can change: the simulator skips
-// cycles in which no warp can issue, and a warp whose state cannot change
-// before a known cycle is not looked at until then.
+// cycles in which no warp can issue, a scheduler none of whose warps can
+// change state, and a warp whose state cannot change before a known cycle.
+// A warp that is ready to issue but for a busy pipe or a full queue waits
+// in its scheduler's list for that resource; its not_selected and throttle
+// cycles are counted from the resource's busy cycles when it issues, not
+// cycle by cycle (except under two_level:N and while tracing, which
+// classify every cycle; a test holds the two to the same results).
 package sim
