@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "3d07a3711633c151"
+const EngineFingerprint = "c36704fc77c728f6"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/cdna", key: "github.com/warpbook/warpbook/engine/cdna/cdna", table: engineCdna},
