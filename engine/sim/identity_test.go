@@ -296,6 +296,18 @@ func checkLines(t *testing.T, name string, r *Result) {
 	}
 }
 
+// genMachine picks a preset for a generated workload, one SM, with the
+// queue model on or off and sometimes a bound on the LG requests in flight.
+func genMachine(r *rand.Rand, presets []Machine) Machine {
+	m := presets[r.IntN(len(presets))]
+	m.SMs = 1
+	m.QueueModel = r.IntN(3) > 0
+	if m.QueueModel && r.IntN(3) == 0 {
+		m.LGQueue = 1 + r.IntN(16)
+	}
+	return m
+}
+
 // TestIdentities runs many generated workloads (random programs, presets,
 // policies, launches and memory models) and checks on every run: the
 // per-reason stall ratios, selected included, sum to warp cycles per issued
@@ -325,12 +337,7 @@ func TestIdentities(t *testing.T) {
 		runs = 60
 	}
 	for i := 0; i < runs; i++ {
-		m := presets[r.IntN(len(presets))]
-		m.SMs = 1
-		m.QueueModel = r.IntN(3) > 0
-		if m.QueueModel && r.IntN(3) == 0 {
-			m.LGQueue = 1 + r.IntN(16)
-		}
+		m := genMachine(r, presets)
 		pol := []string{"", "gto", "gty", "lrr", "oldest", "two_level:2", "two_level:5"}[r.IntN(7)]
 		block := 1 + r.IntN(min(m.MaxThreadsPerBlock, 320))
 		w := Workload{
@@ -568,12 +575,7 @@ func TestReadyMatchesCycleByCycle(t *testing.T) {
 		m Machine
 	}
 	for i := 0; i < runs; i++ {
-		m := presets[r.IntN(len(presets))]
-		m.SMs = 1
-		m.QueueModel = r.IntN(3) > 0
-		if m.QueueModel && r.IntN(3) == 0 {
-			m.LGQueue = 1 + r.IntN(16)
-		}
+		m := genMachine(r, presets)
 		pol := []string{"", "gto", "gty", "lrr", "oldest"}[r.IntN(5)]
 		w := Workload{Name: fmt.Sprintf("gen%d", i), Policy: pol,
 			Launch:  Launch{Block: 1 + r.IntN(min(m.MaxThreadsPerBlock, 320)), Blocks: 1 + r.IntN(4), Regs: 16 * r.IntN(4)},
@@ -609,7 +611,7 @@ func TestReadyMatchesCycleByCycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameResult(t, x.w.Name+" on "+m.Name, lazy, each)
+		sameResult(t, x.w.Name+" on "+m.Name, "per span", "per cycle", lazy, each)
 		win := Window{From: lazy.RunCycles / 3, To: 2*lazy.RunCycles/3 + 1}
 		a, err := Config{Machine: &m, Measure: win}.Run(x.w)
 		if err != nil {
@@ -619,31 +621,31 @@ func TestReadyMatchesCycleByCycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameResult(t, x.w.Name+" on "+m.Name+" in a window", a, b)
+		sameResult(t, x.w.Name+" on "+m.Name+" in a window", "per span", "per cycle", a, b)
 	}
 }
 
-// sameResult requires two results to agree on every metric, every
-// scheduler's state cycles and every line's samples.
-func sameResult(t *testing.T, name string, a, b *Result) {
+// sameResult requires two results, named how each was made, to agree on
+// every metric, every scheduler's state cycles and every line's samples.
+func sameResult(t *testing.T, name, how, how2 string, a, b *Result) {
 	t.Helper()
 	ma, mb := a.Metrics(), b.Metrics()
 	for i := range ma {
 		if ma[i] != mb[i] {
-			t.Errorf("%s: %s = %v per span, %v per cycle", name, ma[i].Name, ma[i].Value, mb[i].Value)
+			t.Errorf("%s: %s = %v %s, %v %s", name, ma[i].Name, ma[i].Value, how, mb[i].Value, how2)
 		}
 	}
 	for i := range a.Schedulers {
 		for _, st := range States() {
 			if x, y := a.Schedulers[i].StateCycles(st), b.Schedulers[i].StateCycles(st); x != y {
-				t.Errorf("%s: scheduler %d %s: %d per span, %d per cycle", name, i, st, x, y)
+				t.Errorf("%s: scheduler %d %s: %d %s, %d %s", name, i, st, x, how, y, how2)
 			}
 		}
 	}
 	for i := range a.Lines {
 		for _, st := range States() {
 			if x, y := a.Lines[i].Samples(st), b.Lines[i].Samples(st); x != y {
-				t.Errorf("%s: line %d %s: %d per span, %d per cycle", name, i, st, x, y)
+				t.Errorf("%s: line %d %s: %d %s, %d %s", name, i, st, x, how, y, how2)
 			}
 		}
 	}

@@ -192,30 +192,12 @@ func (p *wparser) workload(data []byte) (Workload, error) {
 			if _, err := p.str(kv.val, "name"); err != nil {
 				return w, err
 			}
-		case "gpu":
-			if w.GPU, err = p.str(kv.val, "gpu (a preset name such as toy or volta)"); err != nil {
-				return w, err
-			}
-			if _, perr := Preset(w.GPU); perr != nil {
-				return w, p.errAt(kv.val, "%v", perr)
-			}
-		case "policy":
-			if w.Policy, err = p.str(kv.val, "policy (lrr, gto, gty, oldest or two_level:N)"); err != nil {
-				return w, err
-			}
-			if _, _, perr := parsePolicy(w.Policy); perr != nil {
-				return w, p.errAt(kv.val, "%v", perr)
-			}
-		case "launch":
-			if w.Launch, err = p.launch(kv.val); err != nil {
-				return w, err
-			}
-		case "memory":
-			if w.Memory, err = p.memory(kv.val); err != nil {
-				return w, err
-			}
 		case "program":
 			prog, p.programKey = kv.val, kv.keyN
+		default:
+			if err := p.runKey(kv, &w); err != nil {
+				return w, err
+			}
 		}
 	}
 	if prog == nil {
@@ -228,6 +210,33 @@ func (p *wparser) workload(data []byte) (Workload, error) {
 		return w, err
 	}
 	return w, nil
+}
+
+// runKey reads a key that workload and kernel files share: gpu, policy,
+// launch or memory.
+func (p *wparser) runKey(kv keyVal, w *Workload) error {
+	var err error
+	switch kv.key {
+	case "gpu":
+		if w.GPU, err = p.str(kv.val, "gpu (a preset name such as toy or volta)"); err != nil {
+			return err
+		}
+		if _, perr := Preset(w.GPU); perr != nil {
+			return p.errAt(kv.val, "%v", perr)
+		}
+	case "policy":
+		if w.Policy, err = p.str(kv.val, "policy (lrr, gto, gty, oldest or two_level:N)"); err != nil {
+			return err
+		}
+		if _, _, perr := parsePolicy(w.Policy); perr != nil {
+			return p.errAt(kv.val, "%v", perr)
+		}
+	case "launch":
+		w.Launch, err = p.launch(kv.val)
+	case "memory":
+		w.Memory, err = p.memory(kv.val)
+	}
+	return err
 }
 
 type keyVal struct {
@@ -254,12 +263,9 @@ func (p *wparser) mapping(n ast.Node, what string, allowed []string) ([]keyVal, 
 	seen := map[string]bool{}
 	out := make([]keyVal, 0, len(vals))
 	for _, mv := range vals {
-		if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
-			return nil, p.errAt(mv.Key, "merge keys (<<) are not supported in workload files")
-		}
-		key := strings.TrimSpace(mv.Key.GetToken().Value)
-		if s, ok := unwrap(mv.Key).(*ast.StringNode); ok {
-			key = s.Value
+		key, err := p.keyOf(mv, "workload files")
+		if err != nil {
+			return nil, err
 		}
 		if !slices.Contains(allowed, key) {
 			return nil, p.errAt(mv.Key, "unknown key %q in %s (want %s)", key, what, strings.Join(allowed, ", "))
@@ -271,6 +277,18 @@ func (p *wparser) mapping(n ast.Node, what string, allowed []string) ([]keyVal, 
 		out = append(out, keyVal{key: key, keyN: mv.Key, val: mv.Value})
 	}
 	return out, nil
+}
+
+// keyOf returns the key of a pair as written; a merge key (<<) is an
+// error (in files of the kind named).
+func (p *wparser) keyOf(mv *ast.MappingValueNode, files string) (string, error) {
+	if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
+		return "", p.errAt(mv.Key, "merge keys (<<) are not supported in %s", files)
+	}
+	if s, ok := unwrap(mv.Key).(*ast.StringNode); ok {
+		return s.Value, nil
+	}
+	return strings.TrimSpace(mv.Key.GetToken().Value), nil
 }
 
 func unwrap(n ast.Node) ast.Node {

@@ -71,23 +71,9 @@ func ParseKernel(name string, spec []byte, l *sass.Listing) (Workload, error) {
 				return w, err
 			}
 			fnode = kv.val
-		case "gpu":
-			if w.GPU, err = p.str(kv.val, "gpu (a preset name such as ampere)"); err != nil {
-				return w, err
-			}
-			if _, perr := Preset(w.GPU); perr != nil {
-				return w, p.errAt(kv.val, "%v", perr)
-			}
-		case "policy":
-			if w.Policy, err = p.str(kv.val, "policy (lrr, gto, gty, oldest or two_level:N)"); err != nil {
-				return w, err
-			}
-			if _, _, perr := parsePolicy(w.Policy); perr != nil {
-				return w, p.errAt(kv.val, "%v", perr)
-			}
 		case "launch":
 			launchNode = kv.val
-			if w.Launch, err = p.launch(kv.val); err != nil {
+			if err := p.runKey(kv, &w); err != nil {
 				return w, err
 			}
 			lk, _ := p.mapping(kv.val, "launch", []string{"block", "blocks", "regs", "smem", "resident"})
@@ -95,8 +81,8 @@ func ParseKernel(name string, spec []byte, l *sass.Listing) (Workload, error) {
 				hasRegs = hasRegs || x.key == "regs"
 				hasSmem = hasSmem || x.key == "smem"
 			}
-		case "memory":
-			if w.Memory, err = p.memory(kv.val); err != nil {
+		case "gpu", "policy", "memory":
+			if err := p.runKey(kv, &w); err != nil {
 				return w, err
 			}
 		case "loops":
@@ -186,12 +172,9 @@ func (p *wparser) entries(n ast.Node, section string, pos map[string]srcPos) ([]
 	seen := map[string]bool{}
 	var out []keyVal
 	for _, mv := range vals {
-		if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
-			return nil, p.errAt(mv.Key, "merge keys (<<) are not supported in kernel files")
-		}
-		key := strings.TrimSpace(mv.Key.GetToken().Value)
-		if s, ok := unwrap(mv.Key).(*ast.StringNode); ok {
-			key = s.Value
+		key, err := p.keyOf(mv, "kernel files")
+		if err != nil {
+			return nil, err
 		}
 		canon := key
 		if a := keyAddr(key); a >= 0 {

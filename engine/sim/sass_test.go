@@ -320,19 +320,7 @@ func TestSASSMatchesYAML(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkIdentities(t, "sass", a)
-		ma, mb := a.Metrics(), b.Metrics()
-		for i := range ma {
-			if ma[i] != mb[i] {
-				t.Errorf("%s: %s = %v from SASS, %v from YAML", gpu, ma[i].Name, ma[i].Value, mb[i].Value)
-			}
-		}
-		for i := range a.Lines {
-			for _, st := range States() {
-				if a.Lines[i].Samples(st) != b.Lines[i].Samples(st) {
-					t.Errorf("%s: line %d (%s) %s: %d from SASS, %d from YAML", gpu, i, a.Lines[i].Text, st, a.Lines[i].Samples(st), b.Lines[i].Samples(st))
-				}
-			}
-		}
+		sameResult(t, gpu, "from SASS", "from YAML", a, b)
 		if a.Cycles < 500 || a.StateCycles(LongScoreboard) == 0 || a.StateCycles(ShortScoreboard) == 0 || a.StateCycles(Wait) == 0 {
 			t.Errorf("%s: the program exercises too little: %d cycles, long %d, short %d, wait %d", gpu, a.Cycles,
 				a.StateCycles(LongScoreboard), a.StateCycles(ShortScoreboard), a.StateCycles(Wait))
@@ -340,12 +328,11 @@ func TestSASSMatchesYAML(t *testing.T) {
 	}
 }
 
-// TestSaxpyBlame traces saxpy's long_scoreboard to the loads: the FFMA
-// that consumes them waits on SB2, which both LDG.E set, and the sentence
-// the book prints says so.
-func TestSaxpyBlame(t *testing.T) {
-	l := listing(t, "saxpy_sm_80.sass")
-	w, err := ParseKernel("saxpy.yaml", []byte("launch: {block: 256, blocks: 864}\n"), l)
+// runKernelFile runs a kernel file about a listing and checks the run's
+// identities.
+func runKernelFile(t *testing.T, l *sass.Listing, name, spec string) *Result {
+	t.Helper()
+	w, err := ParseKernel(name, []byte(spec), l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +340,16 @@ func TestSaxpyBlame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkIdentities(t, "saxpy", r)
+	checkIdentities(t, name, r)
+	return r
+}
+
+// TestSaxpyBlame traces saxpy's long_scoreboard to the loads: the FFMA
+// that consumes them waits on SB2, which both LDG.E set, and the sentence
+// the book prints says so.
+func TestSaxpyBlame(t *testing.T) {
+	l := listing(t, "saxpy_sm_80.sass")
+	r := runKernelFile(t, l, "saxpy.yaml", "launch: {block: 256, blocks: 864}\n")
 	bl := r.Blames(LongScoreboard)
 	if len(bl) == 0 {
 		t.Fatal("no long_scoreboard traced to an instruction")
@@ -380,15 +376,7 @@ branches:
   0x00d0: {lanes: "0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30"}  # @P0 BRA: even lanes skip the FFMA path
   0x01c0: {taken: true}  # @!P0 BRA: the square root's fast path
 `
-	w, err := ParseKernel("divergent.yaml", []byte(spec), l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, "divergent", r)
+	r := runKernelFile(t, l, "divergent.yaml", spec)
 	at := func(addr int) Line { return r.Lines[addr/16] }
 	for _, c := range []struct {
 		addr, issued, threads int
@@ -410,15 +398,7 @@ branches:
 func TestCallReturn(t *testing.T) {
 	l := listing(t, "kernels_sm_80.sass")
 	spec := "kernel: divergent\nlaunch: {block: 32}\nbranches: {0x00d0: {taken: true}}\n"
-	w, err := ParseKernel("divergent.yaml", []byte(spec), l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, "call", r)
+	r := runKernelFile(t, l, "divergent.yaml", spec)
 	var ret, after Line
 	for _, ln := range r.Lines {
 		if strings.HasPrefix(ln.Text, "RET") {
@@ -436,15 +416,7 @@ func TestCallReturn(t *testing.T) {
 // (@P0 EXIT with lanes) leaves the other half to run on.
 func TestPredicatedExit(t *testing.T) {
 	l := listing(t, "saxpy_sm_80.sass")
-	w, err := ParseKernel("saxpy.yaml", []byte("launch: {block: 128}\nbranches: {0x0050: {lanes: \"16-31\"}}\n"), l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, "exit", r)
+	r := runKernelFile(t, l, "saxpy.yaml", "launch: {block: 128}\nbranches: {0x0050: {lanes: \"16-31\"}}\n")
 	// Four warps: the EXIT (at 0x50) with 32 lanes, the FFMA and the final
 	// EXIT with the 16 that stayed.
 	if x, f := r.Lines[5], r.Lines[12]; x.Issued != 4 || x.Threads != 128 || f.Issued != 4 || f.Threads != 64 {

@@ -954,16 +954,8 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 		s.branch(w, in, now)
 		return
 	case actBar:
-		b := &s.blocks[w.block]
-		b.arrived++
-		b.waiting = append(b.waiting, w.slot)
-		w.barPC = w.pc
-		w.blockUntil, w.blockState = never, Barrier
-		w.pc++
+		s.arrive(w, now)
 		s.settle(w)
-		if b.arrived >= b.live {
-			s.release(b, now)
-		}
 		return
 	case actMembar:
 		w.blockUntil = max(now+int64(s.m.MembarLatency), w.memDone)
@@ -972,20 +964,7 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 		w.blockUntil = now + 1 + int64(in.arg)
 		w.blockState = Sleeping
 	case actExit:
-		b := &s.blocks[w.block]
-		w.exited = true
-		b.live--
-		w.blockUntil = max(now+1, w.storeDone)
-		w.blockState = Drain
-		if s.meas != nil {
-			s.steadyEnd(now)
-		}
-		if w.blockUntil < s.nextRetire {
-			s.nextRetire = w.blockUntil
-		}
-		if b.arrived > 0 && b.arrived >= b.live {
-			s.release(b, now)
-		}
+		s.exitWarp(w, now)
 		return
 	}
 	w.pc++
