@@ -52,18 +52,15 @@ func isLive(p *htmlPage) bool {
 	return len(p.snip.Cells) > 0 || len(liveFigures(p)) > 0
 }
 
-// liveFigures returns the YAML of each figure of page p by its id, in the
-// order the renderer numbers them.
+// liveFigures returns the YAML of each figure of page p by its id, the
+// one numberFloats gave it, which its controls name too.
 func liveFigures(p *htmlPage) map[string]string {
 	figs := map[string]string{}
-	n := 0
-	_ = ast.Walk(p.doc(), func(node ast.Node, entering bool) (ast.WalkStatus, error) {
-		if fc, ok := node.(*ast.FencedCodeBlock); ok && entering && string(fc.Language(p.src())) == "figure" {
-			n++
-			figs[fmt.Sprintf("figure-%d", n)] = string(fc.Lines().Value(p.src()))
+	for n, f := range p.floats {
+		if fc, ok := n.(*ast.FencedCodeBlock); ok {
+			figs[f.id] = string(fc.Lines().Value(p.src()))
 		}
-		return ast.WalkContinue, nil
-	})
+	}
 	return figs
 }
 

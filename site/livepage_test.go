@@ -1,0 +1,42 @@
+package site_test
+
+import (
+	"encoding/json"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/warpbook/warpbook/site"
+)
+
+// Redraw sends the kernel the YAML that the page's script holds under the
+// figure's data-figure key: every figure with inputs, with an id or
+// without, finds its own YAML there.
+func TestLiveFigureKeys(t *testing.T) {
+	yaml := func(gpu string) string {
+		return "kind: occupancy-vs-registers\ngpu: " + gpu + "\ncaption: On the " + gpu + ".\nalt: Steps.\n"
+	}
+	src := "# A\n\nSee @fig-x.\n\n```figure id=fig-x\n" + yaml("A100") + "```\n\n```figure\n" + yaml("H100") + "```\n"
+	s := build(t, book("a.md", src), site.Options{})
+
+	script := page(t, s, "assets/pages/a.js")
+	body, ok := strings.CutPrefix(strings.TrimSpace(script), "warpbookLivePage(")
+	if !ok {
+		t.Fatalf("assets/pages/a.js: %.80q...", script)
+	}
+	var lp struct{ Figures map[string]string }
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(body, ");")), &lp); err != nil {
+		t.Fatal(err)
+	}
+	keys := regexp.MustCompile(`data-figure="([^"]*)"`).FindAllStringSubmatch(page(t, s, "a.html"), -1)
+	if len(keys) != 2 {
+		t.Fatalf("%d figures with inputs, want 2", len(keys))
+	}
+	for i, want := range []string{yaml("A100"), yaml("H100")} {
+		if key := keys[i][1]; lp.Figures[key] != want {
+			t.Errorf("figure %d (data-figure=%q): the page's script holds %q under its key, want its YAML (keys %v)", i+1, key, lp.Figures[key], slices.Sorted(maps.Keys(lp.Figures)))
+		}
+	}
+}
