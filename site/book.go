@@ -53,6 +53,7 @@ type htmlPage struct {
 	results     *snippets.PageResult     // what the kernel verified; nil without a kernel
 	terms       map[*ast.Text][]termMark // glossary links written into its text
 	floats      map[ast.Node]*numbered   // its figures and captioned tables, numbered
+	programs    map[string]string        // each cell that runs as a Go program of its own, by id ("Copy as program")
 }
 
 // doc returns the page's AST, nil for a generated page.

@@ -42,7 +42,7 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 		w.WriteString(` skipped`)
 	}
 	fmt.Fprintf(w, `" id="%s"`, html.EscapeString(id))
-	if skip == "" && c.Attrs.Error == "" {
+	if r.p.programs[c.ID()] != "" {
 		fmt.Fprintf(w, ` data-program="%s"`, html.EscapeString(programsKey(r.p)))
 	}
 	w.WriteString(liveCellAttrs(r, c, skip))

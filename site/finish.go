@@ -65,8 +65,8 @@ func nearestID(want string, ids map[string]bool) string {
 	return best
 }
 
-// finish refuses drafts in strict mode and adds the assets, the pages'
-// programs and the files pages link to (render made the search index).
+// finish refuses drafts in strict mode and adds the assets and the files
+// pages link to (render made the search index, live the pages' scripts).
 func (b *build) finish() error {
 	if b.opts.Strict {
 		for _, p := range b.pages {
@@ -91,9 +91,6 @@ func (b *build) finish() error {
 		return nil
 	})
 	if err != nil {
-		return err
-	}
-	if err := b.programs(); err != nil {
 		return err
 	}
 	for _, p := range sortedKeys(b.used) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 
@@ -65,8 +66,9 @@ func liveFigures(p *htmlPage) map[string]string {
 }
 
 // live builds (or finds) the browser kernel when a page needs it and
-// writes each live page's source script. A kernel that cannot be built
-// is a warning, said once: the site is then built without Run.
+// writes each live page's scripts: its source, and its cells as programs
+// of their own. A kernel that cannot be built is a warning, said once:
+// the site is then built without Run.
 func (b *build) live() error {
 	var pages []*htmlPage
 	for _, p := range b.pages {
@@ -90,22 +92,35 @@ func (b *build) live() error {
 			b.put(kernelAsset(k), k.Script)
 		}
 	}
-	for _, p := range pages {
+	var mu sync.Mutex
+	var err error
+	parallel(pages, func(p *htmlPage) {
+		// The page's one compile: its facts, with which its first run
+		// skips the type check (the kernel's copy differs only in the
+		// front matter's lines, which no generated program holds:
+		// TestLiveText), and its cells' programs.
+		cp := snippets.Compile(p.snip)
 		lp := livePage{Path: b.file(p.path), Source: liveText(p.snip), Figures: liveFigures(p)}
 		if b.kernel != nil {
-			// The facts of the page (see snippets.Facts): its first run
-			// skips the type check. The kernel's copy differs only in the
-			// front matter's lines, which no generated program holds
-			// (TestLiveText), so the parsed page serves.
-			lp.Facts = snippets.CompileFacts(p.snip)
+			lp.Facts = cp.Facts
 		}
-		data, err := json.Marshal(lp)
-		if err != nil {
-			return err
+		var progs []byte
+		if len(p.snip.Diagnostics) == 0 && len(p.snip.Cells) > 0 {
+			progs = b.programs(p, cp)
+		}
+		data, jerr := json.Marshal(lp)
+		mu.Lock()
+		defer mu.Unlock()
+		if jerr != nil {
+			err = jerr
+			return
 		}
 		b.put(liveSource(p), []byte("warpbookLivePage("+string(data)+");\n"))
-	}
-	return nil
+		if progs != nil {
+			b.put("assets/programs/"+programsKey(p)+".js", progs)
+		}
+	})
+	return err
 }
 
 // kernelAsset is where the site keeps the kernel script: a name that

@@ -40,3 +40,28 @@ func TestLiveFigureKeys(t *testing.T) {
 		}
 	}
 }
+
+// "Copy as program" comes from the page's one compile: a cell that does
+// not compile, and one below it in its session, have no program and no
+// button, and the build says nothing of them (the kernel reports the
+// broken cell, once, at its own line).
+func TestProgramsOfABrokenPage(t *testing.T) {
+	src := "# A\n\n```go run id=a\nimport \"fmt\"\nx := 1\nfmt.Println(x)\n```\n```output\n1\n```\n\n" +
+		"```go run id=b\nfmt.Println(y)\n```\n\n```go run id=c\nfmt.Println(x)\n```\n"
+	s := build(t, book("a.md", src), site.Options{})
+	if len(s.Warnings) > 0 {
+		t.Errorf("warnings: %q", s.Warnings)
+	}
+	script := page(t, s, "assets/programs/a.js")
+	_, body, _ := strings.Cut(script, `window.warpbookPrograms["a"]=`)
+	var progs map[string]string
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(strings.TrimSpace(body), ";")), &progs); err != nil {
+		t.Fatalf("assets/programs/a.js: %v\n%s", err, script)
+	}
+	if len(progs) != 1 || !strings.Contains(progs["a"], "fmt.Println(x)") {
+		t.Errorf("programs %q, want a's only", progs)
+	}
+	html := page(t, s, "a.html")
+	contains(t, "a.html", html, `id="cell-a" data-program="a"`)
+	lacks(t, "a.html", html, `id="cell-b" data-program`, `id="cell-c" data-program`)
+}

@@ -10,7 +10,7 @@ import (
 
 // Facts are what type-checking a page's generated programs found, written
 // down so that a later compile of the same programs can skip the type
-// check: the build records them ([CompileFacts]) and the browser kernel,
+// check: the build records them ([Compile]) and the browser kernel,
 // given them with the page ([Resident.Know]), runs the book's code as it
 // stands without loading the type checker's code and the engine's type
 // data, which are most of its first run.
@@ -68,17 +68,26 @@ func factKey(kind, mainGo string, withHelper bool) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// CompileFacts type-checks page p as the kernel does and returns its facts;
-// a page with parse problems has none.
-func CompileFacts(p *page.Page) *Facts {
-	f := &Facts{Programs: map[string]*Fact{}}
+// A Compiled page is a page type-checked once, as the kernel does, with
+// what the check found: the site writes the page's facts and its cells'
+// programs ([Compiled.Program]) from it.
+type Compiled struct {
+	// Facts are the facts of the page's programs (see [Facts]); a page
+	// with parse problems has none.
+	Facts *Facts
+	pl    *plan // nil for a page with parse problems
+}
+
+// Compile type-checks page p as the kernel does and records its facts.
+func Compile(p *page.Page) *Compiled {
+	c := &Compiled{Facts: &Facts{Programs: map[string]*Fact{}}}
 	if len(p.Diagnostics) > 0 {
-		return f
+		return c
 	}
-	pl := newPlan(p, DefaultTimeout)
-	pl.record = f
-	pl.compile()
-	return f
+	c.pl = newPlan(p, DefaultTimeout)
+	c.pl.record = c.Facts
+	c.pl.compile()
+	return c
 }
 
 // known reports whether facts cover every type check that compiling pl

@@ -76,7 +76,7 @@ func TestFactsBook(t *testing.T) {
 	edits, errCells := 0, 0
 	book := bookPages(t)
 	for i, p := range append(book, corpusPages(t)...) {
-		f := CompileFacts(p)
+		f := Compile(p).Facts
 		for _, fact := range f.Programs {
 			edits += len(fact.Edits)
 			if fact.Error != "" {
@@ -115,7 +115,7 @@ func TestFactsBook(t *testing.T) {
 // found again.
 func TestFactsEdited(t *testing.T) {
 	for _, p := range bookPages(t)[:4] {
-		f := CompileFacts(p)
+		f := Compile(p).Facts
 		c := p.Cells[0]
 		src, err := p.WithCode(map[string]string{c.ID(): string(c.Code.Lines().Value(p.Source)) + "\nvar _ = 1\n"})
 		if err != nil {
@@ -139,7 +139,7 @@ func TestFactsEdited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := CompileFacts(p)
+	f := Compile(p).Facts
 	if len(f.Programs) != 0 {
 		t.Errorf("facts of a page that does not type-check: %d programs recorded", len(f.Programs))
 	}
@@ -154,7 +154,7 @@ func TestFactsEdited(t *testing.T) {
 // not used: the session is type-checked instead.
 func TestFactsForged(t *testing.T) {
 	p := bookPages(t)[0]
-	f := CompileFacts(p)
+	f := Compile(p).Facts
 	for k := range f.Programs {
 		f.Programs[k] = &Fact{Edits: []FactEdit{{Cell: 0, Start: 5, End: 1 << 30, Text: "x"}}}
 	}

@@ -232,26 +232,28 @@ func (cc *cellCode) imports(it item) (specs []importSpec, ok bool) {
 
 // generate writes the session's Go program and its units' interpreter
 // chunks.
-func (pl *plan) generate(s *session) { pl.write(s, nil) }
-
-// write writes the session's Go program and its units' interpreter
-// chunks: the kernel's program (scaffolding around each unit, position
-// comments mapping every line to the page) when alone is nil, else the
-// program a reader runs on its own (see Page.Program).
-func (pl *plan) write(s *session, alone *standalone) {
+func (pl *plan) generate(s *session) {
 	s.key = ""
+	s.mainGo = pl.write(s, nil)
+}
+
+// write returns a Go program of session s: the kernel's (scaffolding
+// around each unit, position comments mapping every line to the page),
+// writing its units' interpreter chunks too, when alone is nil; else the
+// program a reader runs on its own (see [Compiled.Program]), which changes
+// nothing of the plan.
+func (pl *plan) write(s *session, alone *standalone) string {
 	if s.program {
 		u := s.units[0]
 		src := u.code.src
-		s.mainGo = src.located(0, len(src.text))
 		if alone != nil {
-			s.mainGo = src.text
+			return src.text
 		}
 		plain, pos := src.plain(0, len(src.text))
 		u.chunks = []string{plain}
 		u.maps = []chunkMap{{first: 1, pos: pos}}
 		u.stmt = []bool{true}
-		return
+		return src.located(0, len(src.text))
 	}
 	var imports, decls, body strings.Builder
 	imported := map[string]bool{} // name + " " + path
@@ -270,14 +272,16 @@ func (pl *plan) write(s *session, alone *standalone) {
 			continue
 		}
 		cc := u.code
-		u.chunks, u.maps, u.stmt = nil, nil, nil
+		if alone == nil {
+			u.chunks, u.maps, u.stmt = nil, nil, nil
+		}
 		var stmts strings.Builder
 		// Consecutive items of the same kind make one interpreter chunk.
 		var run strings.Builder
 		var runPos []page.Pos
 		runKind := itemKind(-1)
 		endRun := func() {
-			if run.Len() == 0 {
+			if run.Len() == 0 || alone != nil {
 				return
 			}
 			head := "package main\n"
@@ -317,7 +321,7 @@ func (pl *plan) write(s *session, alone *standalone) {
 						fmt.Fprintf(&imports, "import %s\n", strings.TrimSpace(k))
 					}
 				}
-				if len(fresh) > 0 {
+				if len(fresh) > 0 && alone == nil {
 					endRun()
 					var b strings.Builder
 					m := chunkMap{first: 3}
@@ -412,8 +416,7 @@ func (pl *plan) write(s *session, alone *standalone) {
 	var b strings.Builder
 	if alone != nil {
 		alone.assemble(&b, s, imports.String(), decls.String(), body.String(), depth)
-		s.mainGo = b.String()
-		return
+		return b.String()
 	}
 	b.WriteString("package main\n\n")
 	b.WriteString(imports.String())
@@ -423,5 +426,5 @@ func (pl *plan) write(s *session, alone *standalone) {
 	b.WriteString(body.String())
 	b.WriteString(scaffold + strings.Repeat("\t}\n", depth))
 	b.WriteString("}\n")
-	s.mainGo = b.String()
+	return b.String()
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // A standalone asks [plan.write] for the program a reader runs on its own
-// (see Page.Program) instead of the kernel's.
+// (see [Compiled.Program]) instead of the kernel's.
 type standalone struct {
 	upTo   *unit              // the cell the program ends with
 	drop   map[string]bool    // imports (name + " " + quoted path) only later cells use

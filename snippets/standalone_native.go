@@ -1,39 +1,47 @@
 //go:build !js
 
-// Program is left out of the browser kernel (js/wasm), which has no
-// use for it: the program is for a reader to run with the Go toolchain,
-// and go/format, which it needs, would cost the kernel 0.37 MB of
-// WebAssembly (yaegi's reflection keeps every exported method of a type
-// that reaches an interface, so Program is linked whether called or not).
+// Program is left out of the browser kernel (js/wasm), which has no use
+// for it: the program is for a reader to run with the Go toolchain, and
+// go/format, which it needs, would cost the kernel 0.37 MB of WebAssembly
+// (yaegi's reflection keeps every exported method of a type that reaches
+// an interface, so Program would be linked whether called or not).
 
 package snippets
 
 import (
 	"fmt"
 	"go/format"
+	"slices"
 
 	"github.com/warpbook/warpbook/snippets/page"
 )
 
-// Program returns cell c of page p as a Go program of its own, for a reader to run
-// with the Go toolchain in a clone of the module (github.com/warpbook/warpbook):
-// the kernel's program of c's session (see [Kernel]), cut after c, as the
-// page writes it — no scaffolding, no position comments, no interpreter
-// rewrites — with what the cells above c print hidden, so that it prints
-// what c prints. A cell opens a block only where it declares again a name
-// the session already holds; variables and imports that only later cells
-// use are kept quiet with "_ =" or left out. A whole program ("package
-// main") is itself. Cells with skip= or error= have no program.
-func Program(p *page.Page, c *page.Cell) (string, error) {
-	pl := newPlan(p, DefaultTimeout)
-	u := pl.byCell[c]
-	if u == nil {
-		return "", fmt.Errorf("%s: %s does not run (skip= or error=), so it has no program", c.Pos, c.ID())
+// Program returns cell c of the compiled page as a Go program of its own,
+// for a reader to run with the Go toolchain in a clone of the module
+// (github.com/warpbook/warpbook): the kernel's program of c's session (see
+// [Kernel]), cut after c, as the page writes it — no scaffolding, no
+// position comments, no interpreter rewrites — with what the cells above c
+// print hidden, so that it prints what c prints. A cell opens a block only
+// where it declares again a name the session already holds; variables and
+// imports that only later cells use are kept quiet with "_ =" or left out.
+// A whole program ("package main") is itself.
+//
+// A cell that does not run has no program, and Program returns "" without
+// an error: one with skip= or error=, and one that the type check found a
+// problem in, or in a cell above it in its session, which the kernel
+// reports. The error is a program that would not compile though its cell
+// does: a fault of the generator, not of the page.
+func (cp *Compiled) Program(c *page.Cell) (string, error) {
+	if cp.pl == nil {
+		return "", nil
+	}
+	u := cp.pl.byCell[c]
+	if u == nil || slices.Index(u.session.units, u) >= u.session.firstBad {
+		return "", nil
 	}
 	alone := &standalone{upTo: u, drop: map[string]bool{}, unused: map[*unit][]string{}}
 	for range 4 {
-		pl.write(u.session, alone)
-		src := u.session.mainGo
+		src := cp.pl.write(u.session, alone)
 		if u.session.program {
 			return src, nil
 		}

@@ -17,17 +17,22 @@ const programPage = "# P\n\n" +
 	"```go run id=c\nx := \"again\"\nfmt.Println(x, y, strings.ToUpper(\"z\"))\n```\n```output\nagain 2 Z\n```\n\n" +
 	"```go run id=d fresh\nimport \"fmt\"\nfmt.Println(\"fresh\")\n```\n```output\nfresh\n```\n\n" +
 	"```go run id=e fresh\nfmt.Println(\"no import\")\n```\n```output\nno import\n```\n\n" +
-	"```go run id=f skip=\"not here\"\nfmt.Println(1)\n```\n"
+	"```go run id=f skip=\"not here\"\nfmt.Println(1)\n```\n\n" +
+	"```go run id=g\nfunc hideOutput() {}\nhideOutput()\n```\n\n" +
+	"```go run id=h\nfmt.Println(undefined)\n```\n\n" +
+	"```go run id=i\nfmt.Println(x)\n```\n"
 
 // A cell's program is its session cut after it, as the page writes it: the
 // cells above run first with their output hidden (a panics= cell's panic
 // recovered), a block opens only where a name is declared again, and what
-// only later cells use is kept quiet or left out.
+// only later cells use is kept quiet or left out. A cell the kernel does
+// not run has none, and no error of its own: the kernel reports it.
 func TestProgram(t *testing.T) {
 	p, err := page.Parse("p.md", []byte(programPage))
 	if err != nil {
 		t.Fatal(err)
 	}
+	cp := snippets.Compile(p)
 	want := map[string]string{
 		"a": `// Cell a (p.md:3) as a program of its own, made by warpbook.
 // Run it inside the module github.com/warpbook/warpbook (a clone of its repository): go run FILE.go
@@ -103,7 +108,7 @@ func main() {
 `,
 	}
 	for id, w := range want {
-		got, err := snippets.Program(p, p.Cell(id))
+		got, err := cp.Program(p.Cell(id))
 		if err != nil {
 			t.Errorf("%s: %v", id, err)
 			continue
@@ -113,14 +118,19 @@ func main() {
 		}
 	}
 	// The cell above ends in its panic, not recovered.
-	if b, err := snippets.Program(p, p.Cell("b")); err != nil || !strings.Contains(b, "\tpanic(\"boom\")\n}\n") || strings.Contains(b, "recover") {
+	if b, err := cp.Program(p.Cell("b")); err != nil || !strings.Contains(b, "\tpanic(\"boom\")\n}\n") || strings.Contains(b, "recover") {
 		t.Errorf("program of b (%v):\n%s", err, b)
 	}
-	// A program that would not compile is an error, not a program.
-	if _, err := snippets.Program(p, p.Cell("e")); err == nil || !strings.Contains(err.Error(), "undefined: fmt") {
-		t.Errorf("program of e: error %v, want undefined: fmt", err)
+	// A cell that does not compile (e, h), or follows one in its session
+	// (i), or is skipped (f) does not run: it has no program and no error.
+	for _, id := range []string{"e", "f", "h", "i"} {
+		if src, err := cp.Program(p.Cell(id)); src != "" || err != nil {
+			t.Errorf("%s, which does not run: program %q, error %v", id, src, err)
+		}
 	}
-	if _, err := snippets.Program(p, p.Cell("f")); err == nil {
-		t.Error("a skipped cell has a program")
+	// A cell that runs but whose program would not compile (g declares
+	// the program's own hideOutput) is an error, not a program.
+	if src, err := cp.Program(p.Cell("g")); src != "" || err == nil || !strings.Contains(err.Error(), "p.md:53:1: g: its program does not compile: ") || !strings.Contains(err.Error(), "hideOutput redeclared") {
+		t.Errorf("program of g: %q, error %v; want an error at the cell that names the redeclared hideOutput", src, err)
 	}
 }

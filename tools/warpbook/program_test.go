@@ -21,7 +21,7 @@ import (
 )
 
 // TestCopyAsProgram takes every runnable snippet of the book as the
-// program "Copy as program" gives a reader (snippets.Program), builds
+// program "Copy as program" gives a reader (snippets.Compiled.Program), builds
 // them all with the Go toolchain in this module, runs each, and compares
 // what it prints with the output the page verifies; a panics= snippet
 // must end in that panic.
@@ -55,13 +55,14 @@ func TestCopyAsProgram(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		cp := snippets.Compile(pg)
 		for _, c := range pg.Cells {
 			if c.Attrs.Skip != "" || c.Attrs.Error != "" {
 				continue
 			}
-			code, err := snippets.Program(pg, c)
-			if err != nil {
-				t.Errorf("%s: %v", c.Pos, err)
+			code, err := cp.Program(c)
+			if err != nil || code == "" {
+				t.Errorf("%s: no program (%v)", c.Pos, err)
 				continue
 			}
 			name := fmt.Sprintf("p%d", len(progs))
