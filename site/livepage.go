@@ -215,10 +215,10 @@ func liveCheckAttrs(r *renderer, ch *page.Check) string {
 // source with the lines of its front matter left empty. The kernel reads
 // nothing of the front matter (a page's title, tags and byline are the
 // site's; the number lint, which reads prose_numbers, runs at build), and
-// decoding it was a tenth of a page's first Run in the browser; the lines
-// stay, so that every position the kernel reports is the book's. A page
-// with parse problems is sent as it is, for the kernel to report them as
-// warpbook test does.
+// decoding it was a noticeable part of a page's first Run in the browser;
+// the lines stay, so that every position the kernel reports is the book's.
+// A page with parse problems is sent as it is, for the kernel to report
+// them as warpbook test does.
 func liveText(sp *page.Page) string {
 	if sp == nil {
 		return ""

@@ -213,8 +213,8 @@ func (b *build) searchIndex() error {
 	b.put("assets/search-index.js", buf.Bytes())
 	b.mu.Unlock()
 
-	// The budget is on the gzipped size at gzip's default level (within
-	// 1 % of the best level on the book's index, and faster); an index
+	// The budget is on the gzipped size at gzip's default level (close to
+	// the best level on text like the book's, and faster); an index
 	// that is smaller than the budget as it is needs no compressing.
 	if len(buf.Bytes())/1024 <= b.settings.SearchBudget {
 		return nil

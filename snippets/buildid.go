@@ -86,8 +86,8 @@ func goBuildID(id string) bool {
 
 // exeHash returns the sha256 of the executable exe, in hex, or "" when it
 // cannot be read: the tool's identity where its executable has no Go build
-// ID. Hashing the 31 MB executable takes about 30 ms on the development
-// machine, on every command, so the hash is kept in the cache
+// ID. Hashing an executable of tens of megabytes on every command would
+// slow every command, so the hash is kept in the cache
 // directory under the executable's path, size and modification time, and
 // computed again whenever one of them changes (a rebuild, go run's next
 // binary). The kept hash is read as the cache reads (a regular file of at

@@ -2,9 +2,9 @@
 
 // Program is left out of the browser kernel (js/wasm), which has no use
 // for it: the program is for a reader to run with the Go toolchain, and
-// go/format, which it needs, would cost the kernel 0.37 MB of WebAssembly
-// (yaegi's reflection keeps every exported method of a type that reaches
-// an interface, so Program would be linked whether called or not).
+// go/format, which it needs, would add to the kernel's download (yaegi's
+// reflection keeps every exported method of a type that reaches an
+// interface, so Program would be linked whether called or not).
 
 package snippets
 

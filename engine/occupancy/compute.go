@@ -19,11 +19,10 @@ func Compute(d gpu.Device, k Kernel) (r Result, err error) {
 	// Compute is small enough to be inlined: r and the copies of d and k
 	// live in the caller's frame, compute works on them through pointers,
 	// and r is copied once, into the caller's variable. Through a call by
-	// value, the 208-byte Device and the 96-byte Kernel were copied in and
-	// the 184-byte Result twice out, 26 of the 60 ns a call took; now the
-	// copies and the call take 16 of 46 (BenchmarkComputeRatio's
-	// call-ns), most of it the one copy of r, whose wide loads wait for
-	// compute's narrow stores to reach the cache.
+	// value, the Device and the Kernel were copied in and the Result twice
+	// out, a large part of what a call cost (BenchmarkComputeRatio's
+	// call-ns measures it); what remains is mostly the one copy of r, whose
+	// wide loads wait for compute's narrow stores to reach the cache.
 	err = compute(&d, &k, &r)
 	return r, err
 }
@@ -42,7 +41,7 @@ func compute(d *gpu.Device, k *Kernel, r *Result) error {
 	// whole. Copying a struct whose fields were just stored one by one
 	// stalls the processor (its wide loads cannot take the narrow stores'
 	// data), and such copies of small result structs, of Limits and of r
-	// itself were over half of what Compute cost.
+	// itself were most of what Compute cost.
 	r.WarpsPerBlock = ceilDiv(k.BlockSize, d.WarpSize)
 	r.MaxWarps = div(d.MaxThreadsPerSM, d.WarpSize)
 

@@ -48,15 +48,15 @@ var practiceMain []byte
 // buildFlags are the go build flags of the kernel: no paths or version
 // control state in the binary (a build depends only on its sources), no
 // symbol table, and inlining only in the runtime (the last -gcflags that
-// matches a package wins). Without inlining the module is a sixth smaller
+// matches a package wins). Without inlining the module is much smaller
 // gzipped (no copies of inlined bodies, and no inlining tables in its
-// data), which the 4 MB budget of the issue needs; inlining in the runtime
+// data), which the kernel's 4 MB budget needs; inlining in the runtime
 // alone, where the interpreter's time goes (allocation, maps, interface
-// conversions), costs 58 KB of it and makes the kernel's start and its
-// runs faster than with no inlining at all: in alternated runs under Node,
-// 30 % less CPU time to start, a quarter less for the first Run and a
-// seventh less for a pass over a page's cells. Inlining in reflect as
-// well (31 KB more) measured no faster. See docs/live-book.md and docs/benchmarks.md.
+// conversions), costs little of that and makes the kernel's start and its
+// runs faster than with no inlining at all. Inlining in reflect as well
+// made it larger and no faster. See docs/live-book.md; docs/benchmarks.md
+// has the figures and the benchmarks that measure them (site/live's
+// BenchmarkBuild, site's BenchmarkBrowserKernel).
 var buildFlags = []string{"-trimpath", "-buildvcs=false", "-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=internal/runtime/...=", "-ldflags=-s -w"}
 
 // ErrNoToolchain is wrapped by Build's error when there is no Go toolchain

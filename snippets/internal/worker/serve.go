@@ -284,9 +284,9 @@ const fmtKey = "fmt/./fmt"
 // the two differ (os.Stdout is the module's file descriptor 1, the output
 // a Go writer that keeps the order of both), and each write to file
 // descriptor 1 there crosses into JavaScript and back through the Go
-// scheduler, which costs about a hundred times what the write does: a
-// table of 50 rows through a tabwriter took 30 to 570 ms. Elsewhere the
-// two are the same file.
+// scheduler, which costs far more than the write itself: a table printed
+// through a tabwriter, a write per cell, would take visible time. Elsewhere
+// the two are the same file.
 func exports(syms interp.Exports, out, errOut io.Writer) interp.Exports {
 	stdout := reflect.ValueOf(&os.Stdout).Elem()
 	if s, ok := out.(*os.File); ok {
