@@ -12,7 +12,8 @@ import (
 // what the book is, the ways to use it (read it; run its snippets; practise
 // with its questions, for the parts the book has), where to start, and the
 // contents by part, each chapter numbered once with its opening sentence.
-func (b *build) frontPage(r *renderer) string {
+func (r *renderer) frontPage() string {
+	b := r.b
 	var w strings.Builder
 	if b.settings.Description != "" {
 		fmt.Fprintf(&w, `<p class="lead">%s</p>`+"\n", html.EscapeString(b.settings.Description))

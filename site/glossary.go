@@ -357,7 +357,8 @@ func fold(w string) string {
 
 // glossaryIndex is the body of glossary/index.html: every term with its
 // definition.
-func (b *build) glossaryIndex(r *renderer) string {
+func (r *renderer) glossaryIndex() string {
+	b := r.b
 	var w strings.Builder
 	w.WriteString(`<dl class="glossary">` + "\n")
 	for _, g := range b.glossary {
@@ -369,7 +370,8 @@ func (b *build) glossaryIndex(r *renderer) string {
 }
 
 // glossaryEntry is the content of a glossary entry's page around its body.
-func (b *build) glossaryEntry(r *renderer, body string) string {
+func (r *renderer) glossaryEntry(body string) string {
+	b := r.b
 	g := r.p
 	var w strings.Builder
 	fmt.Fprintf(&w, `<p class="short">%s</p>`+"\n", html.EscapeString(g.fm().Short))

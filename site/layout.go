@@ -65,7 +65,7 @@ func (b *build) render() error {
 			// start from the root, filled in once it is known.
 			r.root, r.abs = rootToken, true
 		}
-		data := b.layout(r)
+		data := r.layout()
 		var buf bytes.Buffer
 		buf.Grow(len(data.Content) + len(data.Sidebar) + 16<<10) // the page around them is a few KB
 		if err := pageTemplate.Execute(&buf, data); err != nil {
@@ -77,34 +77,35 @@ func (b *build) render() error {
 			b.notFound = out
 			out = bytes.ReplaceAll(out, []byte(rootToken), []byte(html.EscapeString(b.base)))
 		}
-		b.mu.Lock()
 		b.put(p.out, out)
+		b.addErrs(r.errs...)
+		b.mu.Lock()
 		b.links = append(b.links, r.links...)
-		b.errs = append(b.errs, r.errs...)
 		b.mu.Unlock()
 	})
 	return <-index
 }
 
 // content returns the HTML of a page's article.
-func (b *build) content(r *renderer) string {
+func (r *renderer) content() string {
 	p := r.p
 	switch {
 	case p.body != nil:
 		return p.body(r)
 	case p.kind == kindGlossary:
-		return b.glossaryEntry(r, r.markdown(p.doc()))
+		return r.glossaryEntry(r.markdown(p.doc()))
 	case p.kind == kindQuestion:
-		return b.questionPage(r)
+		return r.questionPage()
 	}
 	s := r.markdown(p.doc())
 	if p.list != nil {
 		s += p.list(r)
 	}
-	return s + b.chapterQuestions(r)
+	return s + r.chapterQuestions()
 }
 
-func (b *build) layout(r *renderer) *layoutData {
+func (r *renderer) layout() *layoutData {
+	b := r.b
 	p := r.p
 	d := &layoutData{
 		Lang:        b.settings.Language,
@@ -117,14 +118,14 @@ func (b *build) layout(r *renderer) *layoutData {
 		ThemeScript: template.JS(themeScript),
 		Draft:       p.draft,
 		TitleInDoc:  p.titleInDoc,
-		Content:     template.HTML(b.content(r)),
+		Content:     template.HTML(r.content()),
 	}
 	if p.fm().Description != "" {
 		d.Description = p.fm().Description
 	} else if p.kind == kindGlossary {
 		d.Description = p.fm().Short
 	}
-	d.Sidebar = template.HTML(b.sidebar(r))
+	d.Sidebar = template.HTML(r.sidebar())
 	for _, c := range p.crumbs {
 		l := linkData{Title: c.title}
 		if c.page != nil && c.page != p {
@@ -158,9 +159,9 @@ func (b *build) layout(r *renderer) *layoutData {
 	if p.kind == kindGlossary {
 		d.TOC = nil
 	}
-	d.Provenance = template.HTML(b.provenanceNote(r))
+	d.Provenance = template.HTML(r.provenanceNote())
 	d.Practice = p == b.practice
-	d.Live = b.liveFor(r)
+	d.Live = r.liveFor()
 	return d
 }
 
@@ -168,7 +169,8 @@ func (b *build) layout(r *renderer) *layoutData {
 // tree is rendered once per directory (links are relative) and the
 // current page marked by a replacement: the sidebar of a 200-page book
 // is 200 links on each of 200 pages.
-func (b *build) sidebar(r *renderer) string {
+func (r *renderer) sidebar() string {
+	b := r.b
 	dir := path.Dir(r.at)
 	if r.abs {
 		dir = rootToken
@@ -177,7 +179,7 @@ func (b *build) sidebar(r *renderer) string {
 	html, ok := b.sidebars[dir]
 	b.mu.Unlock()
 	if !ok {
-		html = b.sidebarTree(r)
+		html = r.sidebarTree()
 		b.mu.Lock()
 		b.sidebars[dir] = html
 		b.mu.Unlock()
@@ -191,7 +193,8 @@ func (b *build) sidebar(r *renderer) string {
 
 // sidebarTree renders the navigation tree for pages in r's directory,
 // with no page marked.
-func (b *build) sidebarTree(r *renderer) string {
+func (r *renderer) sidebarTree() string {
+	b := r.b
 	var w strings.Builder
 	var list func(items []*navItem, top bool)
 	list = func(items []*navItem, top bool) {
@@ -234,6 +237,6 @@ func (b *build) sidebarTree(r *renderer) string {
 }
 
 // notFoundPage is 404.html.
-func (b *build) notFoundPage(r *renderer) string {
+func (r *renderer) notFoundPage() string {
 	return `<p>There is no page at this address. Try the <a href="` + r.href("index.html") + `">contents</a> or the search box.</p>` + "\n"
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html"
 	"strings"
-	"sync"
 
 	"github.com/yuin/goldmark/ast"
 
@@ -92,8 +91,6 @@ func (b *build) live() error {
 			b.put(kernelAsset(k), k.Script)
 		}
 	}
-	var mu sync.Mutex
-	var err error
 	parallel(pages, func(p *htmlPage) {
 		// The page's one compile: its facts, with which its first run
 		// skips the type check (the kernel's copy differs only in the
@@ -108,19 +105,15 @@ func (b *build) live() error {
 		if len(p.snip.Diagnostics) == 0 && len(p.snip.Cells) > 0 {
 			progs = b.programs(p, cp)
 		}
-		data, jerr := json.Marshal(lp)
-		mu.Lock()
-		defer mu.Unlock()
-		if jerr != nil {
-			err = jerr
-			return
-		}
+		// A page's script is JSON of strings and facts: it cannot fail to
+		// encode.
+		data, _ := json.Marshal(lp)
 		b.put(liveSource(p), []byte("warpbookLivePage("+string(data)+");\n"))
 		if progs != nil {
 			b.put("assets/programs/"+programsKey(p)+".js", progs)
 		}
 	})
-	return err
+	return nil
 }
 
 // kernelAsset is where the site keeps the kernel script: a name that
@@ -132,7 +125,8 @@ func kernelAsset(k *live.Kernel) string {
 
 // liveFor returns what the page being rendered needs to run its cells, nil
 // for a page with nothing to run (and on the print page).
-func (b *build) liveFor(r *renderer) *liveData {
+func (r *renderer) liveFor() *liveData {
+	b := r.b
 	if r.print || !isLive(r.p) {
 		return nil
 	}

@@ -84,7 +84,8 @@ const blank = "_____"
 // practiceCards makes the cards of the whole book, in reading order:
 // questions first, then the predict cards of each chapter, then those of
 // the question pages. Problems (a drill without an answer) go to errs.
-func (b *build) practiceCards(r *renderer) (cards []*practiceCard, errs page.Diagnostics) {
+func (r *renderer) practiceCards() (cards []*practiceCard, errs page.Diagnostics) {
+	b := r.b
 	for _, q := range b.questions {
 		qr := b.newRenderer(q, r.at, false)
 		short, deep := b.questionParts(q)
@@ -688,8 +689,9 @@ type indexFamily struct {
 // card, a generated problem, a mock interview and the reader's progress.
 // The cards' HTML goes to one script per chapter (see practiceChunkDir).
 // Without JavaScript the page says where the questions are.
-func (b *build) practicePage(r *renderer) string {
-	cards, errs := b.practiceCards(r)
+func (r *renderer) practicePage() string {
+	b := r.b
+	cards, errs := r.practiceCards()
 	r.errs = append(r.errs, errs...)
 	var w strings.Builder
 	questions, predict := 0, 0
@@ -736,7 +738,7 @@ func (b *build) practicePage(r *renderer) string {
 			chunks = append(chunks, nil)
 		}
 		var h strings.Builder
-		b.writeCard(&h, r, c)
+		r.writeCard(&h, c)
 		chunks[n] = append(chunks[n], chunkCard{ID: c.id, HTML: h.String()})
 		ic := indexCard{ID: c.id, Kind: c.kind, Chapter: c.chapter, Tags: c.tags, Difficulty: c.difficulty, Choices: c.choices, Chunk: n, Simulated: c.simulated}
 		if ic.Tags == nil {
@@ -759,9 +761,7 @@ func (b *build) practicePage(r *renderer) string {
 			r.errs = append(r.errs, &page.Diagnostic{Pos: page.Pos{File: b.file(r.p.path)}, Msg: "practice cards: " + err.Error()})
 			continue
 		}
-		b.mu.Lock()
 		b.put(name, []byte("warpbookPracticeCards("+strconv.Itoa(i)+", "+string(data)+");\n"))
-		b.mu.Unlock()
 		idx.Chunks = append(idx.Chunks, r.href(name))
 	}
 
@@ -885,7 +885,7 @@ func (b *build) practiceModule() error {
 }
 
 // writeCard writes one card.
-func (b *build) writeCard(w *strings.Builder, r *renderer, c *practiceCard) {
+func (r *renderer) writeCard(w *strings.Builder, c *practiceCard) {
 	fmt.Fprintf(w, `<article class="pcard" data-card="%s" data-id="%s" data-chapter="%s" data-tags="%s"`,
 		c.kind, html.EscapeString(c.id), html.EscapeString(c.chapter), html.EscapeString(strings.Join(c.tags, " ")))
 	if c.difficulty != "" {

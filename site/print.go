@@ -12,7 +12,8 @@ import (
 // contents, linked; the chapters in reading order, each part under its
 // title; the interview questions with their answers; the glossary.
 // `warpbook build --pdf` prints it to book.pdf.
-func (b *build) printPage(r *renderer) string {
+func (r *renderer) printPage() string {
+	b := r.b
 	var w strings.Builder
 	w.WriteString(`<p class="print-note">The whole book on one page. Use your browser's print command to print it or save it as PDF.</p>` + "\n")
 	// Each chapter and question renders on its own, in parallel: this page
@@ -27,7 +28,7 @@ func (b *build) printPage(r *renderer) string {
 		pr := b.newRenderer(p, r.at, true)
 		var s string
 		if p.kind == kindQuestion {
-			s = b.printQuestion(pr)
+			s = pr.printQuestion()
 		} else {
 			s = pr.markdown(p.doc())
 		}
@@ -42,7 +43,7 @@ func (b *build) printPage(r *renderer) string {
 	}
 	w.Grow(size + 64<<10) // the contents and the glossary besides
 
-	b.printContents(&w, r)
+	r.printContents(&w)
 	partOf := map[*htmlPage]string{} // the part a chapter opens
 	var part string
 	walkNav(b.nav, func(it *navItem, parents []*navItem) {
@@ -90,7 +91,8 @@ func (b *build) printPage(r *renderer) string {
 
 // printContents writes the print edition's contents: the parts and their
 // chapters, numbered once, linked to where they start on the page.
-func (b *build) printContents(w *strings.Builder, r *renderer) {
+func (r *renderer) printContents(w *strings.Builder) {
+	b := r.b
 	w.WriteString(`<div class="print-contents"><h2 id="p-contents">Contents</h2>` + "\n")
 	open := false
 	var item func(it *navItem)
@@ -152,7 +154,8 @@ func (b *build) printContents(w *strings.Builder, r *renderer) {
 
 // printQuestion is a question in the print edition: the question, what it
 // is about, its short answer and its deep dive, all open.
-func (b *build) printQuestion(r *renderer) string {
+func (r *renderer) printQuestion() string {
+	b := r.b
 	q := r.p
 	var w strings.Builder
 	fmt.Fprintf(&w, `<article class="print-q" id="%s">`+"\n", printID(q, ""))

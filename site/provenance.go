@@ -88,8 +88,8 @@ func readBook(fsys fs.FS) (bookData, error) {
 // from the repository root ("book/occupancy.md"), or as the build was
 // given it without a repository.
 func (b *build) repoPath(p string) string {
-	if b.prov.Commit != "" || b.prov.Prefix != "" {
-		return path.Join(b.prov.Prefix, p)
+	if b.opts.Provenance.Commit != "" || b.opts.Provenance.Prefix != "" {
+		return path.Join(b.opts.Provenance.Prefix, p)
 	}
 	return b.file(p)
 }
@@ -101,8 +101,8 @@ func (b *build) sourceURL(p string, line int) string {
 	if repo == "" {
 		return ""
 	}
-	rev := b.prov.Commit
-	if rev == "" || b.prov.Dirty {
+	rev := b.opts.Provenance.Commit
+	if rev == "" || b.opts.Provenance.Dirty {
 		rev = "HEAD"
 	}
 	u := repo + "/blob/" + rev + "/" + b.repoPath(p)
@@ -117,11 +117,11 @@ func (b *build) sourceURL(p string, line int) string {
 func (b *build) sourceName() (short, long string) {
 	hash := b.book.hash[:12]
 	switch {
-	case b.prov.Commit != "" && !b.prov.Dirty:
-		return "commit " + b.prov.Commit[:min(12, len(b.prov.Commit))], "git commit " + b.prov.Commit
-	case b.prov.Commit != "":
-		return fmt.Sprintf("commit %s with changes, content %s", b.prov.Commit[:min(12, len(b.prov.Commit))], hash),
-			fmt.Sprintf("git commit %s with uncommitted changes; the sha256 of the book's files is %s", b.prov.Commit, b.book.hash)
+	case b.opts.Provenance.Commit != "" && !b.opts.Provenance.Dirty:
+		return "commit " + b.opts.Provenance.Commit[:min(12, len(b.opts.Provenance.Commit))], "git commit " + b.opts.Provenance.Commit
+	case b.opts.Provenance.Commit != "":
+		return fmt.Sprintf("commit %s with changes, content %s", b.opts.Provenance.Commit[:min(12, len(b.opts.Provenance.Commit))], hash),
+			fmt.Sprintf("git commit %s with uncommitted changes; the sha256 of the book's files is %s", b.opts.Provenance.Commit, b.book.hash)
 	}
 	return "content " + hash, "the book is not a git checkout: this is the sha256 of its files, " + b.book.hash
 }
@@ -129,16 +129,17 @@ func (b *build) sourceName() (short, long string) {
 // verifiedDate is the date the page states it was verified on, "" when the
 // build was not given one.
 func (b *build) verifiedDate() string {
-	if b.prov.Date.IsZero() {
+	if b.opts.Provenance.Date.IsZero() {
 		return ""
 	}
-	return b.prov.Date.UTC().Format("2 January 2006")
+	return b.opts.Provenance.Date.UTC().Format("2 January 2006")
 }
 
 // provenanceNote is the note at the end of a page that says what verified
 // its snippets and checked values, from what source, and how to check
 // them again; for a page without them, where its source is.
-func (b *build) provenanceNote(r *renderer) string {
+func (r *renderer) provenanceNote() string {
+	b := r.b
 	p := r.p
 	if p.snip == nil || r.print {
 		return ""
@@ -157,7 +158,7 @@ func (b *build) provenanceNote(r *renderer) string {
 		b.writeDate(&w)
 		fmt.Fprintf(&w, ` from <abbr title="%s">%s</abbr>`, html.EscapeString(long), html.EscapeString(short))
 		engine := "a hash of the engine packages' source"
-		if b.prov.Commit != "" {
+		if b.opts.Provenance.Commit != "" {
 			engine += ", as of that commit"
 		}
 		fmt.Fprintf(&w, `, by %s with <abbr title="%s">engine %s</abbr> (%s`,
@@ -178,9 +179,9 @@ func (b *build) provenanceNote(r *renderer) string {
 	}
 	if cells+checks > 0 {
 		w.WriteString(`<p>Check it yourself: `)
-		if repo := b.settings.Repository; repo != "" && b.prov.Commit != "" && !b.prov.Dirty {
+		if repo := b.settings.Repository; repo != "" && b.opts.Provenance.Commit != "" && !b.opts.Provenance.Dirty {
 			fmt.Fprintf(&w, `<code>git clone %s &amp;&amp; cd %s &amp;&amp; git checkout %s</code>, then `,
-				html.EscapeString(repo), html.EscapeString(path.Base(strings.TrimSuffix(strings.TrimSuffix(repo, "/"), ".git"))), html.EscapeString(b.prov.Commit[:min(12, len(b.prov.Commit))]))
+				html.EscapeString(repo), html.EscapeString(path.Base(strings.TrimSuffix(strings.TrimSuffix(repo, "/"), ".git"))), html.EscapeString(b.opts.Provenance.Commit[:min(12, len(b.opts.Provenance.Commit))]))
 		}
 		fmt.Fprintf(&w, `<code>%s</code>.</p>`+"\n", html.EscapeString(snippets.TestCommand(file)))
 	}
@@ -194,7 +195,7 @@ func (b *build) provenanceNote(r *renderer) string {
 // writeDate writes " on DATE" when the build was given a date.
 func (b *build) writeDate(w *strings.Builder) {
 	if d := b.verifiedDate(); d != "" {
-		fmt.Fprintf(w, ` on <time datetime="%s">%s</time>`, b.prov.Date.UTC().Format("2006-01-02"), d)
+		fmt.Fprintf(w, ` on <time datetime="%s">%s</time>`, b.opts.Provenance.Date.UTC().Format("2006-01-02"), d)
 	}
 }
 

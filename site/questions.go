@@ -40,7 +40,8 @@ func (b *build) questionParts(q *htmlPage) (short, deep []ast.Node) {
 }
 
 // questionMeta writes a question's difficulty, tags and section link.
-func (b *build) questionMeta(w *strings.Builder, r *renderer, q *htmlPage) {
+func (r *renderer) questionMeta(w *strings.Builder, q *htmlPage) {
+	b := r.b
 	fmt.Fprintf(w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm().Difficulty, q.fm().Difficulty)
 	for _, t := range q.tags {
 		fmt.Fprintf(w, ` <a class="tag" href="%s" data-tag="%s">%s</a>`, rel(r.at, "questions/tags/"+t+".html"), t, html.EscapeString(t))
@@ -66,12 +67,13 @@ func (b *build) questionMeta(w *strings.Builder, r *renderer, q *htmlPage) {
 
 // questionItem writes one question of an index: the question, its
 // metadata and the short answer inside <details>.
-func (b *build) questionItem(w *strings.Builder, r *renderer, q *htmlPage) {
+func (r *renderer) questionItem(w *strings.Builder, q *htmlPage) {
+	b := r.b
 	qr := b.newRenderer(q, r.at, false)
 	short, _ := b.questionParts(q)
 	fmt.Fprintf(w, `<article class="qa" id="q-%s" data-tags="%s">`+"\n", q.slug, html.EscapeString(strings.Join(q.tags, " ")))
 	fmt.Fprintf(w, `<h2 class="qa-q"><a href="%s">%s</a></h2>`+"\n", rel(r.at, q.out), html.EscapeString(q.title))
-	b.questionMeta(w, r, q)
+	r.questionMeta(w, q)
 	w.WriteString(`<details class="answer"><summary>Show the answer</summary>` + "\n")
 	w.WriteString(qr.markdown(short...))
 	fmt.Fprintf(w, `<p><a href="%s">Deep dive →</a></p>`+"\n", rel(r.at, q.out)+"#deep-dive")
@@ -81,12 +83,13 @@ func (b *build) questionItem(w *strings.Builder, r *renderer, q *htmlPage) {
 }
 
 // questionIndex is the body of questions/index.html.
-func (b *build) questionIndex(r *renderer) string {
+func (r *renderer) questionIndex() string {
+	b := r.b
 	var w strings.Builder
 	fmt.Fprintf(&w, "<p>%s. Each answer stays hidden until you open it.</p>\n", plural(len(b.questions), "question", "questions"))
-	b.tagList(&w, r, "")
+	r.tagList(&w, "")
 	for _, q := range b.questions {
-		b.questionItem(&w, r, q)
+		r.questionItem(&w, q)
 	}
 	return w.String()
 }
@@ -94,7 +97,8 @@ func (b *build) questionIndex(r *renderer) string {
 // tagList writes the links that filter the questions by tag: to the tag
 // pages, and on the index (current "") marked for the script, which
 // filters the list in place instead.
-func (b *build) tagList(w *strings.Builder, r *renderer, current string) {
+func (r *renderer) tagList(w *strings.Builder, current string) {
+	b := r.b
 	filter := ""
 	if current == "" {
 		filter = ` data-filter="qa"`
@@ -117,22 +121,24 @@ func (b *build) tagList(w *strings.Builder, r *renderer, current string) {
 }
 
 // tagPage is the body of questions/tags/<tag>.html.
-func (b *build) tagPage(r *renderer) string {
+func (r *renderer) tagPage() string {
+	b := r.b
 	var w strings.Builder
 	tag := r.p.slug
 	fmt.Fprintf(&w, "<p>%s tagged <strong>%s</strong>.</p>\n", plural(len(b.tags[tag]), "question", "questions"), html.EscapeString(tag))
-	b.tagList(&w, r, tag)
+	r.tagList(&w, tag)
 	for _, q := range b.tags[tag] {
-		b.questionItem(&w, r, q)
+		r.questionItem(&w, q)
 	}
 	return w.String()
 }
 
 // questionPage is the content of a question's own page.
-func (b *build) questionPage(r *renderer) string {
+func (r *renderer) questionPage() string {
+	b := r.b
 	q := r.p
 	var w strings.Builder
-	b.questionMeta(&w, r, q)
+	r.questionMeta(&w, q)
 	short, deep := b.questionParts(q)
 	w.WriteString(`<details class="answer"><summary>Show the answer</summary>` + "\n")
 	w.WriteString(r.markdown(short...))
@@ -151,7 +157,8 @@ const chapterQuestionsID = "wb-qs"
 // chapterQuestions lists, at the end of a chapter, the interview questions
 // whose section is on it, in the order of their sections, each with a
 // link to the section that answers it.
-func (b *build) chapterQuestions(r *renderer) string {
+func (r *renderer) chapterQuestions() string {
+	b := r.b
 	p := r.p
 	if len(p.qs) == 0 || r.print {
 		return ""

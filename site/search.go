@@ -209,9 +209,7 @@ func (b *build) searchIndex() error {
 		return fmt.Errorf("search index: %w", err)
 	}
 	buf.WriteString(";\n")
-	b.mu.Lock()
 	b.put("assets/search-index.js", buf.Bytes())
-	b.mu.Unlock()
 
 	// The budget is on the gzipped size at gzip's default level (close to
 	// the best level on text like the book's, and faster); an index

@@ -26,10 +26,10 @@ func (b *build) structure() error {
 		}
 	}
 	if len(b.glossary) > 0 {
-		glossIndex = b.collection("glossary/index.md", "Glossary", b.glossaryIndex)
+		glossIndex = b.collection("glossary/index.md", "Glossary", (*renderer).glossaryIndex)
 	}
 	if len(b.questions) > 0 {
-		qIndex = b.collection("questions/index.md", "Interview questions", b.questionIndex)
+		qIndex = b.collection("questions/index.md", "Interview questions", (*renderer).questionIndex)
 	}
 	slices.SortFunc(b.glossary, func(x, y *htmlPage) int {
 		return cmp.Or(strings.Compare(strings.ToLower(x.title), strings.ToLower(y.title)), strings.Compare(x.slug, y.slug))
@@ -74,7 +74,7 @@ func (b *build) structure() error {
 		suffix = append(suffix, &navItem{title: qIndex.title, page: qIndex})
 	}
 	if b.hasDrills() {
-		practice := b.collection("practice.md", "Practice", b.practicePage)
+		practice := b.collection("practice.md", "Practice", (*renderer).practicePage)
 		if !listed[practice] {
 			suffix = append(suffix, &navItem{title: practice.title, page: practice})
 		}
@@ -89,7 +89,7 @@ func (b *build) structure() error {
 
 	// The title page, unless the book has its own.
 	if b.bySrc["index.md"] == nil && b.bySrc["README.md"] == nil && b.pageAt("index.html") == nil {
-		home := &htmlPage{path: "index.md", out: "index.html", kind: kindGenerated, title: b.settings.Title, body: b.frontPage}
+		home := &htmlPage{path: "index.md", out: "index.html", kind: kindGenerated, title: b.settings.Title, body: (*renderer).frontPage}
 		b.pages = append(b.pages, home)
 		b.bySrc["index.md"] = home
 		b.order = append(b.order, home)
@@ -161,7 +161,7 @@ func (b *build) structure() error {
 	for _, t := range sortedKeys(b.tags) {
 		tp := &htmlPage{
 			path: "questions/tags/" + t + ".md", out: "questions/tags/" + t + ".html", kind: kindGenerated,
-			title: "Questions tagged " + t, slug: t, body: b.tagPage,
+			title: "Questions tagged " + t, slug: t, body: (*renderer).tagPage,
 			crumbs: []crumb{{title: b.settings.Title, page: b.pageAt("index.html")}, {title: qIndex.title, page: qIndex}},
 		}
 		b.pages = append(b.pages, tp)
@@ -181,8 +181,8 @@ func (b *build) structure() error {
 		b.inPrint[q] = true // after the chapters
 	}
 	b.pages = append(b.pages,
-		&htmlPage{path: "print.md", out: "print.html", kind: kindGenerated, title: b.settings.Title, body: b.printPage},
-		&htmlPage{path: "404.md", out: "404.html", kind: kindGenerated, title: "Page not found", body: b.notFoundPage},
+		&htmlPage{path: "print.md", out: "print.html", kind: kindGenerated, title: b.settings.Title, body: (*renderer).printPage},
+		&htmlPage{path: "404.md", out: "404.html", kind: kindGenerated, title: "Page not found", body: (*renderer).notFoundPage},
 	)
 	slices.SortFunc(b.pages, func(x, y *htmlPage) int { return strings.Compare(x.out, y.out) })
 	return nil
