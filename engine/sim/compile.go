@@ -33,7 +33,7 @@ type inst struct {
 	lanes  uint32
 	warps  uint32
 	stride int32 // memory instructions: elements between consecutive threads' addresses
-	bar    int16 // UBLKCP, SYNCS: the mbarrier's index in the block
+	bar    int16 // UTMALDG, UBLKCP, SYNCS: the mbarrier's index in the block
 	group  uint8 // actCommit, actWaitGroup: groupCopy or groupMMA
 	need   need
 	shape  string // HMMA, HGMMA: the shape as written ("" for the default)
@@ -270,7 +270,7 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 		return c.errorf(s, path, "%s has %d source registers, want at most 4", name, len(in.Src))
 	}
 	if in.Level != "" && !info.global {
-		return c.errorf(s, path, "level is only for LDG, STG, LDL, STL, LDGSTS and UBLKCP, not %s", name)
+		return c.errorf(s, path, "level is only for LDG, STG, LDL, STL, LDGSTS, UTMALDG and UBLKCP, not %s", name)
 	}
 	level := info.level
 	if in.Level != "" {
@@ -326,14 +326,14 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 		return c.errorf(s, path, "groups %d, want 0 to 7 groups left in flight", in.Groups)
 	}
 	if in.Bytes != 0 && info.act != actBulkCopy {
-		return c.errorf(s, path, "bytes is only for UBLKCP, not %s", name)
+		return c.errorf(s, path, "bytes is only for UTMALDG and UBLKCP, not %s", name)
 	}
 	if info.act == actBulkCopy && (in.Bytes < 16 || in.Bytes > 1<<20 || in.Bytes%16 != 0) {
-		return c.errorf(s, path, "UBLKCP bytes %d, want a multiple of 16 from 16 to %d", in.Bytes, 1<<20)
+		return c.errorf(s, path, "%s bytes %d, want a multiple of 16 from 16 to %d", name, in.Bytes, 1<<20)
 	}
 	needsBar := info.act == actBulkCopy || info.act == actMbarWait
 	if in.Bar != "" && !needsBar {
-		return c.errorf(s, path, "bar is only for UBLKCP and SYNCS, not %s", name)
+		return c.errorf(s, path, "bar is only for UTMALDG, UBLKCP and SYNCS, not %s", name)
 	}
 	bar := int16(-1)
 	if needsBar {

@@ -37,7 +37,7 @@
 // a second FP32 pipe that dual issue reaches (Kepler), and an HMMA interval
 // from its shape (m·n·k multiply-adds over the tensor cores' rate). Shared
 // memory (LDS, STS) and global/local memory (LDG, STG, LDL, STL, and the
-// asynchronous LDGSTS and UBLKCP) are SM-wide and have a latency per level:
+// asynchronous LDGSTS, UTMALDG and UBLKCP) are SM-wide and have a latency per level:
 // shared, L1, L2, DRAM; a wider load takes longer to reach the registers
 // (Machine.LoadWriteback).
 //
@@ -223,20 +223,27 @@
 // shared memory instead of a register: it joins the warp's open cp.async
 // group, LDGDEPBAR commits the group, and DEPBAR with groups: N makes the
 // warp wait (long_scoreboard) until at most N committed groups are still in
-// flight, oldest first. UBLKCP (Machine.TMA, a TMA bulk copy) moves bytes
-// from global to shared memory and completes the next phase of a block's
-// mbarrier (bar); SYNCS on the same mbarrier waits for the next phase this
-// warp has not waited for yet (short_scoreboard), also when another warp of
-// the block (a producer) starts it later; a SYNCS for a phase no UBLKCP
-// ever starts is a deadlock. HGMMA (Machine.AsyncMMA, warpgroup MMA) holds
+// flight, oldest first. UTMALDG and UBLKCP (Machine.TMA) are the two TMA
+// copies from global to shared memory: UTMALDG the tile copy through a
+// tensor map (PTX cp.async.bulk.tensor), UBLKCP the plain bulk copy of
+// contiguous bytes (cp.async.bulk). The model runs them alike: bytes at a
+// level, completing the next phase of a block's mbarrier (bar); what a
+// tensor map adds (the box's addressing, swizzling, bounds) is not
+// modelled. SYNCS on the same mbarrier waits for the next phase this warp
+// has not waited for yet (short_scoreboard), also when another warp of the
+// block (a producer) starts it later; a SYNCS for a phase no copy ever
+// starts is a deadlock. HGMMA (Machine.AsyncMMA, warpgroup MMA) holds
 // the warp's tensor pipe for its quarter of an m64nNk16 tile and runs on
 // without waiting; its accumulator is ready when the pipe is done with the
 // tile, and no sooner than the tensor latency after issue (an HMMA's
 // latency is the pipe's, plus the cycles a shape longer than the
 // machine's TensorShape holds it). WARPGROUP.DEPBAR with groups: N commits
 // the open HGMMA group and waits (gmma) until at most N are in flight. Each
-// of a warpgroup's four warps issues its own HGMMA, as the hardware splits
-// the tile between the four sub-partitions. Running any of these on a
+// of a warpgroup's four warps issues its own HGMMA for its 16 rows of the
+// tile (the PTX ISA's accumulator layout) on its own sub-partition's tensor
+// pipe: that the hardware splits the work this way is the model's
+// inference from the layout and from consecutive warps landing on
+// different sub-partitions, not something NVIDIA documents. Running any of these on a
 // machine without the feature is an error at the instruction.
 //
 // # Control flow

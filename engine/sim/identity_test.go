@@ -103,9 +103,12 @@ func genAsync(r *rand.Rand, m Machine, p *Program, reg func() string) {
 	}
 	if m.TMA {
 		opts = append(opts, func() {
-			bar := []string{"b0", "b1"}[r.IntN(2)]
-			p.Add(Inst{Op: "UBLKCP", Src: []string{reg()}, Bytes: 16 << r.IntN(10), Bar: bar, Level: []string{"l2", "dram"}[r.IntN(2)]})
-			p.Add(Inst{Op: "SYNCS", Bar: bar})
+			// The tensor-map tile copy and the plain bulk copy, each waited for.
+			for _, op := range []string{"UTMALDG", "UBLKCP"} {
+				bar := []string{"b0", "b1"}[r.IntN(2)]
+				p.Add(Inst{Op: op, Src: []string{reg()}, Bytes: 16 << r.IntN(10), Bar: bar, Level: []string{"l2", "dram"}[r.IntN(2)]})
+				p.Add(Inst{Op: "SYNCS", Bar: bar})
+			}
 		})
 	}
 	if m.AsyncMMA {

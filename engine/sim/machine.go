@@ -95,8 +95,8 @@ type Machine struct {
 	// shared memory.
 	AsyncCopy      bool
 	AsyncCopyExtra int
-	// TMA allows UBLKCP (bulk copies that complete on an mbarrier) and
-	// SYNCS; AsyncMMA allows HGMMA and WARPGROUP.DEPBAR (compute capability
+	// TMA allows UTMALDG and UBLKCP (TMA copies that complete on an
+	// mbarrier) and SYNCS; AsyncMMA allows HGMMA and WARPGROUP.DEPBAR (compute capability
 	// 9.0).
 	TMA      bool
 	AsyncMMA bool

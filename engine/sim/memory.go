@@ -274,7 +274,7 @@ func (s *sm) mbarStart(w *warp, bar int16, done, now int64) {
 }
 
 // mbarWait makes the warp wait for the next phase of its block's mbarrier
-// bar: until that phase completes, or, when no UBLKCP has started it yet,
+// bar: until that phase completes, or, when no UTMALDG or UBLKCP has started it yet,
 // until one does (in short_scoreboard: the wait is an MIO operation).
 func (s *sm) mbarWait(w *warp, bar int16, now int64) {
 	b := &s.blocks[w.block].bars[bar]

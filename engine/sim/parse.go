@@ -38,7 +38,7 @@ import (
 //	      - {op: FFMA, dst: r0, src: [r0, r1], ilp: 2}
 //	      - {op: LDG, dst: r2, src: [r3], level: dram, width: 16, stride: 2}
 //	      - {op: LDGSTS, src: [r3]}    # cp.async; then {op: LDGDEPBAR}, {op: DEPBAR, groups: 1}
-//	      - {op: UBLKCP, src: [r3], bytes: 16384, bar: full0}
+//	      - {op: UTMALDG, src: [r3], bytes: 16384, bar: full0}
 //	      - {op: SYNCS, bar: full0}
 //	      - {op: HGMMA, dst: acc, src: [acc], shape: m64n128k16}
 //	      - {op: WARPGROUP.DEPBAR, groups: 0}

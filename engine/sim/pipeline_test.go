@@ -181,6 +181,42 @@ func TestBulkCopyMbarrier(t *testing.T) {
 	}
 }
 
+// TestTensorCopyIsBulkCopy: UTMALDG (the tensor-map tile copy) and UBLKCP
+// (the plain bulk copy) are two SASS names the model runs alike, so a
+// pipeline gives the same result, metric for metric, with either; both
+// need a machine with TMA.
+func TestTensorCopyIsBulkCopy(t *testing.T) {
+	pipeline := func(op string) *Program {
+		copyStage := NewProgram().Add(Inst{Op: op, Src: []string{"tmap"}, Bytes: 8192, Bar: "full", Level: "l2"})
+		return NewProgram().Loop(6, NewProgram().
+			BranchWarps("0", copyStage, nil).
+			Add(Inst{Op: "SYNCS", Bar: "full"}).
+			ILP(16, "FFMA", "x", "x", "y"))
+	}
+	res := map[string]*Result{}
+	for _, op := range []string{"UTMALDG", "UBLKCP"} {
+		res[op] = runOn(t, one(Hopper()), Workload{Name: op, Launch: Launch{Block: 256, Blocks: 2}, Program: pipeline(op)})
+	}
+	a, b := res["UTMALDG"], res["UBLKCP"]
+	if a.Cycles != b.Cycles || a.Instructions != b.Instructions || a.IssueActive != b.IssueActive {
+		t.Errorf("UTMALDG: %d cycles, %d instructions, %.3f %% issue-active; UBLKCP: %d, %d, %.3f %%; want the same",
+			a.Cycles, a.Instructions, a.IssueActive, b.Cycles, b.Instructions, b.IssueActive)
+	}
+	for _, st := range States() {
+		if a.StateCycles(st) != b.StateCycles(st) {
+			t.Errorf("%s: UTMALDG %d warp-cycles, UBLKCP %d, want the same", st, a.StateCycles(st), b.StateCycles(st))
+		}
+	}
+	if a.Stall(ShortScoreboard) == 0 {
+		t.Errorf("consumers never waited on the mbarrier: short_scoreboard 0, want the copy's latency to show")
+	}
+	_, err := Run(Workload{GPU: "ampere", Launch: Launch{Block: 32, Blocks: 1},
+		Program: NewProgram().Add(Inst{Op: "UTMALDG", Src: []string{"tmap"}, Bytes: 16, Bar: "full"})})
+	if err == nil || !strings.Contains(err.Error(), "UTMALDG") {
+		t.Errorf("UTMALDG on ampere: %v, want an error naming UTMALDG", err)
+	}
+}
+
 // TestWarpgroupMMA: HGMMA runs asynchronously; WARPGROUP.DEPBAR waits for
 // its group in the gmma state, and keeping one group in flight overlaps the
 // tensor pipe with the next group's issue.

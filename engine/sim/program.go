@@ -13,8 +13,10 @@ type Inst struct {
 	// MOV, SEL, DFMA, DADD, DMUL, MUFU, HMMA, LDS, STS, LDG, STG, LDL, STL,
 	// BAR, MEMBAR, NANOSLEEP, NOP or EXIT; the asynchronous LDGSTS,
 	// LDGDEPBAR and DEPBAR (cp.async and its commit and wait groups),
-	// UBLKCP and SYNCS (a bulk copy that completes on an mbarrier, and the
-	// wait for it), HGMMA and WARPGROUP.DEPBAR (warpgroup MMA and its wait).
+	// UTMALDG, UBLKCP and SYNCS (a TMA copy that completes on an mbarrier:
+	// the tensor-map tile load, cp.async.bulk.tensor, or the plain bulk
+	// copy, cp.async.bulk; and the wait for it), HGMMA and
+	// WARPGROUP.DEPBAR (warpgroup MMA and its wait).
 	// (Branches are [Program.Branch].)
 	Op string
 	// Dst is the destination register ("r0"), "" for none.
@@ -22,7 +24,8 @@ type Inst struct {
 	// Src are the source registers; "RZ" (the zero register) never waits.
 	Src []string
 	// Level is where a global/local access is served: "l1", "l2" or
-	// "dram". Default: "dram" for LDG/STG/LDGSTS/UBLKCP, "l1" for LDL/STL.
+	// "dram". Default: "dram" for LDG/STG/LDGSTS/UTMALDG/UBLKCP, "l1" for
+	// LDL/STL.
 	Level string
 	// Width is the bytes each thread moves in a memory instruction
 	// (1, 2, 4, 8 or 16; default 4).
@@ -48,9 +51,10 @@ type Inst struct {
 	// Groups is how many committed groups DEPBAR (cp.async) or
 	// WARPGROUP.DEPBAR (HGMMA) lets stay in flight.
 	Groups int
-	// Bytes is the size of an UBLKCP bulk copy.
+	// Bytes is the size of a UTMALDG or UBLKCP copy.
 	Bytes int
-	// Bar names the mbarrier an UBLKCP completes on and a SYNCS waits on
+	// Bar names the mbarrier a UTMALDG or UBLKCP completes on and a SYNCS
+	// waits on
 	// (one name space per block, e.g. "full0").
 	Bar string
 }
@@ -284,7 +288,7 @@ const (
 	actAsyncCopy // LDGSTS: a global load into shared memory, in the open cp.async group
 	actCommit    // LDGDEPBAR: closes the open cp.async group
 	actWaitGroup // DEPBAR, WARPGROUP.DEPBAR: wait until at most arg groups are in flight
-	actBulkCopy  // UBLKCP: a bulk copy that completes a phase of an mbarrier
+	actBulkCopy  // UTMALDG, UBLKCP: a TMA copy that completes a phase of an mbarrier
 	actMbarWait  // SYNCS: wait for the next phase of an mbarrier
 	actGMMA      // HGMMA: an asynchronous warpgroup MMA, in the open HGMMA group
 	// markers: never issued, resolved when a warp's pc reaches them
@@ -355,6 +359,7 @@ var ops = map[string]opInfo{
 	"LDGDEPBAR":        {pipe: pipeNone, act: actCommit, dst: 0, group: groupCopy, need: needAsyncCopy},
 	"DEPBAR":           {pipe: pipeNone, act: actWaitGroup, dst: 0, group: groupCopy, need: needAsyncCopy},
 	"UBLKCP":           {pipe: pipeLSU, sb: sbLong, act: actBulkCopy, dst: 0, level: levelDRAM, global: true, need: needTMA},
+	"UTMALDG":          {pipe: pipeLSU, sb: sbLong, act: actBulkCopy, dst: 0, level: levelDRAM, global: true, need: needTMA},
 	"SYNCS":            {pipe: pipeNone, act: actMbarWait, dst: 0, need: needTMA},
 	"HGMMA":            {pipe: pipeTensor, act: actGMMA, dst: 1, group: groupMMA, need: needAsyncMMA},
 	"WARPGROUP.DEPBAR": {pipe: pipeNone, act: actWaitGroup, dst: 0, group: groupMMA, need: needAsyncMMA},

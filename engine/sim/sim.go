@@ -161,10 +161,10 @@ const maxGroups = 8
 // an older phase has long completed.
 const mbarRing = 64
 
-// mbarrier is one mbarrier of a block: each UBLKCP on it completes the
+// mbarrier is one mbarrier of a block: each UTMALDG or UBLKCP on it completes the
 // next phase.
 type mbarrier struct {
-	issued  int32           // phases started by an UBLKCP
+	issued  int32           // phases started by a UTMALDG or UBLKCP
 	done    [mbarRing]int64 // per phase (mod mbarRing): when it completes
 	waiting []int32         // slots of warps waiting for a phase not started yet
 }
@@ -579,7 +579,7 @@ func (s *sm) deadlock(now int64) error {
 		return ""
 	}
 	if n == 0 {
-		return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a SYNCS%s for an mbarrier phase that no UBLKCP of their block starts", now, nm, at("SYNCS", mpos))
+		return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a SYNCS%s for an mbarrier phase that no copy (UTMALDG, UBLKCP) of their block starts", now, nm, at("SYNCS", mpos))
 	}
 	return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a BAR%s that the rest of their block never reaches", now, n, at("BAR", pos))
 }
