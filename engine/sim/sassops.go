@@ -120,10 +120,10 @@ func lookupOp(op string) (sassOp, bool) {
 var sassUnmodelled = [...][2]string{
 	{"BRX", "an indirect branch: its targets are in a register"},
 	{"JMX", "an indirect jump: its target is in a register"},
-	{"SYNCS", "an mbarrier operation: the mbarrier is named by an address in a register, which SASS does not resolve; write the pipeline as a YAML workload (UBLKCP, SYNCS)"},
-	{"UTMALDG", "a TMA load: it completes on an mbarrier named in a register; write the pipeline as a YAML workload (UBLKCP, SYNCS)"},
+	{"SYNCS", "an mbarrier operation: the mbarrier is named by an address in a register, which SASS does not resolve; write the pipeline as a YAML workload (UTMALDG or UBLKCP, SYNCS)"},
+	{"UTMALDG", "a TMA load: it completes on an mbarrier named in a register; write the pipeline as a YAML workload (UTMALDG, SYNCS)"},
 	{"UTMASTG", "a TMA store"},
-	{"UBLKCP", "a bulk copy: it completes on an mbarrier named in a register; write the pipeline as a YAML workload"},
+	{"UBLKCP", "a bulk copy: it completes on an mbarrier named in a register; write the pipeline as a YAML workload (UBLKCP, SYNCS)"},
 	{"UTMAPF", "a TMA prefetch"},
 	{"TEX", "a texture fetch"},
 	{"TLD", "a texture load"},
