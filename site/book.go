@@ -116,24 +116,6 @@ func outPath(p string) string {
 	return dir + base + ".html"
 }
 
-// rel returns the relative URL from the page at output path from to the
-// output path to ("" to is the root directory).
-func rel(from, to string) string {
-	fromDir := path.Dir(from)
-	if fromDir == "." {
-		return to
-	}
-	up := 0
-	for fromDir != "." && !strings.HasPrefix(to, fromDir+"/") {
-		fromDir = path.Dir(fromDir)
-		up++
-	}
-	if fromDir != "." {
-		to = strings.TrimPrefix(to, fromDir+"/")
-	}
-	return strings.Repeat("../", up) + to
-}
-
 // rootOf returns the relative prefix from output path p to the site root.
 func rootOf(p string) string { return strings.Repeat("../", strings.Count(p, "/")) }
 

@@ -48,7 +48,7 @@ func (r *renderer) cell(w util.BufWriter, src []byte, node ast.Node, entering bo
 	w.WriteString(liveCellAttrs(r, c, skip))
 	w.WriteString(">\n")
 	if hidden > 0 {
-		toggle := id + "-hidden"
+		toggle := html.EscapeString(id + "-hidden")
 		fmt.Fprintf(w, `<input type="checkbox" class="show-hidden" id="%s"><label for="%s" class="show-hidden-label"><span class="when-closed">Show %s of setup</span><span class="when-open">Hide the %s of setup</span></label>`,
 			toggle, toggle, plural(hidden, "hidden line", "hidden lines"), plural(hidden, "line", "lines"))
 		w.WriteString("\n")

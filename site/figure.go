@@ -150,12 +150,13 @@ func (r *renderer) figure(w util.BufWriter, n *ast.FencedCodeBlock) {
 		r.errs = append(r.errs, figureDiagnostic(r.p.snip, n, err))
 		return
 	}
-	fmt.Fprintf(w, `<figure class="figure" aria-labelledby="%s-caption">`+"\n", id)
-	w.WriteString(strings.ReplaceAll(f.SVG, figID, id))
-	fmt.Fprintf(w, "\n<figcaption id=\"%s-caption\"><span class=\"float-label\">%s:</span> %s</figcaption>\n", id, html.EscapeString(fl.label), html.EscapeString(f.Caption))
+	eid := html.EscapeString(id)
+	fmt.Fprintf(w, `<figure class="figure" aria-labelledby="%s-caption">`+"\n", eid)
+	w.WriteString(strings.ReplaceAll(f.SVG, figID, eid))
+	fmt.Fprintf(w, "\n<figcaption id=\"%s-caption\"><span class=\"float-label\">%s:</span> %s</figcaption>\n", eid, html.EscapeString(fl.label), html.EscapeString(f.Caption))
 	if f.Data != "" {
 		w.WriteString(`<details class="fig-data"><summary>The numbers behind this figure</summary>` + "\n")
-		w.WriteString(strings.ReplaceAll(f.Data, figID, id))
+		w.WriteString(strings.ReplaceAll(f.Data, figID, eid))
 		w.WriteString("\n</details>\n")
 	}
 	w.WriteString(r.figureControls(n, id))

@@ -159,13 +159,13 @@ func (r *renderer) ref(w util.BufWriter, src []byte, node ast.Node, entering boo
 		w.WriteString("@" + html.EscapeString(n.Target))
 		return ast.WalkContinue, nil
 	}
-	href := "#" + r.id(f.id)
+	href := fragment(r.id(f.id))
 	switch {
 	case r.print && r.b.inPrint[f.page]:
-		href = "#" + printID(f.page, f.id)
+		href = fragment(printID(f.page, f.id))
 	case f.page != r.p:
-		href = rel(r.at, f.page.out) + "#" + f.id
+		href = r.href(f.page.out, f.id)
 	}
-	fmt.Fprintf(w, `<a class="xref" href="%s">%s</a>`, html.EscapeString(href), html.EscapeString(f.label))
+	fmt.Fprintf(w, `<a class="xref" href="%s">%s</a>`, href, html.EscapeString(f.label))
 	return ast.WalkContinue, nil
 }

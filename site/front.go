@@ -48,7 +48,7 @@ func (r *renderer) frontPage() string {
 		if b.verifiedPages() > 0 {
 			w.WriteString(" Every number a snippet prints was computed and checked when this site was built.")
 		}
-		fmt.Fprintf(&w, `</p><p class="start"><a href="%s">Start with %s →</a></p></li>`+"\n", r.href(first.out), html.EscapeString(first.title))
+		fmt.Fprintf(&w, `</p><p class="start"><a href="%s">Start with %s →</a></p></li>`+"\n", r.href(first.out, ""), html.EscapeString(first.title))
 	}
 	if cells > 0 {
 		example := b.repoPath(withCells[0].path)
@@ -59,9 +59,9 @@ func (r *renderer) frontPage() string {
 	if len(b.questions) > 0 {
 		qi := b.bySrc["questions/index.md"]
 		fmt.Fprintf(&w, `<li><h3>Practise for an interview</h3><p>%s, tagged by topic, each with a short answer to try yourself against and a deep dive that works it out.</p><p class="start"><a href="%s">The questions →</a>`,
-			plural(len(b.questions), "question", "questions"), r.href(qi.out))
+			plural(len(b.questions), "question", "questions"), r.href(qi.out, ""))
 		if b.practice != nil {
-			fmt.Fprintf(&w, ` <a href="%s">Drill them, and predict what the snippets print →</a>`, r.href(b.practice.out))
+			fmt.Fprintf(&w, ` <a href="%s">Drill them, and predict what the snippets print →</a>`, r.href(b.practice.out, ""))
 		}
 		w.WriteString("</p></li>\n")
 	}
@@ -85,7 +85,7 @@ func (r *renderer) frontPage() string {
 		if it.page == nil {
 			fmt.Fprintf(&w, `<span class="draft-chapter">%s%s <small>(not written yet)</small></span>`, num, html.EscapeString(it.title))
 		} else {
-			fmt.Fprintf(&w, `<a href="%s">%s%s</a>`, r.href(it.page.out), num, html.EscapeString(it.title))
+			fmt.Fprintf(&w, `<a href="%s">%s%s</a>`, r.href(it.page.out, ""), num, html.EscapeString(it.title))
 			if s := b.blurb(it.page); s != "" {
 				fmt.Fprintf(&w, `<span class="blurb">%s</span>`, html.EscapeString(s))
 			}

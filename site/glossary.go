@@ -363,7 +363,7 @@ func (r *renderer) glossaryIndex() string {
 	w.WriteString(`<dl class="glossary">` + "\n")
 	for _, g := range b.glossary {
 		fmt.Fprintf(&w, `<dt id="%s"><a href="%s">%s</a></dt><dd>%s</dd>`+"\n",
-			g.slug, rel(r.at, g.out), html.EscapeString(g.title), html.EscapeString(g.fm().Short))
+			g.slug, r.href(g.out, ""), html.EscapeString(g.title), html.EscapeString(g.fm().Short))
 	}
 	w.WriteString("</dl>\n")
 	return w.String()
@@ -383,7 +383,7 @@ func (r *renderer) glossaryEntry(body string) string {
 		w.WriteString(`<h2 id="related">Related terms</h2>` + "\n<ul class=\"related\">\n")
 		for _, slug := range g.fm().Related {
 			if t := b.bySrc["glossary/"+slug+".md"]; t != nil {
-				fmt.Fprintf(&w, `<li><a href="%s">%s</a></li>`+"\n", rel(r.at, t.out), html.EscapeString(t.title))
+				fmt.Fprintf(&w, `<li><a href="%s">%s</a></li>`+"\n", r.href(t.out, ""), html.EscapeString(t.title))
 			}
 		}
 		w.WriteString("</ul>\n")
@@ -400,12 +400,11 @@ func (r *renderer) glossaryEntry(body string) string {
 			for j < len(g.uses) && g.uses[j].page == pg {
 				j++
 			}
-			href := rel(r.at, pg.out)
-			fmt.Fprintf(&w, `<li><a href="%s">%s</a>`, html.EscapeString(href), html.EscapeString(pg.title))
+			fmt.Fprintf(&w, `<li><a href="%s">%s</a>`, r.href(pg.out, ""), html.EscapeString(pg.title))
 			var secs []string
 			for _, u := range g.uses[i:j] {
 				if u.anchor != "" && u.title != pg.title {
-					secs = append(secs, fmt.Sprintf(`<a href="%s#%s">%s</a>`, html.EscapeString(href), html.EscapeString(u.anchor), html.EscapeString(u.title)))
+					secs = append(secs, fmt.Sprintf(`<a href="%s">%s</a>`, r.href(pg.out, u.anchor), html.EscapeString(u.title)))
 				}
 			}
 			const most = 6

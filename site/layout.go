@@ -129,7 +129,7 @@ func (r *renderer) layout() *layoutData {
 	for _, c := range p.crumbs {
 		l := linkData{Title: c.title}
 		if c.page != nil && c.page != p {
-			l.Href = r.href(c.page.out)
+			l.Href = r.href(c.page.out, "")
 		}
 		d.Crumbs = append(d.Crumbs, l)
 	}
@@ -137,13 +137,13 @@ func (r *renderer) layout() *layoutData {
 		d.Byline = fmt.Sprintf("Written by %s, reviewed by %s.", by.Author, by.Reviewer)
 	}
 	if b.settings.EditURL != "" && p.kind != kindGenerated {
-		d.EditURL = strings.ReplaceAll(b.settings.EditURL, "{path}", p.path)
+		d.EditURL = strings.ReplaceAll(b.settings.EditURL, "{path}", escapeURL(p.path, pathSafe))
 	}
 	if p.prev != nil {
-		d.Prev = &linkData{Href: r.href(p.prev.out), Title: p.prev.title}
+		d.Prev = &linkData{Href: r.href(p.prev.out, ""), Title: p.prev.title}
 	}
 	if p.next != nil {
-		d.Next = &linkData{Href: r.href(p.next.out), Title: p.next.title}
+		d.Next = &linkData{Href: r.href(p.next.out, ""), Title: p.next.title}
 	}
 	for _, h := range p.headings {
 		if (h.level == 2 || h.level == 3) && h.id != "" && p.kind != kindQuestion {
@@ -187,7 +187,7 @@ func (r *renderer) sidebar() string {
 	if r.print || !r.p.listed {
 		return html
 	}
-	link := `<a href="` + rel(r.at, r.p.out) + `">`
+	link := `<a href="` + r.href(r.p.out, "") + `">`
 	return strings.Replace(html, link, link[:len(link)-1]+` aria-current="page">`, 1)
 }
 
@@ -223,7 +223,7 @@ func (r *renderer) sidebarTree() string {
 			case it.page == nil:
 				fmt.Fprintf(&w, `<span class="draft-chapter">%s%s</span>`, num, html.EscapeString(it.title))
 			default:
-				fmt.Fprintf(&w, `<a href="%s">%s%s</a>`, r.href(it.page.out), num, html.EscapeString(it.title))
+				fmt.Fprintf(&w, `<a href="%s">%s%s</a>`, r.href(it.page.out, ""), num, html.EscapeString(it.title))
 			}
 			if len(it.children) > 0 {
 				list(it.children, false)
@@ -238,5 +238,5 @@ func (r *renderer) sidebarTree() string {
 
 // notFoundPage is 404.html.
 func (r *renderer) notFoundPage() string {
-	return `<p>There is no page at this address. Try the <a href="` + r.href("index.html") + `">contents</a> or the search box.</p>` + "\n"
+	return `<p>There is no page at this address. Try the <a href="` + r.href("index.html", "") + `">contents</a> or the search box.</p>` + "\n"
 }

@@ -114,13 +114,14 @@ func htmlOf(dir string, p *mdpage.Page) string {
 	return strings.TrimSuffix(rel, ".md") + ".html"
 }
 
-// native runs cell id of the page at path, with the edits, through the
-// native kernel (worker processes, as warpbook test runs them) and returns
-// what the cell printed and every problem of the run but a different
-// output, printed as warpbook test prints them.
-func native(t *testing.T, path string, edits map[string]string, id string) (stdout, errText string) {
+// native runs cell id of the page at path in the book in dir, with the
+// edits, through the native kernel (worker processes, as warpbook test
+// runs them) and returns what the cell printed and every problem of the
+// run but a different output, printed as warpbook test prints them, with
+// the page named as the site names it (by its path in the book).
+func native(t *testing.T, dir, path string, edits map[string]string, id string) (stdout, errText string) {
 	t.Helper()
-	src, err := os.ReadFile(path)
+	src, err := os.ReadFile(filepath.Join(dir, path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func (tb *tab) resources() string {
 func TestBrowserLive(t *testing.T) {
 	bctx := browser(t)
 	const book = "testdata/live"
-	const page = book + "/index.md"
+	const page = "index.md" // as the site names it: in the book
 	dir := liveBook(t, book)
 	fileBase := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
 	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
@@ -237,7 +238,7 @@ func TestBrowserLive(t *testing.T) {
 			t.Fatalf("the editor holds %q", code)
 		}
 		edited := strings.TrimRight(code, "\n")
-		wantOut, wantErr := native(t, page, map[string]string{"a100": edited}, "a100")
+		wantOut, wantErr := native(t, book, page, map[string]string{"a100": edited}, "a100")
 		got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cell-run pre.output').textContent`)
 		if got+"\n" != wantOut || wantErr != "" {
 			t.Errorf("the edited cell shows %q; the native kernel prints %q (problems %q)", got, wantOut, wantErr)
@@ -250,7 +251,7 @@ func TestBrowserLive(t *testing.T) {
 		// the prose says so beside the book's numbers.
 		src32 := strings.Replace(edited, "Registers: 33", "Registers: 32", 1)
 		r := tb.run("a100", &src32)
-		wantOut, wantErr = native(t, page, map[string]string{"a100": src32}, "a100")
+		wantOut, wantErr = native(t, book, page, map[string]string{"a100": src32}, "a100")
 		if r.Stdout != wantOut || r.Error != wantErr || r.Status != "differs" {
 			t.Errorf("32 registers: %s %q %q; the native kernel prints %q %q", r.Status, r.Stdout, r.Error, wantOut, wantErr)
 		}
@@ -283,7 +284,7 @@ func TestBrowserLive(t *testing.T) {
 			"fmt.Println(2 * r.ActiveWarps\n",
 		} {
 			r := tb.run("twice", &src)
-			_, want := native(t, page, map[string]string{"twice": src}, "twice")
+			_, want := native(t, book, page, map[string]string{"twice": src}, "twice")
 			if r.Status != "fail" || r.Error != want || want == "" {
 				t.Errorf("%q: %s %q, want the native %q", src, r.Status, r.Error, want)
 			}
@@ -310,7 +311,7 @@ func TestBrowserLive(t *testing.T) {
 			"import (\n\t\"io\"\n\t\"os\"\n\t\"text/tabwriter\"\n)\n\nos.Stdout.WriteString(\"direct\\n\")\ntw := tabwriter.NewWriter(os.Stdout, 0, 0, 1, ' ', 0)\nfmt.Fprintf(tw, \"a\\tbb\\nccc\\td\\n\")\nfmt.Fprintln(os.Stdout, \"fprintln\")\nos.Stdout.WriteString(\"direct again\\n\")\ntw.Flush()\nio.WriteString(os.Stdout, \"io\\n\")\nfmt.Println(\"end\")\n",
 		} {
 			r := tb.run("quick", &src)
-			want, wantErr := native(t, page, map[string]string{"quick": src}, "quick")
+			want, wantErr := native(t, book, page, map[string]string{"quick": src}, "quick")
 			if r.Stdout != want || r.Error != wantErr {
 				t.Errorf("%q: prints %d bytes (%.60q...), problems %q; the native kernel prints %d bytes (%.60q...), problems %q", src, len(r.Stdout), r.Stdout, r.Error, len(want), want, wantErr)
 			}
@@ -328,7 +329,7 @@ func TestBrowserLive(t *testing.T) {
 			"import (\n\t\"os\"\n\t\"strings\"\n)\n\nline := strings.Repeat(\"spam\", 2000) + \"\\n\"\nfor {\n\tos.Stdout.WriteString(line)\n}\n",
 		} {
 			r := tb.run("quick", &src)
-			_, wantErr := native(t, page, map[string]string{"quick": src}, "quick")
+			_, wantErr := native(t, book, page, map[string]string{"quick": src}, "quick")
 			if r.Status != "fail" || r.Error != wantErr {
 				t.Errorf("%q: %s, problems %q; the native kernel's: %q", src, r.Status, r.Error, wantErr)
 			}
@@ -348,7 +349,7 @@ func TestBrowserLive(t *testing.T) {
 		start := time.Now()
 		r := tb.run("quick", &loop)
 		took := time.Since(start)
-		want := "testdata/live/index.md:35:1: quick: did not finish within 4s (an infinite loop?)\n"
+		want := "index.md:35:1: quick: did not finish within 4s (an infinite loop?)\n"
 		if r.Status != "fail" || r.Error != want {
 			t.Errorf("endless loop: %s %q, want %q", r.Status, r.Error, want)
 		}
@@ -374,7 +375,7 @@ func TestBrowserLive(t *testing.T) {
 		if s := evalJS[string](tb, status); !strings.HasPrefix(s, "Redrawn") {
 			t.Fatalf("figure status %q", s)
 		}
-		src, _ := os.ReadFile(page)
+		src, _ := os.ReadFile(filepath.Join(book, page))
 		spec := regexp.MustCompile("(?s)```figure\n(.*?)```").FindSubmatch(src)[1]
 		f, err := figure.DrawWith(spec, "figure-1", map[string]string{"gpu": "H100 SXM5"})
 		if err != nil {

@@ -97,7 +97,7 @@ func (b *build) live() error {
 		// front matter's lines, which no generated program holds:
 		// TestLiveText), and its cells' programs.
 		cp := snippets.Compile(p.snip)
-		lp := livePage{Path: b.file(p.path), Source: liveText(p.snip), Figures: liveFigures(p)}
+		lp := livePage{Path: b.repoPath(p.path), Source: liveText(p.snip), Figures: liveFigures(p)}
 		if b.kernel != nil {
 			lp.Facts = cp.Facts
 		}
@@ -130,9 +130,9 @@ func (r *renderer) liveFor() *liveData {
 	if r.print || !isLive(r.p) {
 		return nil
 	}
-	d := &liveData{Source: r.href(liveSource(r.p)), Path: b.file(r.p.path), Off: b.liveOff}
+	d := &liveData{Source: r.href(liveSource(r.p), ""), Path: b.repoPath(r.p.path), Off: b.liveOff}
 	if b.kernel != nil {
-		d.Kernel, d.Off = r.href(kernelAsset(b.kernel)), ""
+		d.Kernel, d.Off = r.href(kernelAsset(b.kernel), ""), ""
 	}
 	return d
 }

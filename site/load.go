@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
@@ -30,10 +32,7 @@ func (b *build) load() (err error) {
 		b.addErrs(rerr)
 	}
 	if b.settings.Title == "" {
-		b.settings.Title = "Book"
-		if d := path.Base(strings.ReplaceAll(b.opts.Dir, "\\", "/")); d != "" && d != "." && d != "/" {
-			b.settings.Title = d
-		}
+		b.settings.Title = bookName(b.opts.Dir)
 	}
 	if b.settings.Language == "" {
 		b.settings.Language = "en"
@@ -48,8 +47,26 @@ func (b *build) load() (err error) {
 		}
 		b.base = base
 	}
+	for key, u := range map[string]string{"repository": b.settings.Repository, "edit_url": b.settings.EditURL} {
+		if err := checkHTTP(u); u != "" && err != nil {
+			b.errorAt(keys[key], "%s %q: %v", key, u, err)
+		}
+	}
 
-	md, others := sourceFiles(b.book.files)
+	var files []string
+	for _, p := range b.book.files {
+		// A name goes into addresses (escaped), and into comments and
+		// messages: none of a book's may hold a line break (U+2028 and
+		// U+2029 end a line of a script) or another control character;
+		// nor a backslash, which Windows and browsers read as a slash,
+		// and which a site cannot hold.
+		if strings.ContainsFunc(p, func(r rune) bool { return unicode.In(r, unicode.Cc, unicode.Zl, unicode.Zp) }) || strings.Contains(p, `\`) {
+			b.errorf("", 0, "file name %q has a control character or a backslash: rename it", p)
+			continue
+		}
+		files = append(files, p)
+	}
+	md, others := sourceFiles(files)
 	b.files = others
 	for _, p := range md {
 		kind, slug := kindOf(p)
@@ -211,6 +228,36 @@ func (b *build) read(p string, max int64, what string) ([]byte, *page.Diagnostic
 		msg += "; pages and the files they link to must be inside the book"
 	}
 	return nil, &page.Diagnostic{Pos: page.Pos{File: b.file(p)}, Msg: msg, Err: err}
+}
+
+// bookName is the name of the book directory dir, the title of a book
+// that has none: its last element, also when dir is "." or ".." (the same
+// book from anywhere has the same title); "Book" when it has none.
+func bookName(dir string) string {
+	d := path.Base(strings.ReplaceAll(dir, "\\", "/"))
+	if d == "." || d == ".." {
+		if abs, err := filepath.Abs(dir); err == nil {
+			d = filepath.Base(abs)
+		}
+	}
+	if d == "" || d == "." || d == ".." || d == "/" || strings.ContainsAny(d, `/\`) {
+		return "Book"
+	}
+	return d
+}
+
+// checkHTTP says what is wrong with a setting that must be an http(s)
+// URL (repository, edit_url): every page links to it, and a reader's
+// click follows it.
+func checkHTTP(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return err
+	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		return errors.New("want an http(s) URL (https://example.org/...)")
+	}
+	return nil
 }
 
 // basePath returns the URL path of a site_url, ending in "/".

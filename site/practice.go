@@ -71,12 +71,16 @@ type practiceCard struct {
 	number     string // the answer as a number, for answers that are one; "" otherwise
 	tolerance  string // how far from number an answer may be and still count
 	choices    []string
-	href       string // where the book explains it, relative to the site root
+	explained  place  // where the book explains it
 	where      string // that place in words
-	more       string // a question's own page, with its deep dive; "" for others
+	more       place  // a question's own page, with its deep dive; no page for others
 	simulated  bool   // its answer comes from the simulator: the model's, not a measurement
 	pos        page.Pos
 }
+
+// place is a place of the site: an output path and an id there ("" for
+// the top).
+type place struct{ out, frag string }
 
 // blank stands for the hidden part of a value's sentence.
 const blank = "_____"
@@ -97,15 +101,14 @@ func (r *renderer) practiceCards() (cards []*practiceCard, errs page.Diagnostics
 			difficulty: q.fm().Difficulty,
 			prompt:     q.title,
 			answerHTML: qr.markdown(short...),
-			href:       q.out,
+			explained:  place{q.out, ""},
 			where:      "Interview question",
-			more:       q.out,
+			more:       place{q.out, ""},
 			pos:        q.snip.Pos(0),
 		}
 		if s := q.sectionPage; s != nil {
-			c.chapter, c.href, c.where = chapterKey(s), s.out, s.title
+			c.chapter, c.explained, c.where = chapterKey(s), place{s.out, q.sectionFrag}, s.title
 			if q.sectionFrag != "" {
-				c.href += "#" + q.sectionFrag
 				for _, h := range s.headings {
 					if h.id == q.sectionFrag {
 						c.where = joinWhere(s.title, h.text)
@@ -115,7 +118,7 @@ func (r *renderer) practiceCards() (cards []*practiceCard, errs page.Diagnostics
 			}
 		}
 		if len(deep) > 0 {
-			c.more += "#deep-dive"
+			c.more.frag = "deep-dive"
 		}
 		r.links = append(r.links, qr.links...)
 		r.errs = append(r.errs, qr.errs...)
@@ -153,7 +156,7 @@ func (b *build) hasDrills() bool {
 // drillHref is the address of the practice page set to drill one chapter,
 // from the page being written.
 func drillHref(r *renderer, chapter *htmlPage) string {
-	return r.href(practicePath) + "#chapter=" + chapterKey(chapter)
+	return r.href(practicePath, "") + "#chapter=" + escapeURL(chapterKey(chapter), unreserved)
 }
 
 // chapterKey names the chapter a card drills.
@@ -207,7 +210,7 @@ func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diag
 			}
 			if c != nil {
 				c.chapter, c.tags, c.difficulty = chapter, tags, difficulty
-				c.href = p.out + "#cell-" + n.Cell.ID()
+				c.explained = place{p.out, "cell-" + n.Cell.ID()}
 				c.where = joinWhere(where, sectionTitle)
 				cards = append(cards, c)
 			}
@@ -243,10 +246,7 @@ func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diag
 			seen[key]++
 			c.id = "v:" + chapterKey(p) + ":" + shortHash(key, seen[key])
 			c.chapter, c.tags, c.difficulty = chapter, tags, difficulty
-			c.href = p.out
-			if section != "" {
-				c.href += "#" + section
-			}
+			c.explained = place{p.out, section}
 			c.where = joinWhere(where, sectionTitle)
 			cards = append(cards, c)
 			return ast.WalkSkipChildren, nil
@@ -710,12 +710,12 @@ func (r *renderer) practicePage() string {
 	}
 	idx := practiceIndex{Book: b.settings.Title, Module: "", Off: b.practiceOff, Sections: map[string]string{}}
 	if b.practiceKernel != nil {
-		idx.Module = r.href(practiceAsset(b.practiceKernel))
+		idx.Module = r.href(practiceAsset(b.practiceKernel), "")
 	}
 	for _, f := range problems.Families() {
 		fam := indexFamily{ID: "g:" + f.Name, Name: f.Name, Code: f.Code, Title: f.Title, Tags: f.Tags}
 		if pg, frag, where, ok := b.sectionOf(f.Section); ok {
-			fam.Href = r.href(pg.out) + "#" + frag
+			fam.Href = r.href(pg.out, frag)
 			fam.Chapter = chapterKey(pg)
 			fam.Where = where
 			idx.Sections[f.Section] = fam.Href
@@ -762,12 +762,13 @@ func (r *renderer) practicePage() string {
 			continue
 		}
 		b.put(name, []byte("warpbookPracticeCards("+strconv.Itoa(i)+", "+string(data)+");\n"))
-		idx.Chunks = append(idx.Chunks, r.href(name))
+		b.mu.Unlock()
+		idx.Chunks = append(idx.Chunks, r.href(name, ""))
 	}
 
 	fmt.Fprintf(&w, `<p class="lead">%s, %s made from what the build verified, and %s of generated problems that the engine answers in your browser. Answer first, then see the answer; the page schedules each card again (FSRS, kept in this browser only), and a family of problems comes back with a new problem each time.</p>`+"\n",
 		plural(questions, "interview question", "interview questions"), plural(predict, "predict card", "predict cards"), plural(len(idx.Families), "family", "families"))
-	fmt.Fprintf(&w, `<noscript><p>The practice page needs JavaScript. The interview questions are also on <a href="%s">their own pages</a>, and every chapter has its snippets and their verified outputs.</p></noscript>`+"\n", html.EscapeString(r.href("questions/index.html")))
+	fmt.Fprintf(&w, `<noscript><p>The practice page needs JavaScript. The interview questions are also on <a href="%s">their own pages</a>, and every chapter has its snippets and their verified outputs.</p></noscript>`+"\n", html.EscapeString(r.href("questions/index.html", "")))
 
 	// The controls.
 	w.WriteString(`<form id="pr-filters" class="pr-js pr-filters" aria-label="Choose the cards">` + "\n")
@@ -906,7 +907,7 @@ func (r *renderer) writeCard(w *strings.Builder, c *practiceCard) {
 	if c.simulated {
 		w.WriteString(` <span class="pcard-sim" title="The answer comes from the simulator: the model's figure, not a measurement">simulated</span>`)
 	}
-	fmt.Fprintf(w, ` <a class="pcard-where" href="%s">%s</a></p>`+"\n", html.EscapeString(r.href(c.href)), html.EscapeString(c.where))
+	fmt.Fprintf(w, ` <a class="pcard-where" href="%s">%s</a></p>`+"\n", r.href(c.explained.out, c.explained.frag), html.EscapeString(c.where))
 	fmt.Fprintf(w, `<h2 class="pcard-q">%s</h2>`+"\n", html.EscapeString(c.prompt))
 	if c.code != "" {
 		fmt.Fprintf(w, `<pre class="code" tabindex="0"><code class="language-go">%s</code></pre>`+"\n", c.code)
@@ -934,9 +935,9 @@ func (r *renderer) writeCard(w *strings.Builder, c *practiceCard) {
 	default:
 		fmt.Fprintf(w, `<p class="pcard-answer-body">%s</p>`+"\n", html.EscapeString(c.answer))
 	}
-	fmt.Fprintf(w, `<p class="pcard-links"><a href="%s">Explained in the book →</a>`, html.EscapeString(r.href(c.href)))
-	if c.more != "" {
-		fmt.Fprintf(w, ` <a href="%s">The deep dive →</a>`, html.EscapeString(r.href(c.more)))
+	fmt.Fprintf(w, `<p class="pcard-links"><a href="%s">Explained in the book →</a>`, r.href(c.explained.out, c.explained.frag))
+	if c.more.out != "" {
+		fmt.Fprintf(w, ` <a href="%s">The deep dive →</a>`, r.href(c.more.out, c.more.frag))
 	}
 	w.WriteString("</p>\n")
 	w.WriteString("</details>\n</article>\n")

@@ -61,7 +61,7 @@ func (r *renderer) printPage() string {
 		if t := partOf[p]; t != "" {
 			fmt.Fprintf(&w, `<h2 class="print-part">%s</h2>`+"\n", html.EscapeString(t))
 		}
-		fmt.Fprintf(&w, `<section class="print-page" id="%s">`+"\n", printID(p, ""))
+		fmt.Fprintf(&w, `<section class="print-page" id="%s">`+"\n", html.EscapeString(printID(p, "")))
 		if !p.titleInDoc {
 			fmt.Fprintf(&w, "<h2>%s</h2>\n", html.EscapeString(p.title))
 		}
@@ -104,7 +104,7 @@ func (r *renderer) printContents(w *strings.Builder) {
 		if it.number != "" {
 			num = `<span class="num">` + html.EscapeString(strings.TrimSuffix(it.number, ".")) + `</span> `
 		}
-		fmt.Fprintf(w, `<li><a href="#%s">%s%s</a>`, printID(it.page, ""), num, html.EscapeString(it.title))
+		fmt.Fprintf(w, `<li><a href="%s">%s%s</a>`, fragment(printID(it.page, "")), num, html.EscapeString(it.title))
 		if len(it.children) > 0 {
 			w.WriteString("<ol>")
 			for _, c := range it.children {
@@ -158,7 +158,7 @@ func (r *renderer) printQuestion() string {
 	b := r.b
 	q := r.p
 	var w strings.Builder
-	fmt.Fprintf(&w, `<article class="print-q" id="%s">`+"\n", printID(q, ""))
+	fmt.Fprintf(&w, `<article class="print-q" id="%s">`+"\n", html.EscapeString(printID(q, "")))
 	fmt.Fprintf(&w, "<h3>%s</h3>\n", html.EscapeString(q.title))
 	fmt.Fprintf(&w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm().Difficulty, q.fm().Difficulty)
 	for _, t := range q.tags {
@@ -171,7 +171,7 @@ func (r *renderer) printQuestion() string {
 				label += " › " + h.text
 			}
 		}
-		fmt.Fprintf(&w, ` <span class="explained">Explained in <a href="#%s">%s</a></span>`, printID(s, q.sectionFrag), html.EscapeString(label))
+		fmt.Fprintf(&w, ` <span class="explained">Explained in <a href="%s">%s</a></span>`, fragment(printID(s, q.sectionFrag)), html.EscapeString(label))
 	}
 	w.WriteString("</p>\n")
 	short, deep := b.questionParts(q)

@@ -84,14 +84,15 @@ func readBook(fsys fs.FS) (bookData, error) {
 	return book, err
 }
 
-// repoPath returns the path of a book file as a reader's commands name it
-// from the repository root ("book/occupancy.md"), or as the build was
-// given it without a repository.
+// repoPath returns the path of a book file as the site names it to
+// readers (in commands, source links and the live book's messages): from
+// the repository's root ("book/occupancy.md"), or from the book's own
+// directory without a repository ("occupancy.md"). It never holds the
+// directory the build was run from or given, so that the site is the
+// same bytes from any directory and publishes no path of the machine
+// that built it.
 func (b *build) repoPath(p string) string {
-	if b.opts.Provenance.Commit != "" || b.opts.Provenance.Prefix != "" {
-		return path.Join(b.opts.Provenance.Prefix, p)
-	}
-	return b.file(p)
+	return path.Join(b.opts.Provenance.Prefix, p)
 }
 
 // sourceURL returns the address of line (0: the top) of book file p in the
@@ -105,7 +106,7 @@ func (b *build) sourceURL(p string, line int) string {
 	if rev == "" || b.opts.Provenance.Dirty {
 		rev = "HEAD"
 	}
-	u := repo + "/blob/" + rev + "/" + b.repoPath(p)
+	u := repo + "/blob/" + rev + "/" + escapeURL(b.repoPath(p), pathSafe)
 	if line > 0 {
 		u += fmt.Sprintf("#L%d", line)
 	}

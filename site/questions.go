@@ -44,20 +44,19 @@ func (r *renderer) questionMeta(w *strings.Builder, q *htmlPage) {
 	b := r.b
 	fmt.Fprintf(w, `<p class="qa-meta"><span class="difficulty d-%s">%s</span>`, q.fm().Difficulty, q.fm().Difficulty)
 	for _, t := range q.tags {
-		fmt.Fprintf(w, ` <a class="tag" href="%s" data-tag="%s">%s</a>`, rel(r.at, "questions/tags/"+t+".html"), t, html.EscapeString(t))
+		fmt.Fprintf(w, ` <a class="tag" href="%s" data-tag="%s">%s</a>`, r.href("questions/tags/"+t+".html", ""), t, html.EscapeString(t))
 	}
 	if s := q.sectionPage; s != nil {
-		href := rel(r.at, s.out)
+		href := r.href(s.out, q.sectionFrag)
 		label := s.title
 		if q.sectionFrag != "" {
-			href += "#" + q.sectionFrag
 			for _, h := range s.headings {
 				if h.id == q.sectionFrag {
 					label += " › " + h.text
 				}
 			}
 		}
-		fmt.Fprintf(w, ` <span class="explained">Explained in <a href="%s">%s</a></span>`, html.EscapeString(href), html.EscapeString(label))
+		fmt.Fprintf(w, ` <span class="explained">Explained in <a href="%s">%s</a></span>`, href, html.EscapeString(label))
 		if b.practice != nil && r.p == q {
 			fmt.Fprintf(w, ` <a class="drill" href="%s">Drill this chapter</a>`, html.EscapeString(drillHref(r, s)))
 		}
@@ -72,11 +71,11 @@ func (r *renderer) questionItem(w *strings.Builder, q *htmlPage) {
 	qr := b.newRenderer(q, r.at, false)
 	short, _ := b.questionParts(q)
 	fmt.Fprintf(w, `<article class="qa" id="q-%s" data-tags="%s">`+"\n", q.slug, html.EscapeString(strings.Join(q.tags, " ")))
-	fmt.Fprintf(w, `<h2 class="qa-q"><a href="%s">%s</a></h2>`+"\n", rel(r.at, q.out), html.EscapeString(q.title))
+	fmt.Fprintf(w, `<h2 class="qa-q"><a href="%s">%s</a></h2>`+"\n", r.href(q.out, ""), html.EscapeString(q.title))
 	r.questionMeta(w, q)
 	w.WriteString(`<details class="answer"><summary>Show the answer</summary>` + "\n")
 	w.WriteString(qr.markdown(short...))
-	fmt.Fprintf(w, `<p><a href="%s">Deep dive →</a></p>`+"\n", rel(r.at, q.out)+"#deep-dive")
+	fmt.Fprintf(w, `<p><a href="%s">Deep dive →</a></p>`+"\n", r.href(q.out, "deep-dive"))
 	w.WriteString("</details>\n</article>\n")
 	r.links = append(r.links, qr.links...)
 	r.errs = append(r.errs, qr.errs...)
@@ -108,14 +107,14 @@ func (r *renderer) tagList(w *strings.Builder, current string) {
 	if current == "" {
 		cls = ` aria-current="page"`
 	}
-	fmt.Fprintf(w, `<li><a class="tag" href="%s" data-tag=""%s>all</a></li>`, rel(r.at, "questions/index.html"), cls)
+	fmt.Fprintf(w, `<li><a class="tag" href="%s" data-tag=""%s>all</a></li>`, r.href("questions/index.html", ""), cls)
 	for _, t := range sortedKeys(b.tags) {
 		cls := ""
 		if t == current {
 			cls = ` aria-current="page"`
 		}
 		fmt.Fprintf(w, `<li><a class="tag" href="%s" data-tag="%s"%s>%s <span class="count">%d</span></a></li>`,
-			rel(r.at, "questions/tags/"+t+".html"), t, cls, html.EscapeString(t), len(b.tags[t]))
+			r.href("questions/tags/"+t+".html", ""), t, cls, html.EscapeString(t), len(b.tags[t]))
 	}
 	w.WriteString("</ul></nav>\n")
 }
@@ -181,9 +180,9 @@ func (r *renderer) chapterQuestions() string {
 	w.WriteString("</p>\n<ul>\n")
 	for _, q := range qs {
 		fmt.Fprintf(&w, `<li><a href="%s">%s</a> <span class="difficulty d-%s">%s</span>`,
-			rel(r.at, q.out), html.EscapeString(q.title), q.fm().Difficulty, q.fm().Difficulty)
+			r.href(q.out, ""), html.EscapeString(q.title), q.fm().Difficulty, q.fm().Difficulty)
 		if t := titles[q.sectionFrag]; t != "" && q.sectionFrag != "" {
-			fmt.Fprintf(&w, ` <span class="explained">explained in <a href="#%s">%s</a></span>`, html.EscapeString(q.sectionFrag), html.EscapeString(t))
+			fmt.Fprintf(&w, ` <span class="explained">explained in <a href="%s">%s</a></span>`, fragment(q.sectionFrag), html.EscapeString(t))
 		}
 		w.WriteString("</li>\n")
 	}

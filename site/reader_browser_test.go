@@ -288,7 +288,7 @@ func TestReaderBrowser(t *testing.T) {
 				if copied != want {
 					t.Errorf("the button copied %q, want the program", copied)
 				}
-				for _, w := range []string{"// Cell t4-a100 (../book/occupancy.md:", "package main\n", "func main() {", "showOutput()", "// Cell first (", "func hideOutput()"} {
+				for _, w := range []string{"// Cell t4-a100 (book/occupancy.md:", "package main\n", "func main() {", "showOutput()", "// Cell first (", "func hideOutput()"} {
 					if !strings.Contains(copied, w) {
 						t.Errorf("the program lacks %q:\n%s", w, copied)
 					}

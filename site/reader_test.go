@@ -78,7 +78,7 @@ func TestFrontPage(t *testing.T) {
 		`<p class="lead">A tiny book.</p>`,
 		`<h2 id="ways">Ways to use this book</h2>`,
 		`<a href="intro.html">Start with Intro →</a>`,
-		`1 snippet on 1 page`, `<code>warpbook run book/cells.md</code>`,
+		`1 snippet on 1 page`, `<code>warpbook run cells.md</code>`,
 		`1 question,`, `<a href="questions/index.html">The questions →</a>`,
 		`<h3>Part one</h3>`, `<h3>Part two</h3>`,
 		`<a href="intro.html">Intro</a><span class="blurb">Start here.</span>`,
@@ -141,12 +141,21 @@ func TestProvenance(t *testing.T) {
 	contains(t, "cells.html (dirty)", cells, `commit 0123456789ab with changes, content `, `/blob/HEAD/docs/cells.md#L5`)
 	lacks(t, "cells.html (dirty)", cells, "git clone", "<time")
 
-	// Not a git checkout, no repository: the content hash, the path as given.
-	s = build(t, book("cells.md", "# Cells\n\n```go run id=a\nprintln(1)\n```\n"), site.Options{Dir: "mybook", Kernel: fakeKernel{}})
-	cells = page(t, s, "cells.html")
-	contains(t, "cells.html (no git)", cells, `the book is not a git checkout: this is the sha256 of its files`, `<code>warpbook test mybook/cells.md</code>`,
-		`<p class="cell-meta">mybook/cells.md:3 · <code>warpbook run mybook/cells.md -run &#39;^a$&#39;</code></p>`)
-	lacks(t, "cells.html (no git)", cells, "Source:", "Verified by")
+	// Not a git checkout, no repository: the content hash, the path in
+	// the book; never the directory the build was given, which is the
+	// build machine's (an absolute path in CI, or ../ from elsewhere).
+	for _, dir := range []string{"mybook", "/home/runner/work/org/repo/mybook", "../x/mybook"} {
+		s = build(t, book("cells.md", "# Cells\n\n```go run id=a\nprintln(1)\n```\n"), site.Options{Dir: dir, Kernel: fakeKernel{}})
+		cells = page(t, s, "cells.html")
+		contains(t, "cells.html (no git)", cells, `the book is not a git checkout: this is the sha256 of its files`, `<code>warpbook test cells.md</code>`,
+			`<p class="cell-meta">cells.md:3 · <code>warpbook run cells.md -run &#39;^a$&#39;</code></p>`, `data-live-path="cells.md"`)
+		lacks(t, "cells.html (no git)", cells, "Source:", "Verified by")
+		for name, data := range s.Files {
+			if strings.Contains(dir, "/") && strings.Contains(string(data), dir) {
+				t.Errorf("%s holds the book's directory %s", name, dir)
+			}
+		}
+	}
 }
 
 // Glossary terms are found as readers write them: plurals, possessives,

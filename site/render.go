@@ -69,10 +69,12 @@ func (r *renderer) id(id string) string {
 }
 
 // printID is the id on the print page of anchor id of page p ("" for the
-// page itself).
+// page itself). The page's part is its output path with "/" as "-" and
+// every byte but the unreserved ones escaped, as in an address: a name
+// of the book's is not HTML.
 func printID(p *htmlPage, id string) string {
 	base := strings.TrimSuffix(p.out, ".html")
-	base = strings.ReplaceAll(base, "/", "-")
+	base = escapeURL(strings.ReplaceAll(base, "/", "-"), unreserved)
 	if id == "" {
 		return "p-" + base
 	}
@@ -85,13 +87,13 @@ func (b *build) newRenderer(p *htmlPage, at string, print bool) *renderer {
 	return &renderer{b: b, p: p, at: at, root: rootOf(at), print: print}
 }
 
-// href returns the URL of the output path out from the page being
-// written.
-func (r *renderer) href(out string) string {
+// href returns the address of the output path out, with the fragment
+// frag (an id; "" for none), from the page being written (see [href]).
+func (r *renderer) href(out, frag string) string {
 	if r.abs {
-		return r.root + out
+		return r.root + rootRef(out, frag)
 	}
-	return rel(r.at, out)
+	return href(r.at, out, frag)
 }
 
 // markdown renders the nodes, each with its subtree, as HTML.
@@ -176,7 +178,7 @@ func (r *renderer) heading(w util.BufWriter, src []byte, node ast.Node, entering
 		return ast.WalkContinue, nil
 	}
 	if id != "" && !(n.Level == 1 && !r.print) {
-		fmt.Fprintf(w, `<a class="hanchor" href="#%s" aria-label="Link to this section">#</a>`, html.EscapeString(r.id(id)))
+		fmt.Fprintf(w, `<a class="hanchor" href="%s" aria-label="Link to this section">#</a>`, fragment(r.id(id)))
 	}
 	fmt.Fprintf(w, "</h%d>\n", level)
 	return ast.WalkContinue, nil
@@ -264,11 +266,11 @@ func (r *renderer) text(w util.BufWriter, src []byte, node ast.Node, entering bo
 			w.WriteString("</a>")
 			continue
 		}
-		href := rel(r.at, "glossary/"+m.entry.slug+".html")
+		href := r.href("glossary/"+m.entry.slug+".html", "")
 		if r.print {
-			href = "#g-" + m.entry.slug
+			href = fragment("g-" + m.entry.slug)
 		}
-		fmt.Fprintf(w, `<a class="term" href="%s" title="%s">`, html.EscapeString(href), html.EscapeString(m.entry.fm().Short))
+		fmt.Fprintf(w, `<a class="term" href="%s" title="%s">`, href, html.EscapeString(m.entry.fm().Short))
 	}
 	ghtml.DefaultWriter.Write(w, src[at:seg.Stop])
 	if n.HardLineBreak() {
@@ -304,7 +306,7 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 			return ""
 		}
 		r.addLink(off, r.p, u.Fragment)
-		return "#" + r.id(u.Fragment)
+		return fragment(r.id(u.Fragment))
 	case path.IsAbs(u.Path):
 		r.errorf(off, "link %q is absolute: write a link relative to this page, so that the site works from any folder", dest)
 		return ""
@@ -328,13 +330,9 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 			r.addLink(off, t, u.Fragment)
 		}
 		if r.print && r.b.inPrint[t] {
-			return "#" + printID(t, u.Fragment)
+			return fragment(printID(t, u.Fragment))
 		}
-		href := rel(r.at, t.out)
-		if u.Fragment != "" {
-			href += "#" + u.Fragment
-		}
-		return href
+		return r.href(t.out, u.Fragment)
 	}
 	if strings.HasSuffix(u.Path, ".html") {
 		r.errorf(off, "link %q points at generated HTML: link to the .md page instead", dest)
@@ -345,7 +343,7 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 		return ""
 	}
 	r.b.useFile(target)
-	return rel(r.at, target)
+	return r.href(target, u.Fragment)
 }
 
 // check writes a checked prose value as its text: the kernel verified it.

@@ -126,16 +126,16 @@ func (b *build) pageDocs(p *htmlPage) []searchDoc {
 		d.headings = slices.Clone(p.fm().Aliases)
 		d.text = append(d.text, p.fm().Short)
 		b.addSearchText(p, &d, p.doc())
-		return []searchDoc{d.doc(p.title, "Glossary", p.out, "t")}
+		return []searchDoc{d.doc(p.title, "Glossary", rootRef(p.out, ""), "t")}
 	case kindQuestion:
 		d.headings = slices.Clone(p.tags)
 		b.addSearchText(p, &d, p.doc())
-		return []searchDoc{d.doc(p.title, "Interview questions", p.out, "q")}
+		return []searchDoc{d.doc(p.title, "Interview questions", rootRef(p.out, ""), "q")}
 	case kindGenerated:
 		return nil
 	}
 	var docs []searchDoc
-	title, url := p.title, p.out
+	title, url := p.title, rootRef(p.out, "")
 	flush := func() {
 		docs = append(docs, d.doc(title, p.title, url, "s"))
 		d = docText{}
@@ -143,7 +143,7 @@ func (b *build) pageDocs(p *htmlPage) []searchDoc {
 	for c := p.doc().FirstChild(); c != nil; c = c.NextSibling() {
 		if h, ok := c.(*ast.Heading); ok && h.Level >= 2 && h.Level <= 4 {
 			flush()
-			title, url = textOf(h, p.src()), p.out+"#"+headingID(h)
+			title, url = textOf(h, p.src()), rootRef(p.out, headingID(h))
 			continue
 		}
 		if h, ok := c.(*ast.Heading); ok && h.Level == 1 {

@@ -16,17 +16,17 @@ import (
 // (see [Compiled.Program]) instead of the kernel's.
 type standalone struct {
 	upTo   *unit              // the cell the program ends with
+	file   string             // the page, as the comments name it
 	drop   map[string]bool    // imports (name + " " + quoted path) only later cells use
 	unused map[*unit][]string // variables a cell declares that only later cells use
 	spans  map[*unit][2]int   // where each cell's code is in the body
 	body   int                // where the body starts in the program
-	file   *ast.File          // the program as last checked
 	fset   *token.FileSet
 }
 
 // label names a cell in the program's comments.
 func (a *standalone) label(c *page.Cell) string {
-	return fmt.Sprintf("Cell %s (%s:%d)", c.ID(), c.Pos.File, c.Pos.Line)
+	return fmt.Sprintf("Cell %s (%s:%d)", c.ID(), a.file, c.Pos.Line)
 }
 
 func (a *standalone) begin(u *unit, body *strings.Builder) {

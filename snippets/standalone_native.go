@@ -24,14 +24,16 @@ import (
 // print hidden, so that it prints what c prints. A cell opens a block only
 // where it declares again a name the session already holds; variables and
 // imports that only later cells use are kept quiet with "_ =" or left out.
-// A whole program ("package main") is itself.
+// A whole program ("package main") is itself. Its comments name the page
+// file, as the path the reader knows it by (the site gives its path in the
+// repository); "" names it c.Pos.File.
 //
 // A cell that does not run has no program, and Program returns "" without
 // an error: one with skip= or error=, and one that the type check found a
 // problem in, or in a cell above it in its session, which the kernel
 // reports. The error is a program that would not compile though its cell
 // does: a fault of the generator, not of the page.
-func (cp *Compiled) Program(c *page.Cell) (string, error) {
+func (cp *Compiled) Program(c *page.Cell, file string) (string, error) {
 	if cp.pl == nil {
 		return "", nil
 	}
@@ -39,7 +41,10 @@ func (cp *Compiled) Program(c *page.Cell) (string, error) {
 	if u == nil || slices.Index(u.session.units, u) >= u.session.firstBad {
 		return "", nil
 	}
-	alone := &standalone{upTo: u, drop: map[string]bool{}, unused: map[*unit][]string{}}
+	if file == "" {
+		file = c.Pos.File
+	}
+	alone := &standalone{upTo: u, file: file, drop: map[string]bool{}, unused: map[*unit][]string{}}
 	for range 4 {
 		src := cp.pl.write(u.session, alone)
 		if u.session.program {

@@ -108,7 +108,7 @@ func main() {
 `,
 	}
 	for id, w := range want {
-		got, err := cp.Program(p.Cell(id))
+		got, err := cp.Program(p.Cell(id), "")
 		if err != nil {
 			t.Errorf("%s: %v", id, err)
 			continue
@@ -118,19 +118,19 @@ func main() {
 		}
 	}
 	// The cell above ends in its panic, not recovered.
-	if b, err := cp.Program(p.Cell("b")); err != nil || !strings.Contains(b, "\tpanic(\"boom\")\n}\n") || strings.Contains(b, "recover") {
+	if b, err := cp.Program(p.Cell("b"), ""); err != nil || !strings.Contains(b, "\tpanic(\"boom\")\n}\n") || strings.Contains(b, "recover") {
 		t.Errorf("program of b (%v):\n%s", err, b)
 	}
 	// A cell that does not compile (e, h), or follows one in its session
 	// (i), or is skipped (f) does not run: it has no program and no error.
 	for _, id := range []string{"e", "f", "h", "i"} {
-		if src, err := cp.Program(p.Cell(id)); src != "" || err != nil {
+		if src, err := cp.Program(p.Cell(id), ""); src != "" || err != nil {
 			t.Errorf("%s, which does not run: program %q, error %v", id, src, err)
 		}
 	}
 	// A cell that runs but whose program would not compile (g declares
 	// the program's own hideOutput) is an error, not a program.
-	if src, err := cp.Program(p.Cell("g")); src != "" || err == nil || !strings.Contains(err.Error(), "p.md:53:1: g: its program does not compile: ") || !strings.Contains(err.Error(), "hideOutput redeclared") {
+	if src, err := cp.Program(p.Cell("g"), ""); src != "" || err == nil || !strings.Contains(err.Error(), "p.md:53:1: g: its program does not compile: ") || !strings.Contains(err.Error(), "hideOutput redeclared") {
 		t.Errorf("program of g: %q, error %v; want an error at the cell that names the redeclared hideOutput", src, err)
 	}
 }

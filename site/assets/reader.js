@@ -14,7 +14,9 @@
     if (!loading[key]) {
       loading[key] = new Promise(function (resolve, reject) {
         var s = document.createElement("script");
-        s.src = root + "assets/programs/" + key + ".js";
+        // The key is the page's path: each segment is escaped, as the
+        // build escapes the addresses it writes.
+        s.src = root + "assets/programs/" + key.split("/").map(encodeURIComponent).join("/") + ".js";
         s.onload = function () { resolve(); };
         s.onerror = function () { delete loading[key]; reject(new Error("could not load the programs of " + key)); };
         document.head.appendChild(s);

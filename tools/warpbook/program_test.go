@@ -60,7 +60,7 @@ func TestCopyAsProgram(t *testing.T) {
 			if c.Attrs.Skip != "" || c.Attrs.Error != "" {
 				continue
 			}
-			code, err := cp.Program(c)
+			code, err := cp.Program(c, "")
 			if err != nil || code == "" {
 				t.Errorf("%s: no program (%v)", c.Pos, err)
 				continue
