@@ -342,6 +342,10 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 		r.errorf(off, "link to a missing file: %s", target)
 		return ""
 	}
+	if why := r.b.publishable(target, image); why != "" {
+		r.errorf(off, "%s %q: %s", map[bool]string{false: "link", true: "image"}[image], dest, why)
+		return ""
+	}
 	r.b.useFile(target)
 	return r.href(target, u.Fragment)
 }

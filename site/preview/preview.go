@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"html"
 	"io/fs"
-	"mime"
 	"net/http"
 	"os"
 	"path"
@@ -197,14 +196,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		page = bytes.Replace(page, []byte("</body>"), []byte(fmt.Sprintf(reloadScript, version)+"</body>"), 1)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(status)
 		w.Write(page)
 		return
 	}
-	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+	// The type comes from the site's own list, never from sniffing the
+	// bytes of a book's file.
+	if ct := site.ContentType(name); ct != "" {
 		w.Header().Set("Content-Type", ct)
+	} else {
+		w.Header().Set("Content-Type", "application/octet-stream")
 	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
 	if strings.HasPrefix(name, "assets/kernel-") {
 		// The browser kernel's name changes with its content: browsers

@@ -62,7 +62,7 @@ func serveBook(c *cli, dir, addr string, strict bool) int {
 		return c.failf("%v", err)
 	}
 	fmt.Fprintf(c.stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", dir, ln.Addr())
-	hs := &http.Server{Handler: srv}
+	hs := preview.Listen(ln, addr, srv)
 	go func() {
 		srv.Rebuild(ctx) // errors are shown on the pages
 		srv.Watch(ctx)
