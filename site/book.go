@@ -180,26 +180,63 @@ func isHidden(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
+// maxBookDirs bounds the directories a walk of a book visits.
+const maxBookDirs = 10000
+
 // bookFiles lists every entry of the book that is not a directory, in
 // path order, leaving out hidden ones (a name that starts with "." or
-// "_", and whatever is below such a directory).
+// "_", and whatever is below such a directory). A symbolic link to a
+// directory inside the book is walked as the directory (its files are
+// listed under the link's path), unless it leads to a directory the walk
+// is in (a loop); any other link is listed as it is, for reading it to
+// follow or refuse ([snippets.ReadFile]).
 func bookFiles(fsys fs.FS) ([]string, error) {
 	var files []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	// walk lists directory dir of the book, which is real in fsys
+	// (links followed); in holds the real directories the walk is in.
+	var walk func(dir, real string, in []string) error
+	dirs := 0
+	walk = func(dir, real string, in []string) error {
+		// Links between directories can make a small book a large
+		// walk: it stops at a bound.
+		if dirs++; dirs > maxBookDirs {
+			return fmt.Errorf("%s: more than %d directories, counting those reached through symbolic links", dir, maxBookDirs)
+		}
+		entries, err := fs.ReadDir(fsys, real)
 		if err != nil {
 			return err
 		}
-		if p != "." && isHidden(d.Name()) {
-			if d.IsDir() {
-				return fs.SkipDir
+		in = append(in, real)
+		for _, e := range entries {
+			if isHidden(e.Name()) {
+				continue
 			}
-			return nil
-		}
-		if !d.IsDir() {
+			p, rp := path.Join(dir, e.Name()), path.Join(real, e.Name())
+			switch {
+			case e.IsDir():
+				if err := walk(p, rp, in); err != nil {
+					return err
+				}
+				continue
+			case e.Type()&fs.ModeSymlink != 0:
+				target, err := snippets.ResolveLinks(fsys, rp)
+				if err != nil {
+					break
+				}
+				if fi, err := fs.Stat(fsys, target); err != nil || !fi.IsDir() || slices.Contains(in, target) {
+					break
+				}
+				if err := walk(p, target, in); err != nil {
+					return err
+				}
+				continue
+			}
 			files = append(files, p)
 		}
 		return nil
-	})
+	}
+	err := walk(".", ".", nil)
+	slices.Sort(files)
 	return files, err
 }
 

@@ -319,7 +319,7 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 	if strings.HasSuffix(u.Path, ".md") {
 		t := r.b.bySrc[target]
 		if t == nil {
-			r.errorf(off, "link to a missing page: %s", target)
+			r.errorf(off, "%s", r.b.missing("page", target))
 			return ""
 		}
 		if image {
@@ -339,7 +339,7 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 		return ""
 	}
 	if !r.b.files[target] {
-		r.errorf(off, "link to a missing file: %s", target)
+		r.errorf(off, "%s", r.b.missing("file", target))
 		return ""
 	}
 	if why := r.b.publishable(target, image); why != "" {
@@ -348,6 +348,16 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 	}
 	r.b.useFile(target)
 	return r.href(target, u.Fragment)
+}
+
+// missing says why the book has no page or file (kind) target, which a
+// page links to: it is not there, or reading it says why not (a symbolic
+// link on its path leads out of the book).
+func (b *build) missing(kind, target string) string {
+	if _, d := b.read(target, snippets.MaxAssetBytes, "a file of the book"); d != nil && !isNotExist(d.Err) {
+		return fmt.Sprintf("link to %s: %s", target, d.Msg)
+	}
+	return fmt.Sprintf("link to a missing %s: %s", kind, target)
 }
 
 // check writes a checked prose value as its text: the kernel verified it.

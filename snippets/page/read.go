@@ -74,7 +74,7 @@ func ReadFile(fsys fs.FS, name string, max int64, what string) ([]byte, error) {
 		}
 		f = of
 	} else {
-		real, err := resolveLinks(fsys, name)
+		real, err := ResolveLinks(fsys, name)
 		if err != nil {
 			return nil, err
 		}
@@ -150,10 +150,12 @@ func unwrapPath(err error) error {
 // kernel's own limit does (40 on Linux).
 const maxLinks = 40
 
-// resolveLinks returns name with every symbolic link in it followed, as a
-// path inside fsys, or an error when a link leads outside fsys or the
-// links loop. A fsys that cannot read links is taken as it is.
-func resolveLinks(fsys fs.FS, name string) (string, error) {
+// ResolveLinks returns name with every symbolic link in it followed, as a
+// path inside fsys, or an error when a link leads outside fsys (it wraps
+// [ErrOutside]) or the links loop. A fsys that cannot read links is taken
+// as it is. [ReadFile] reads through it; so does the site's walk of a
+// book, into a directory that is a link inside the book.
+func ResolveLinks(fsys fs.FS, name string) (string, error) {
 	if _, ok := fsys.(fs.ReadLinkFS); !ok {
 		return name, nil
 	}
