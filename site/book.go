@@ -189,7 +189,7 @@ const maxBookDirs = 10000
 // directory inside the book is walked as the directory (its files are
 // listed under the link's path), unless it leads to a directory the walk
 // is in (a loop); any other link is listed as it is, for reading it to
-// follow or refuse ([snippets.ReadFile]).
+// follow or refuse ([page.ReadFile]).
 func bookFiles(fsys fs.FS) ([]string, error) {
 	var files []string
 	// walk lists directory dir of the book, which is real in fsys
@@ -219,7 +219,7 @@ func bookFiles(fsys fs.FS) ([]string, error) {
 				}
 				continue
 			case e.Type()&fs.ModeSymlink != 0:
-				target, err := snippets.ResolveLinks(fsys, rp)
+				target, err := page.ResolveLinks(fsys, rp)
 				if err != nil {
 					break
 				}

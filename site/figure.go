@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/warpbook/warpbook/internal/atomicfile"
 	"html"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,10 +14,15 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/warpbook/warpbook/internal/cachefile"
 	"github.com/warpbook/warpbook/site/figure"
 	"github.com/warpbook/warpbook/snippets"
 	"github.com/warpbook/warpbook/snippets/page"
 )
+
+// maxFigureBytes bounds a drawn figure in the cache: its SVG and its
+// table of numbers, in JSON.
+const maxFigureBytes = 32 << 20
 
 // figID stands for a figure's id in its drawing until the page that shows
 // it is known.
@@ -28,7 +31,9 @@ const figID = "wbfigid"
 // Figures draws figure blocks from the engine (see package figure), each
 // once: within a run by content, and between runs through a cache
 // directory keyed by the tool and the block's YAML, so that a build or a
-// test of an unchanged book simulates nothing. A Figures is safe for
+// test of an unchanged book simulates nothing. The site publishes a
+// figure's SVG as it is, so the cache's entries are read through package
+// cachefile: only those this user's warpbook wrote. A Figures is safe for
 // concurrent use; its zero value caches within a run only.
 type Figures struct {
 	// CacheDir holds drawn figures between runs; "" keeps none.
@@ -62,7 +67,7 @@ func (fs *Figures) draw(spec []byte) (*figure.Figure, error) {
 	var file string
 	if d == nil && fs.CacheDir != "" {
 		file = filepath.Join(fs.CacheDir, "figures", key[:2], key+".json")
-		if b, err := os.ReadFile(file); err == nil {
+		if b, err := cachefile.Read(file, maxFigureBytes); err == nil {
 			var c drawn
 			if json.Unmarshal(b, &c) == nil && (c.Fig != nil || c.Err != nil) {
 				d = &c
@@ -83,7 +88,7 @@ func (fs *Figures) draw(spec []byte) (*figure.Figure, error) {
 			if b, err := json.Marshal(d); err == nil {
 				// The cache is an optimisation: a failure to write it
 				// costs the next run the drawing.
-				_ = atomicfile.Write(file, b, 0o644)
+				_ = cachefile.Write(file, b)
 			}
 		}
 	}

@@ -354,7 +354,7 @@ func (r *renderer) resolve(dest string, off int, image bool) string {
 // page links to: it is not there, or reading it says why not (a symbolic
 // link on its path leads out of the book).
 func (b *build) missing(kind, target string) string {
-	if _, d := b.read(target, snippets.MaxAssetBytes, "a file of the book"); d != nil && !isNotExist(d.Err) {
+	if _, d := b.read(target, page.MaxAssetBytes, "a file of the book"); d != nil && !isNotExist(d.Err) {
 		return fmt.Sprintf("link to %s: %s", target, d.Msg)
 	}
 	return fmt.Sprintf("link to a missing %s: %s", kind, target)

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/warpbook/warpbook/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/warpbook/warpbook/internal/atomicfile"
+	"github.com/warpbook/warpbook/internal/cachefile"
 	"github.com/warpbook/warpbook/snippets"
 )
 
@@ -99,7 +100,7 @@ func upToDate(dir string, key func() (string, error)) bool {
 	if err != nil {
 		return false
 	}
-	data, err := os.ReadFile(sp)
+	data, err := cachefile.Read(sp, maxStampBytes)
 	if err != nil {
 		return false
 	}
@@ -129,15 +130,11 @@ func saveStamp(dir, key string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(sp), 0o755); err != nil {
-		return err
-	}
-	tmp := sp + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, sp)
+	return cachefile.Write(sp, data)
 }
+
+// maxStampBytes bounds a stamp: a line of JSON for each file of the site.
+const maxStampBytes = 64 << 20
 
 // forgetStamp removes dir's stamp, so that the next build does the work.
 func forgetStamp(dir string) {

@@ -13,8 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/warpbook/warpbook/internal/atomicfile"
-	"github.com/warpbook/warpbook/snippets/page"
+	"github.com/warpbook/warpbook/internal/cachefile"
 )
 
 // exeSum returns 12 hex digits that identify the executable exe by its
@@ -90,8 +89,7 @@ func goBuildID(id string) bool {
 // slow every command, so the hash is kept in the cache
 // directory under the executable's path, size and modification time, and
 // computed again whenever one of them changes (a rebuild, go run's next
-// binary). The kept hash is read as the cache reads (a regular file of at
-// most 64 bytes, never a pipe).
+// binary). The kept hash is a cache entry (package cachefile).
 func exeHash(exe string) string {
 	fi, err := os.Stat(exe)
 	if err != nil {
@@ -101,7 +99,7 @@ func exeHash(exe string) string {
 	if dir, err := DefaultCacheDir(); err == nil {
 		key := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%d", exe, fi.Size(), fi.ModTime().UnixNano()))
 		memo = filepath.Join(dir, "exe", hex.EncodeToString(key[:12]))
-		if b, err := page.ReadFile(nil, memo, 64, "the executable's hash"); err == nil && len(b) == 64 {
+		if b, err := cachefile.Read(memo, 64); err == nil && len(b) == 64 {
 			if _, err := hex.DecodeString(string(b)); err == nil {
 				return string(b)
 			}
@@ -118,7 +116,7 @@ func exeHash(exe string) string {
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	if memo != "" {
-		_ = atomicfile.Write(memo, []byte(sum), 0o644) // a lost memo costs the next run the hash
+		_ = cachefile.Write(memo, []byte(sum)) // a lost memo costs the next run the hash
 	}
 	return sum
 }

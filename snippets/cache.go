@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/warpbook/warpbook/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -17,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/warpbook/warpbook/internal/atomicfile"
+	"github.com/warpbook/warpbook/internal/cachefile"
 	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/symbols"
 )
@@ -89,8 +90,9 @@ func (c chain) add(s string) chain {
 
 func (c chain) hex() string { return hex.EncodeToString(c[:]) }
 
-// resultCache stores outcomes of units by key, one small JSON file each.
-// A nil cache stores nothing.
+// resultCache stores outcomes of units by key, one small JSON file each,
+// through package cachefile: read as bounded, regular files, and used
+// only when this user's warpbook wrote them. A nil cache stores nothing.
 type resultCache struct {
 	dir string
 }
@@ -110,7 +112,7 @@ func (c *resultCache) get(key string) *worker.Outcome {
 	if c == nil || key == "" {
 		return nil
 	}
-	b, err := os.ReadFile(c.path(key))
+	b, err := cachefile.Read(c.path(key), maxResultBytes)
 	if err != nil {
 		return nil
 	}
@@ -135,8 +137,12 @@ func (c *resultCache) put(key string, o *worker.Outcome) {
 	if err != nil {
 		return
 	}
-	_ = atomicfile.Write(c.path(key), b, 0o644)
+	_ = cachefile.Write(c.path(key), b)
 }
+
+// maxResultBytes bounds a cached outcome: a unit's output is at most the
+// output limit of its page (1 MiB by default), escaped in JSON.
+const maxResultBytes = 8 << 20
 
 // DefaultCacheLimit is the size the cache directory is pruned to:
 // 256 MiB, some thousands of books' worth of results.

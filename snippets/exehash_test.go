@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warpbook/warpbook/internal/cachefile"
 )
 
 // TestExeHash: the executable's hash is its sha256, kept in the cache
@@ -34,7 +36,8 @@ func TestExeHash(t *testing.T) {
 		t.Fatalf("exeHash = %q, want %q", got, want)
 	}
 	// The memo answers while the file looks the same: overwrite it with
-	// another valid hash and it is what comes back.
+	// another valid hash, as warpbook writes entries, and it is what
+	// comes back; the same hash in a file warpbook did not write is not.
 	dir, err := DefaultCacheDir()
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +48,12 @@ func TestExeHash(t *testing.T) {
 	}
 	other := strings.Repeat("ab", 32)
 	if err := os.WriteFile(memos[0], []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := exeHash(exe); got != want {
+		t.Errorf("with a forged memo, exeHash = %q, want %q", got, want)
+	}
+	if err := cachefile.Write(memos[0], []byte(other)); err != nil {
 		t.Fatal(err)
 	}
 	if got := exeHash(exe); got != other {

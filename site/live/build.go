@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/warpbook/warpbook/internal/atomicfile"
 	"io"
 	"os"
 	"os/exec"
@@ -21,6 +20,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warpbook/warpbook/internal/cachefile"
 )
 
 // KernelPackage is the import path of the browser kernel's main package.
@@ -304,7 +305,7 @@ func (b *Builder) inputs(ctx context.Context, goExe string) (*inputs, error) {
 	sp := b.stampPath()
 	if sp != "" {
 		var st stampFile
-		if data, err := os.ReadFile(sp); err == nil && json.Unmarshal(data, &st) == nil && st.Env == env && st.Key != "" {
+		if data, err := cachefile.Read(sp, maxStampBytes); err == nil && json.Unmarshal(data, &st) == nil && st.Env == env && st.Key != "" {
 			same := true
 			for _, f := range st.Files {
 				if stat(f.Path) != f {
@@ -398,7 +399,7 @@ func (b *Builder) inputs(ctx context.Context, goExe string) (*inputs, error) {
 			st.Files = append(st.Files, stat(f))
 		}
 		if data, err := json.Marshal(st); err == nil {
-			_ = atomicfile.Write(sp, data, 0o644) // a lost stamp costs the next build a go list
+			_ = cachefile.Write(sp, data) // a lost stamp costs the next build a go list
 		}
 	}
 	return in, nil
@@ -411,17 +412,25 @@ func (b *Builder) cachePath(key string) string {
 	return filepath.Join(b.CacheDir, "kernel-"+key+".js")
 }
 
-// cached returns the kernel built from key before, or nil.
+// maxKernelBytes bounds a kept kernel script, and maxStampBytes a stamp.
+const (
+	maxKernelBytes = 64 << 20
+	maxStampBytes  = 16 << 20
+)
+
+// cached returns the kernel built from key before, or nil. The site
+// publishes the script as it is: the cache's entries are read through
+// package cachefile, so only a kernel this user's warpbook built is used.
 func (b *Builder) cached(key string) *Kernel {
 	p := b.cachePath(key)
 	if p == "" {
 		return nil
 	}
-	script, err := os.ReadFile(p)
+	script, err := cachefile.Read(p, maxKernelBytes)
 	if err != nil {
 		return nil
 	}
-	meta, err := os.ReadFile(p + ".json")
+	meta, err := cachefile.Read(p+".json", 1<<10)
 	if err != nil {
 		return nil
 	}
@@ -444,8 +453,8 @@ func (b *Builder) store(k *Kernel) {
 	if err != nil {
 		return
 	}
-	if atomicfile.Write(p, k.Script, 0o644) == nil {
-		_ = atomicfile.Write(p+".json", meta, 0o644)
+	if cachefile.Write(p, k.Script) == nil {
+		_ = cachefile.Write(p+".json", meta)
 	}
 }
 

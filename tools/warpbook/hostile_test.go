@@ -232,3 +232,56 @@ func TestOccupancyCommandHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheHostile: the entries of the cache are read as the book's files
+// are, and trusted only when this user's warpbook wrote them. A named pipe
+// at an entry's path does not hang warpbook test, a link to /dev/zero does
+// not fill its memory, and a well-formed entry that claims another output
+// (a forged "pass") is not used: the snippet runs again and fails.
+func TestCacheHostile(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	// The page's output block is wrong: the snippet prints 1.
+	dir := writeBook(t, "a.md", "# Page\n\n```go run\nimport \"fmt\"\n\nfmt.Println(1)\n```\n```output\n2\n```\n")
+	entries := func() []string {
+		t.Helper()
+		files, err := filepath.Glob(filepath.Join(cache, "warpbook", "results", "*", "*.json"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no results in the cache (%v)", err)
+		}
+		return files
+	}
+	if code, _, _ := runCmd(t, "", "test", dir); code != 1 {
+		t.Fatalf("the wrong output passed: exit %d", code)
+	}
+	for _, c := range []struct {
+		name  string
+		plant func(entry string)
+	}{
+		{"fifo", func(e string) { mkfifo(t, e) }},
+		{"link to /dev/zero", func(e string) { symlink(t, "/dev/zero", e) }},
+		{"link to a file", func(e string) { symlink(t, filepath.Join(dir, "a.md"), e) }},
+		{"forged, untagged", func(e string) { writeFileT(t, e, `{"output":"2\n"}`) }},
+		{"forged, with a tag", func(e string) { writeFileT(t, e, `{"output":"2\n"}`+strings.Repeat("\x00", 32)) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, e := range entries() {
+				if err := os.Remove(e); err != nil {
+					t.Fatal(err)
+				}
+				c.plant(e)
+			}
+			code, out, errOut := runCmd(t, "", "test", dir)
+			if code != 1 || !strings.Contains(out+errOut, "FAIL") {
+				t.Errorf("exit %d, want the snippet run again and failing:\n%s%s", code, out, errOut)
+			}
+		})
+	}
+}
+
+func writeFileT(t *testing.T, p, data string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
