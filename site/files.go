@@ -117,18 +117,21 @@ const svgNS = "http://www.w3.org/2000/svg"
 // script, foreignObject (HTML inside), a (a link), the animation elements
 // (which can set an attribute such as href), image (checked on its own)
 // and anything else.
-var svgElements = map[string]bool{}
+var svgElements = setOf(`svg g defs title desc metadata symbol use switch view
+	path rect circle ellipse line polyline polygon text tspan textPath
+	linearGradient radialGradient stop pattern clipPath mask marker style
+	filter feBlend feColorMatrix feComponentTransfer feComposite feConvolveMatrix
+	feDiffuseLighting feDisplacementMap feDistantLight feDropShadow feFlood feFuncA
+	feFuncB feFuncG feFuncR feGaussianBlur feMerge feMergeNode feMorphology
+	feOffset fePointLight feSpecularLighting feSpotLight feTile feTurbulence image`)
 
-func init() {
-	for _, e := range strings.Fields(`svg g defs title desc metadata symbol use switch view
-		path rect circle ellipse line polyline polygon text tspan textPath
-		linearGradient radialGradient stop pattern clipPath mask marker style
-		filter feBlend feColorMatrix feComponentTransfer feComposite feConvolveMatrix
-		feDiffuseLighting feDisplacementMap feDistantLight feDropShadow feFlood feFuncA
-		feFuncB feFuncG feFuncR feGaussianBlur feMerge feMergeNode feMorphology
-		feOffset fePointLight feSpecularLighting feSpotLight feTile feTurbulence image`) {
-		svgElements[e] = true
+// setOf returns the set of the space-separated words in s.
+func setOf(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		set[w] = true
 	}
+	return set
 }
 
 // metadataNS are the namespaces of the metadata drawing programs write
