@@ -33,6 +33,10 @@ type Kernel struct {
 	Native bool
 	// GoCommand is the go command Native uses; "" means "go" from PATH.
 	GoCommand string
+
+	// moduleDir is the warpbook module native programs are built in; ""
+	// for the one this executable was built from (tests set it).
+	moduleDir string
 	// Filter, when not nil, selects the cells and checked values (by id)
 	// that are verified and reported; the cells above a selected one still
 	// run, to build its session. The warpbook command's -run passes a

@@ -1,13 +1,15 @@
 package snippets
 
 import (
-	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +18,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/warpbook/warpbook/internal/source"
 	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/page"
+	"github.com/warpbook/warpbook/snippets/symbols"
 )
 
 // modulePath is the module the generated native programs are built in.
@@ -68,23 +72,47 @@ func (k *Kernel) nativeVersion() string {
 	return v
 }
 
-// moduleRoot finds the warpbook module the go command works in.
+// moduleRoot returns the warpbook module that native programs are built
+// in: the one this executable was built from (see package source), never
+// one the go command finds from the working directory, which may be a
+// pull request's book with a go.mod and an engine of its own. Its engine
+// must be the one the interpreter's symbols were generated from: native
+// runs compare the two.
 func (k *Kernel) moduleRoot() (string, error) {
-	gomod, err := goEnv(k.goCommand(), "GOMOD")
+	root := k.moduleDir
+	if root == "" {
+		var err error
+		if root, err = source.Dir(); err != nil {
+			return "", err
+		}
+	}
+	fp, err := source.Fingerprint(root, nil)
 	if err != nil {
 		return "", err
 	}
-	if gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("native runs must start inside the warpbook module (no go.mod here)")
+	if fp != symbols.EngineFingerprint {
+		return "", fmt.Errorf("the engine in %s (fingerprint %s) is not the one this warpbook was built with (%s): rebuild warpbook from it, after go generate ./snippets/...", root, fp, symbols.EngineFingerprint)
 	}
-	b, err := os.ReadFile(gomod)
-	if err != nil {
-		return "", err
+	return root, nil
+}
+
+// overlayDir returns a fresh name for the directory, inside the module
+// root, that holds a native build's packages: it exists only in the
+// build's overlay (their files are in a new private temporary
+// directory), and a random name that is not on disk means that no file
+// there joins their packages.
+func overlayDir(root string) (string, error) {
+	for range 4 {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		name := "_wbnative_" + hex.EncodeToString(b[:])
+		if _, err := os.Lstat(filepath.Join(root, name)); errors.Is(err, fs.ErrNotExist) {
+			return name, nil
+		}
 	}
-	if !bytes.HasPrefix(b, []byte("module "+modulePath+"\n")) {
-		return "", fmt.Errorf("native runs must start inside module %s, not %s", modulePath, gomod)
-	}
-	return filepath.Dir(gomod), nil
+	return "", errors.New("no fresh name for the native build's packages")
 }
 
 // prepareNative finds the page's sessions whose native outcomes are not in
@@ -149,6 +177,13 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 		}
 		return "", nil
 	}
+	ovDir, err := overlayDir(root)
+	if err != nil {
+		return "", err
+	}
+	pkgPath := modulePath + "/" + ovDir + "/"
+	// The sources are written into a new directory of the run's own,
+	// readable by this user alone (MkdirTemp makes it 0700).
 	tmp, err := os.MkdirTemp("", "warpbook-native-")
 	if err != nil {
 		return "", err
@@ -160,8 +195,8 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 	overlay := map[string]string{}
 	add := func(pkg, file, src string) error {
 		f := filepath.Join(tmp, pkg+"_"+file)
-		overlay[filepath.Join(root, "_wbnative", pkg, file)] = f
-		return os.WriteFile(f, []byte(src), 0o644)
+		overlay[filepath.Join(root, ovDir, pkg, file)] = f
+		return os.WriteFile(f, []byte(src), 0o600)
 	}
 	own := map[*pageRun][]string{}    // a page's sessions built as executables of their own
 	folded := map[*pageRun][]string{} // and as packages of a shared one
@@ -186,12 +221,12 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 				return tmp, err
 			}
 			if _, ok := pr.nativeX[s]; !ok {
-				own[pr] = append(own[pr], modulePath+"/_wbnative/"+name)
+				own[pr] = append(own[pr], pkgPath+name)
 				pr.nativeX[s] = nativeExe{path: filepath.Join(bin, name)}
 			}
 		}
 		if len(folded[pr]) > 0 {
-			if err := add(fmt.Sprintf("p%d", i), "main.go", dispatcher(folded[pr])); err != nil {
+			if err := add(fmt.Sprintf("p%d", i), "main.go", dispatcher(pkgPath, folded[pr])); err != nil {
 				return tmp, err
 			}
 		}
@@ -202,10 +237,10 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 		every = append(every, own[pr]...)
 	}
 	if len(all) > 0 {
-		if err := add("all", "main.go", dispatcher(all)); err != nil {
+		if err := add("all", "main.go", dispatcher(pkgPath, all)); err != nil {
 			return tmp, err
 		}
-		every = append(every, modulePath+"/_wbnative/all")
+		every = append(every, pkgPath+"all")
 	}
 	ob, _ := json.Marshal(map[string]any{"Replace": overlay})
 	ovl := filepath.Join(tmp, "overlay.json")
@@ -219,9 +254,10 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 		cmd := exec.CommandContext(ctx, k.goCommand(), args...)
 		cmd.Dir = root
 		// The toolchain is trusted, the code it builds is not: no cgo
-		// (whose #cgo lines run compilers with the page's flags) and no
-		// toolchain download.
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local")
+		// (whose #cgo lines run compilers with the page's flags), no
+		// toolchain download, and the module alone (no go.work from
+		// the directories above it).
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOWORK=off")
 		return cmd.CombinedOutput()
 	}
 	b, err := gobuild(every)
@@ -229,14 +265,14 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 		return tmp, nil
 	}
 	if len(todo) == 1 {
-		fail(todo[0], "go build failed: %v\n%s", err, buildMessage(b, todo[0]))
+		fail(todo[0], "go build failed: %v\n%s", err, buildMessage(b, ovDir, todo[0]))
 		return tmp, nil
 	}
 	for i, pr := range todo {
 		pkgs := own[pr]
 		if len(folded[pr]) > 0 {
 			dir := fmt.Sprintf("p%d", i)
-			pkgs = append(pkgs, modulePath+"/_wbnative/"+dir)
+			pkgs = append(pkgs, pkgPath+dir)
 			for s, x := range pr.nativeX {
 				if x.arg != "" {
 					pr.nativeX[s] = nativeExe{path: filepath.Join(bin, dir), arg: x.arg}
@@ -244,7 +280,7 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 			}
 		}
 		if b, err := gobuild(pkgs); err != nil {
-			fail(pr, "go build failed: %v\n%s", err, buildMessage(b, pr))
+			fail(pr, "go build failed: %v\n%s", err, buildMessage(b, ovDir, pr))
 		}
 	}
 	return tmp, nil
@@ -287,12 +323,13 @@ func foldable(f *ast.File) bool {
 }
 
 // dispatcher is the main package of an executable whose packages are the
-// sessions pkgs (in _wbnative): it runs the one its argument names.
-func dispatcher(pkgs []string) string {
+// sessions pkgs (each at pkgPath and its name): it runs the one its
+// argument names.
+func dispatcher(pkgPath string, pkgs []string) string {
 	var b strings.Builder
 	b.WriteString("package main\n\nimport (\n\t\"os\"\n\n")
 	for _, p := range pkgs {
-		fmt.Fprintf(&b, "\t%s %q\n", p, modulePath+"/_wbnative/"+p)
+		fmt.Fprintf(&b, "\t%s %q\n", p, pkgPath+p)
 	}
 	b.WriteString(")\n\nfunc main() {\n\tif len(os.Args) != 2 {\n\t\tos.Exit(2)\n\t}\n\tswitch os.Args[1] {\n")
 	for _, p := range pkgs {
@@ -303,9 +340,11 @@ func dispatcher(pkgs []string) string {
 }
 
 // buildMessage is what go build printed, with the page's generated file
-// name replaced by its path.
-func buildMessage(b []byte, pr *pageRun) string {
-	return strings.ReplaceAll(strings.TrimSpace(string(b)), pageFile, pr.pl.page.Path)
+// name replaced by its path and the run's package directory ovDir by
+// _wbnative (a message is the same from one run to the next).
+func buildMessage(b []byte, ovDir string, pr *pageRun) string {
+	msg := strings.ReplaceAll(strings.TrimSpace(string(b)), pageFile, pr.pl.page.Path)
+	return strings.ReplaceAll(msg, ovDir, "_wbnative")
 }
 
 // runNative runs the page's sessions built natively and returns an outcome

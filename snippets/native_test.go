@@ -2,6 +2,8 @@ package snippets
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +27,7 @@ func TestNativePagesBuildAlone(t *testing.T) {
 		t.Skip("no go command")
 	}
 	fake := filepath.Join(t.TempDir(), "go")
-	script := "#!/bin/sh\ncase \"$*\" in\n*_wbnative/all*) echo 'refused: the shared executable' >&2; exit 1;;\nesac\nexec " + goCmd + " \"$@\"\n"
+	script := "#!/bin/sh\ncase \"$*\" in\n*_wbnative_*/all*) echo 'refused: the shared executable' >&2; exit 1;;\nesac\nexec " + goCmd + " \"$@\"\n"
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -45,5 +47,140 @@ func TestNativePagesBuildAlone(t *testing.T) {
 		if !strings.HasPrefix(b.String(), "ok   "+r.Page.Path+"\t2 passed") {
 			t.Errorf("%s:\n%s", r.Page.Path, b.String())
 		}
+	}
+}
+
+// nativePage is a page whose snippet prints the name of the engine's
+// A100 preset.
+func nativePage(t *testing.T) *page.Page {
+	t.Helper()
+	p, err := page.Parse("page.md", []byte("# Native\n\n```go run\nimport (\n\t\"fmt\"\n\n\t\"github.com/warpbook/warpbook/engine/gpu\"\n)\n\nfmt.Println(gpu.A100().Name)\n```\n```output\nA100 SXM4\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// nativeReport runs the page with -native and returns the report.
+func nativeReport(k *Kernel, p *page.Page) string {
+	var b strings.Builder
+	WriteText(&b, k.Run(context.Background(), []*page.Page{p}), false)
+	return b.String()
+}
+
+// TestNativeModuleFromBuild: -native builds in the module warpbook was
+// built from, not in the one the go command finds from the working
+// directory: run from inside a book with a go.mod naming the warpbook
+// module and an engine of its own (whose init would run on the host), it
+// compiles the real engine, and the fake one never runs.
+func TestNativeModuleFromBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("native runs build Go programs; skipped with -short")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	marker := filepath.Join(t.TempDir(), "pwned")
+	book := t.TempDir()
+	for name, data := range map[string]string{
+		"go.mod": "module github.com/warpbook/warpbook\n\ngo 1.26\n",
+		"engine/gpu/gpu.go": "package gpu\n\nimport \"os\"\n\ntype Device struct{ Name string }\n\nfunc A100() Device { return Device{Name: \"fake\"} }\n\n" +
+			"func init() { os.WriteFile(" + fmt.Sprintf("%q", marker) + ", []byte(\"ran\"), 0o644) }\n",
+	} {
+		p := filepath.Join(book, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(book)
+	report := nativeReport(&Kernel{Native: true}, nativePage(t))
+	if !strings.HasPrefix(report, "ok   page.md\t1 passed") {
+		t.Errorf("-native from inside the book:\n%s", report)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the book's own engine was compiled and run on the host")
+	}
+}
+
+// copyModule copies what native programs are built from (go.mod, go.sum
+// and the engine) into a new directory and returns it.
+func copyModule(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		switch {
+		case rel == ".":
+			return nil
+		case d.IsDir() && rel != "engine" && !strings.HasPrefix(rel, "engine"+string(filepath.Separator)):
+			return filepath.SkipDir
+		case d.IsDir():
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		case rel == "go.mod" || rel == "go.sum" || strings.HasPrefix(rel, "engine"+string(filepath.Separator)):
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestNativeOverlayFresh: the packages of a native build live in a
+// directory of the module that exists only in the build's overlay, under
+// a new name each run: files at the fixed name earlier builds used
+// (_wbnative), or anywhere else in the module, never join them.
+func TestNativeOverlayFresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("native runs build Go programs; skipped with -short")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	root := copyModule(t)
+	for _, pkg := range []string{"p0s0", "p0", "all"} {
+		stray := filepath.Join(root, "_wbnative", pkg, "zz.go")
+		if err := os.MkdirAll(filepath.Dir(stray), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		src := "package " + pkg + "\n\nfunc init() { panic(\"a stray file joined the build\") }\n"
+		if pkg == "all" {
+			src = "package main\n\nfunc init() { panic(\"a stray file joined the build\") }\n"
+		}
+		if err := os.WriteFile(stray, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := &Kernel{Native: true, moduleDir: root}
+	if report := nativeReport(k, nativePage(t)); !strings.HasPrefix(report, "ok   page.md\t1 passed") {
+		t.Errorf("with stray files in _wbnative:\n%s", report)
+	}
+
+	// An engine that is not the one warpbook was built with is refused.
+	f := filepath.Join(root, "engine", "gpu", "presets.go")
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, append(data, "\n// changed\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if report := nativeReport(k, nativePage(t)); !strings.Contains(report, "is not the one this warpbook was built with") {
+		t.Errorf("with a changed engine:\n%s", report)
 	}
 }

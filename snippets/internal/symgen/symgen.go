@@ -13,16 +13,13 @@ package symgen
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -37,6 +34,8 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/warpbook/warpbook/internal/source"
 )
 
 // Module is the module path of warpbook.
@@ -144,7 +143,7 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	}
 	files["types.bin"] = data
 
-	fp, err := fingerprint(dir, exclude)
+	fp, err := source.Fingerprint(dir, exclude)
 	if err != nil {
 		return nil, err
 	}
@@ -507,43 +506,6 @@ func writeChunk(w *bytes.Buffer, b []byte) {
 	binary.BigEndian.PutUint32(n[:], uint32(len(b)))
 	w.Write(n[:])
 	w.Write(b)
-}
-
-// fingerprint hashes every non-test Go file under engine/ (path and
-// contents), but those of excluded packages.
-func fingerprint(dir string, exclude []string) (string, error) {
-	h := sha256.New()
-	root := filepath.Join(dir, "engine")
-	var names []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-			rel, _ := filepath.Rel(dir, filepath.Dir(p))
-			if !slices.Contains(exclude, path.Join(Module, filepath.ToSlash(rel))) {
-				names = append(names, p)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("fingerprint engine: %w", err)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			return "", err
-		}
-		rel, _ := filepath.Rel(dir, n)
-		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
 func manifest(engine []string, fp string, keys map[string]string, wrappers map[string][]string) ([]byte, error) {
