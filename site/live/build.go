@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/warpbook/warpbook/internal/cachefile"
+	"github.com/warpbook/warpbook/internal/source"
 )
 
 // KernelPackage is the import path of the browser kernel's main package.
@@ -65,7 +66,8 @@ var buildFlags = []string{"-trimpath", "-buildvcs=false", "-gcflags=all=-l", "-g
 var ErrNoToolchain = errors.New("no Go toolchain")
 
 // ErrNotModule is wrapped by Build's error when the Go command does not
-// find the kernel's package: warpbook runs outside its own module.
+// find the kernel's package in the module warpbook was built from (or
+// warpbook does not know where that is: it was built with -trimpath).
 var ErrNotModule = errors.New("not in the warpbook module")
 
 // A Kernel is a built browser kernel.
@@ -96,7 +98,10 @@ type Builder struct {
 	// GoCommand is the go command; "" means "go" from PATH.
 	GoCommand string
 	// Dir is where the go command runs, inside the warpbook module; ""
-	// means the current directory.
+	// means the module this executable was built from (see package
+	// source), never one found from the working directory, which may be
+	// a pull request's book with a go.mod of its own: the kernel is
+	// published, and runs in every reader's browser.
 	Dir string
 	// CacheDir holds built kernels; "" builds every time.
 	CacheDir string
@@ -137,16 +142,32 @@ func (b *Builder) goCmd() (string, error) {
 	return p, nil
 }
 
-// command returns a go command for the kernel's platform.
-func (b *Builder) command(ctx context.Context, goExe string, args ...string) *exec.Cmd {
+// command returns a go command for the kernel's platform, in dir.
+func (b *Builder) command(ctx context.Context, goExe, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, goExe, args...)
-	cmd.Dir = b.Dir
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0", "GOWORK=off")
 	return cmd
 }
 
+// dir returns the directory the go command runs in (see Dir).
+func (b *Builder) dir() (string, error) {
+	if b.Dir != "" {
+		return b.Dir, nil
+	}
+	d, err := source.Dir()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNotModule, err)
+	}
+	return d, nil
+}
+
 func (b *Builder) run(ctx context.Context, goExe string, args ...string) ([]byte, error) {
-	cmd := b.command(ctx, goExe, args...)
+	dir, err := b.dir()
+	if err != nil {
+		return nil, err
+	}
+	cmd := b.command(ctx, goExe, dir, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -275,20 +296,13 @@ func envKey(goExe string) string {
 	return b.String()
 }
 
-func dirOr(d string, err error) string {
-	if err != nil {
-		return "."
-	}
-	return d
-}
-
 func (b *Builder) stampPath() string {
 	if b.CacheDir == "" {
 		return ""
 	}
-	wd := b.Dir
-	if wd == "" {
-		wd = dirOr(os.Getwd())
+	wd, err := b.dir()
+	if err != nil {
+		return ""
 	}
 	abs, _ := filepath.Abs(wd)
 	if b.Package != "" && b.Package != KernelPackage {

@@ -5,6 +5,8 @@ package live
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -62,4 +64,35 @@ func TestBuildPractice(t *testing.T) {
 		t.Errorf("the practice module is %d bytes gzipped, the kernel %d: want it under a third", p.Gzip, k.Gzip)
 	}
 	t.Logf("practice module %s: %d bytes, %d gzipped (the kernel: %d gzipped)", p.Key, p.Wasm, p.Gzip, k.Gzip)
+}
+
+// TestBuildFromABook: the kernel is built from the module warpbook was
+// built from, wherever it runs: from inside a book with a go.mod naming
+// the warpbook module and a kernel package of its own, it is the same
+// kernel (from the cache), not the book's, which every reader's browser
+// would run.
+func TestBuildFromABook(t *testing.T) {
+	k := testKernel(t)
+	book := t.TempDir()
+	for name, data := range map[string]string{
+		"go.mod":                   "module github.com/warpbook/warpbook\n\ngo 1.26\n",
+		"site/live/kernel/main.go": "package main\n\nfunc main() { println(\"the book's kernel\") }\n",
+	} {
+		p := filepath.Join(book, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(book)
+	dir, _ := DefaultCacheDir()
+	got, err := (&Builder{CacheDir: dir}).Kernel(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Key != k.Key || !bytes.Equal(got.Script, k.Script) {
+		t.Errorf("from inside the book: kernel %s, want %s", got.Key, k.Key)
+	}
 }
