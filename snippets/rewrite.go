@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/page"
 )
 
@@ -34,6 +35,14 @@ type edit struct {
 //     value comes from compiled code: yaegi cannot infer the type of a
 //     session variable from it. The declaration is given the type that
 //     go/types found ("var first sim.Issue; first = r.Trace.Issues[0]").
+//   - A value of a type the session declares loses its methods when it
+//     leaves the interpreter in a panic, so that the kernel would print
+//     a panic with a snippet's own error type as its fields ("{3}") where
+//     Go prints its Error() (or String()). Each panic statement notes
+//     what Go would print, in the session's variable worker.PanicText,
+//     just before it panics ("" for a value Go prints itself): "panic(x)"
+//     becomes "func() { _wbv := x; _wbPanicText = _wbv.Error();
+//     panic(_wbv) }()", which panics with the same value.
 //
 // ck is the session's type-checked program. The caller regenerates the
 // session's chunks afterwards.
@@ -104,6 +113,10 @@ func (pl *plan) rewrite(s *session, ck *checked) {
 						parenthesize(vs.Values)
 					}
 				}
+			case *ast.ExprStmt:
+				if call, ok := n.X.(*ast.CallExpr); ok && isBuiltin(ck.info, call.Fun, "panic") && len(call.Args) == 1 {
+					notePanic(ck.info, call, add)
+				}
 			case *ast.DeclStmt:
 				if gd, ok := n.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR && isTop(n) {
 					for _, sp := range gd.Specs {
@@ -123,6 +136,56 @@ func (pl *plan) rewrite(s *session, ck *checked) {
 			})
 		}
 	}
+}
+
+// isBuiltin reports whether fun names the built-in function name.
+func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}
+
+// notePanic rewrites the panic statement call so that it notes, before it
+// panics, what Go prints for its value (see rewrite): the value's Error()
+// or String() when it is of a type the session declares with one, else
+// "" (Go's own formatting of the value, which the kernel does too).
+func notePanic(info *types.Info, call *ast.CallExpr, add func(from, to token.Pos, text string)) {
+	method := ""
+	if t := info.TypeOf(call.Args[0]); t != nil && declaredInSession(t) {
+		ms := types.NewMethodSet(t)
+		for _, m := range []string{"Error", "String"} {
+			sel := ms.Lookup(nil, m)
+			if sel == nil {
+				continue
+			}
+			if sig, ok := sel.Type().(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 &&
+				types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+				method = m
+				break
+			}
+		}
+	}
+	if method == "" {
+		add(call.Pos(), token.NoPos, "func() { "+worker.PanicText+" = \"\"; ")
+		add(call.End(), token.NoPos, " }()")
+		return
+	}
+	add(call.Pos(), call.Lparen+1, "func() { _wbv := ")
+	add(call.Rparen, call.Rparen+1, "; "+worker.PanicText+" = _wbv."+method+"(); panic(_wbv) }()")
+}
+
+// declaredInSession reports whether t is a named type the session
+// declares, or a pointer to one: a type the interpreter makes, whose
+// methods its values lose outside it.
+func declaredInSession(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "main"
 }
 
 // typeDefine turns "a, b := x" into "var a A; var b B; a, b = x" (for the

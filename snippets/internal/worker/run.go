@@ -378,8 +378,12 @@ func (r *runner) finish(stderr []byte, werr error) {
 			reason = CrashMessage(stderr, werr, nil)
 		}
 		o.Fail, o.Limit = reason, r.limit
-	case werr != nil && r.last >= 0 && r.res[r.last] != nil && r.res[r.last].Fail == "":
-		// The process died between units, after the last one ended.
+	case werr != nil && r.last >= 0 && r.res[r.last] != nil && r.res[r.last].Fail == "" &&
+		!(r.lim.Program && r.res[r.last].Panic != nil && r.reason == ""):
+		// The process died between units, after the last one ended. (A
+		// compiled program ends with the unit whose panic it did not
+		// recover, as Go programs do: that unit's outcome is the panic,
+		// which says it all.)
 		reason := r.reason
 		if reason == "" {
 			reason = CrashMessage(stderr, werr, nil)

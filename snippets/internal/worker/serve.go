@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -110,17 +111,37 @@ func runUnit(it *Interpreter, u *Unit, limit int64) Event {
 			s := truncate(fmt.Sprint(valueOf(v)), limit)
 			done.Value = &s
 		}
-		setErr(&done, err, limit)
+		it.setErr(&done, err, limit)
 		return done
 	}
 	for i, c := range u.Chunks {
 		if _, err := eval(it, c); err != nil {
-			setErr(&done, err, limit)
+			it.setErr(&done, err, limit)
 			done.Chunk = i
 			break
 		}
 	}
 	return done
+}
+
+// PanicText is the session variable in which the kernel's rewrite of a
+// panic statement notes what Go prints for the value it panics with, when
+// the interpreter cannot say it (a value of a type the session declares
+// with an Error or String method; "" for others). An interpreter declares
+// it when a chunk first uses it.
+const PanicText = "_wbPanicText"
+
+// panicText returns what the session noted for its last panic statement
+// ("" when none, or when it did not know better than the value itself).
+func (i *Interpreter) panicText() string {
+	if !i.panics {
+		return ""
+	}
+	v, err := i.it.Eval(PanicText)
+	if err != nil || v.Kind() != reflect.String {
+		return ""
+	}
+	return v.String()
 }
 
 // settle waits up to grace for the goroutines above base to end and
@@ -143,12 +164,16 @@ func truncate(s string, limit int64) string {
 	return s
 }
 
-func setErr(e *Event, err error, limit int64) {
+func (i *Interpreter) setErr(e *Event, err error, limit int64) {
 	if err == nil {
 		return
 	}
 	if p, ok := err.(interp.Panic); ok {
-		msg := truncate(panicMessage(p.Value), limit)
+		msg := panicMessage(p.Value)
+		if text := i.panicText(); text != "" && !compiledMessage(p.Value) {
+			msg = text
+		}
+		msg = truncate(msg, limit)
 		e.Panic = &msg
 		return
 	}
@@ -164,6 +189,28 @@ func valueOf(v reflect.Value) any {
 		return v.Interface()
 	}
 	return v.String()
+}
+
+// compiledMessage reports whether the panic value r says itself what Go
+// prints for it: an error or a Stringer (a runtime error, the engine's),
+// or a value of a named type of compiled code. Only a value of a type the
+// session declares (which the interpreter hands over as a value of an
+// unnamed type, or of the basic type beneath) needs what its panic
+// statement noted ([PanicText]); a runtime error after a recovered panic
+// keeps its own message.
+func compiledMessage(r any) bool {
+	if rv, ok := r.(reflect.Value); ok {
+		r = valueOf(rv)
+	}
+	switch r.(type) {
+	case error, fmt.Stringer, nil:
+		return true
+	}
+	switch reflect.TypeOf(r).Kind() {
+	case reflect.Struct, reflect.Pointer, reflect.Slice, reflect.Map, reflect.Array, reflect.Func, reflect.Chan:
+		return reflect.TypeOf(r).PkgPath() != ""
+	}
+	return false
 }
 
 // panicMessage formats a recovered value as Go prints it after "panic: ".
@@ -191,6 +238,7 @@ type Interpreter struct {
 	it          *interp.Interpreter
 	out, errOut io.Writer
 	given       map[string]bool // the tables given, by symbols.Symbols's key
+	panics      bool            // PanicText is declared
 }
 
 // NewInterpreter returns an interpreter that sees only the generated
@@ -237,6 +285,12 @@ func (i *Interpreter) use(syms interp.Exports) error {
 func (i *Interpreter) Eval(src string) (reflect.Value, error) {
 	if err := i.use(symbols.Symbols(imports(src)...)); err != nil {
 		return reflect.Value{}, err
+	}
+	if !i.panics && strings.Contains(src, PanicText) {
+		if _, err := i.it.Eval("package main\nvar " + PanicText + " string\n"); err != nil {
+			return reflect.Value{}, fmt.Errorf("declaring %s: %w", PanicText, err)
+		}
+		i.panics = true
 	}
 	return i.it.Eval(src)
 }
