@@ -106,6 +106,15 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 		},
 	}
 	_, _ = conf.Check("main", pl.fset, ck.files, ck.info)
+	// go/types accepts a function without a body (its body may be in
+	// assembly); the go command builds none here, and refuses it.
+	for _, f := range ck.files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body == nil {
+				add(pl.fset.Position(fd.Name.Pos()), "missing function body", nil)
+			}
+		}
+	}
 	// Sandbox: forbidden imports are reported once, at the import, and the
 	// errors they cause ("undefined: exec.Command") are dropped.
 	var kept []posError

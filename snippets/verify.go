@@ -72,6 +72,12 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worke
 			continue
 		case o.Error != nil:
 			pos, msg := u.mapError(o.Chunk, *o.Error, c.Pos)
+			if stopped := stoppedAbove(u, outcomes); stopped != nil {
+				// Its session lost what the unit that stopped declared
+				// and did: not the interpreter's fault, nor the code's.
+				fail(pos, nil, "could not run, because %s above (line %d) did not finish: %s", stopped.id(), stopped.pos().Line, msg)
+				continue
+			}
 			fail(pos, ErrInterpreter, "the interpreter could not run this snippet, although Go compiles it: %s; rewrite it in plainer Go", msg)
 			continue
 		case c.Attrs.Panics != "" && o.Panic == nil:
@@ -139,6 +145,21 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worke
 			}
 		}
 	}
+}
+
+// stoppedAbove returns the unit of u's session above u that did not
+// finish (a time or memory limit, a crash), whose declarations the
+// session then lacks; nil when every one finished.
+func stoppedAbove(u *unit, outcomes map[int]*worker.Outcome) *unit {
+	for _, v := range u.session.units {
+		if v == u {
+			break
+		}
+		if o := outcomes[v.index]; o != nil && o.Ran && o.Fail != "" {
+			return v
+		}
+	}
+	return nil
 }
 
 // limitErr is the sentinel behind a unit that did not finish.
