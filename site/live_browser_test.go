@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -362,6 +364,35 @@ func TestBrowserLive(t *testing.T) {
 		}
 	})
 
+	// Runaway recursion stops as natively, with a stack overflow, and a
+	// snippet that allocates without end stops at the memory limit, with
+	// the native kernel's message, before the tab takes much more than
+	// that limit; the next run works.
+	t.Run("limits", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		for _, c := range []struct{ cell, src, want string }{
+			{"quick", "var f func(int) int\nf = func(n int) int { return f(n+1) + 1 }\nfmt.Println(f(0))\n", "stack overflow"},
+			{"a100", "import \"bytes\"\n\nvar keep [][]byte\nfor {\n\tkeep = append(keep, bytes.Repeat([]byte{1}, 64<<20))\n}\n", "memory limit of 1 GiB"},
+		} {
+			r := tb.run(c.cell, &c.src)
+			_, want := native(t, book, page, map[string]string{c.cell: c.src}, c.cell)
+			if r.Status != "fail" || r.Error != want || !strings.Contains(want, c.want) {
+				t.Errorf("%q: %s %q; the native kernel's: %q", c.src, r.Status, r.Error, want)
+			}
+			tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.reset(` + jsString(c.cell) + `)`))
+			again := "fmt.Println(\"again\", r.ActiveWarps)\n"
+			if r := tb.run("quick", &again); r.Stdout != "again 48\n" || r.Error != "" {
+				t.Errorf("after %q: %s %q %q", c.want, r.Status, r.Stdout, r.Error)
+			}
+		}
+		peak, ok := browserPeak()
+		t.Logf("the browser's processes peaked at %d MiB (measured: %v)", peak>>20, ok)
+		if ok && peak > 1536<<20 {
+			t.Errorf("a browser process peaked at %d MiB of memory", peak>>20)
+		}
+	})
+
 	// A figure's inputs redraw it in the kernel with the figure package's
 	// own code; Reset restores the built drawing.
 	t.Run("figure", func(t *testing.T) {
@@ -466,4 +497,52 @@ func normLines(s string) string {
 		lines[i] = strings.TrimRight(l, " \t\r")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// browserPeak returns the most memory (peak resident set, VmHWM) any
+// process this test started has used: the browsers and their tabs and
+// workers. ok is false where /proc cannot say.
+func browserPeak() (peak int64, ok bool) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, false
+	}
+	parent := map[int]int{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		if i := bytes.LastIndexByte(stat, ')'); i >= 0 {
+			if f := strings.Fields(string(stat[i+1:])); len(f) > 1 {
+				parent[pid], _ = strconv.Atoi(f[1])
+			}
+		}
+	}
+	self := os.Getpid()
+	for pid := range parent {
+		p := pid
+		for p > 1 && p != self {
+			p = parent[p]
+		}
+		if p != self || pid == self {
+			continue
+		}
+		status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(status), "\n") {
+			if v, found := strings.CutPrefix(line, "VmHWM:"); found {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+				peak, ok = max(peak, kb<<10), true
+			}
+		}
+	}
+	return peak, ok
 }

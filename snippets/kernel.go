@@ -62,6 +62,11 @@ type Kernel struct {
 	Started func(id string, limit time.Duration)
 }
 
+// MaxStack is the goroutine stack limit of a process that runs snippets
+// (a worker, the browser kernel): runaway recursion stops there, with
+// "stack overflow", instead of eating the memory limit.
+const MaxStack = worker.MaxStack
+
 // Defaults used where a Kernel field is zero.
 const (
 	DefaultTimeout     = 10 * time.Second

@@ -111,6 +111,14 @@
     self.warpbookStderr = function () { return stderr; };
   } + ")();\n";
   var boot = "(" + function () {
+    // An exception that escapes the module (the JavaScript engine's own
+    // stack overflowing under runaway recursion: Go's calls nest in it)
+    // leaves the runtime broken: the worker says so as if the runtime had
+    // died, and the page starts a new one.
+    self.onerror = function (message) {
+      postMessage({ exited: -1, stderr: self.warpbookStderr() + "\n" + String(message) });
+      return true;
+    };
     self.onmessage = function (e) {
       var m = e.data;
       if (m.module) {
@@ -119,8 +127,10 @@
         // engine's type information, which never die: collecting less
         // often, from the runtime's start, costs memory, not time
         // (WebAssembly's collector runs on the one thread the snippets
-        // run on).
-        go.env = { GOGC: "400", GOMEMLIMIT: "1GiB" };
+        // run on). The module's memory cannot grow past 1 GiB, the memory
+        // limit of a worker (see site/live): the soft limit is below it,
+        // so that the collector works hard before the runtime runs out.
+        go.env = { GOGC: "400", GOMEMLIMIT: "896MiB" };
         go.exit = function (code) { postMessage({ exited: code, stderr: self.warpbookStderr() }); };
         WebAssembly.instantiate(m.module, go.importObject).then(function (inst) { go.run(inst); },
           function (err) { postMessage({ exited: -1, stderr: String(err) }); });

@@ -23,6 +23,7 @@ import (
 
 	"github.com/warpbook/warpbook/internal/cachefile"
 	"github.com/warpbook/warpbook/internal/source"
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // KernelPackage is the import path of the browser kernel's main package.
@@ -224,6 +225,9 @@ func (b *Builder) build(ctx context.Context) (*Kernel, error) {
 func newKernel(pkg string, mod, execJS []byte, key, goVersion string) (*Kernel, error) {
 	mod, err := packData(mod)
 	if err != nil {
+		return nil, fmt.Errorf("the browser kernel: %w", err)
+	}
+	if mod, err = capMemory(mod, snippets.DefaultMemoryLimit); err != nil {
 		return nil, fmt.Errorf("the browser kernel: %w", err)
 	}
 	var gz bytes.Buffer

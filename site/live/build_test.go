@@ -4,11 +4,16 @@ package live
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/base64"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // testKernel builds the kernel into the user's cache (the first build on a
@@ -41,6 +46,24 @@ func TestBuildCached(t *testing.T) {
 	t.Logf("kernel %s: %d bytes, %d gzipped; found in the cache in %v", k.Key, k.Wasm, k.Gzip, time.Since(start))
 	if !again.Cached || again.Key != k.Key || !bytes.Equal(again.Script, k.Script) {
 		t.Errorf("second build: cached %v, key %s (first %s), same script %v", again.Cached, again.Key, k.Key, bytes.Equal(again.Script, k.Script))
+	}
+	// The module's memory is capped at the memory limit of a worker.
+	_, b64, _ := bytes.Cut(k.Script, []byte(`"wasm":"`))
+	b64, _, _ = bytes.Cut(b64, []byte(`"`))
+	gz, err := base64.StdEncoding.DecodeString(string(b64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, max, err := memoryLimits(mod); err != nil || max*pageSize != snippets.DefaultMemoryLimit {
+		t.Errorf("the kernel's memory may grow to %d pages (%v), want %d bytes", max, err, snippets.DefaultMemoryLimit)
 	}
 }
 

@@ -48,6 +48,56 @@ func packData(mod []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// pageSize is the size of a page of WebAssembly memory.
+const pageSize = 64 << 10
+
+// capMemory sets the largest size of a module's memory to limit bytes: the
+// browser kernel's hard memory cap, as a worker process's is natively. The
+// Go linker declares the memory with a minimum and no maximum, so that
+// the runtime grows it as the heap needs, up to 4 GiB in a browser; with a
+// maximum, growing past it fails, and the runtime stops with "out of
+// memory" (which the page reports as the memory limit, see
+// snippets.Kernel.Stopped) before the tab takes gigabytes. The module's
+// one memory must be its own (not imported) and start below limit.
+func capMemory(mod []byte, limit int64) ([]byte, error) {
+	secs, err := sections(mod)
+	if err != nil {
+		return nil, err
+	}
+	maxPages := uint64(limit / pageSize)
+	var out bytes.Buffer
+	out.Write(mod[:8])
+	found := false
+	for _, s := range secs {
+		body := s.body
+		if s.id == 5 {
+			r := &reader{b: body}
+			n := r.uvarint()
+			flags := r.byte()
+			min := r.uvarint()
+			if flags&1 != 0 {
+				r.uvarint() // the maximum it had
+			}
+			switch {
+			case r.err != nil || n != 1 || flags&^1 != 0 || len(r.b) != 0:
+				return nil, fmt.Errorf("%w: a memory section that is not one 32-bit memory", errModule)
+			case min > maxPages:
+				return nil, fmt.Errorf("%w: its memory starts at %d pages, above the cap of %d", errModule, min, maxPages)
+			}
+			body = binary.AppendUvarint([]byte{1, 1}, min)
+			body = binary.AppendUvarint(body, maxPages)
+			found = true
+		}
+		out.WriteByte(s.id)
+		out.Write(binary.AppendUvarint(nil, uint64(len(body))))
+		out.Write(body)
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: it declares no memory of its own", errModule)
+	}
+	return out.Bytes(), nil
+}
+
 // A section is one section of a module: its id and its contents.
 type section struct {
 	id   byte

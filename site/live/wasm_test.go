@@ -136,3 +136,58 @@ func TestPackDataBadModule(t *testing.T) {
 		t.Errorf("a segment longer than its section: err %v, want errModule", err)
 	}
 }
+
+// memoryLimits returns the minimum and maximum pages of a module's memory
+// (max 0: none).
+func memoryLimits(mod []byte) (min, max uint64, err error) {
+	secs, err := sections(mod)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, s := range secs {
+		if s.id != 5 {
+			continue
+		}
+		r := &reader{b: s.body}
+		r.uvarint()
+		flags := r.byte()
+		min = r.uvarint()
+		if flags&1 != 0 {
+			max = r.uvarint()
+		}
+		return min, max, r.err
+	}
+	return 0, 0, errModule
+}
+
+// TestCapMemory: the memory of the module gets a maximum, the cap, and
+// keeps its minimum; a module that starts above the cap, or has no memory
+// of its own, is refused.
+func TestCapMemory(t *testing.T) {
+	mod := testModule(segment{0, []byte("x")})
+	withMemory := func(body []byte) []byte {
+		m := append([]byte{}, mod...)
+		m = append(m, 5)
+		m = binary.AppendUvarint(m, uint64(len(body)))
+		return append(m, body...)
+	}
+	for _, body := range [][]byte{{1, 0, 0x80, 0x02}, {1, 1, 0x80, 0x02, 0x80, 0x80, 0x04}} { // min 256 pages, with and without a maximum
+		got, err := capMemory(withMemory(body), 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		min, max, err := memoryLimits(got)
+		if err != nil || min != 256 || max != 1<<30/pageSize {
+			t.Errorf("capped memory %x: min %d max %d (%v), want 256 and %d", body, min, max, err, 1<<30/pageSize)
+		}
+		if m1, m2 := memory(t, got); !bytes.Equal(m1, []byte("x")) || m2 != 1 {
+			t.Errorf("the data changed: %q, %d segments", m1, m2)
+		}
+	}
+	if _, err := capMemory(withMemory([]byte{1, 0, 0x80, 0x02}), 255*pageSize); err == nil {
+		t.Error("a memory that starts above the cap was capped")
+	}
+	if _, err := capMemory(mod, 1<<30); err == nil {
+		t.Error("a module without memory was capped")
+	}
+}

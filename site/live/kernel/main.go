@@ -14,6 +14,7 @@ package main
 import (
 	"context"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 	"syscall/js"
 	"time"
@@ -27,7 +28,10 @@ import (
 const idleAfter = 20 * time.Millisecond
 
 func main() {
-	// The worker's script sets GOGC and GOMEMLIMIT (see site/assets/live.js).
+	// The worker's script sets GOGC and GOMEMLIMIT (see site/assets/live.js);
+	// the module's memory is capped at the memory limit (see package live).
+	// Runaway recursion stops as natively, with a stack overflow.
+	debug.SetMaxStack(snippets.MaxStack)
 	post := js.Global().Get("postMessage")
 	k := snippets.Kernel{Started: func(id string, limit time.Duration) {
 		post.Invoke(js.ValueOf(map[string]any{"started": id, "limitMs": limit.Milliseconds()}))

@@ -205,7 +205,7 @@ func (r *runner) read() {
 		r.recent = r.recent[1:]
 	}
 	if ok && r.lim.Memory > 0 && rss > r.lim.Memory {
-		r.stop("used more than the memory limit of "+bytesize.Format(r.lim.Memory), MemoryLimit)
+		r.stop(OverMemory(r.lim.Memory), MemoryLimit)
 	}
 }
 
@@ -260,6 +260,11 @@ func (r *runner) check() {
 		r.stop(fmt.Sprintf("did not finish within %s of wall-clock time (%d× its limit of %s; it used %s of CPU time)",
 			WallCeiling*limit, WallCeiling, limit, cpu.Round(10*time.Millisecond)), TimeLimit)
 	}
+}
+
+// OverMemory says that a unit used more than limit bytes of memory.
+func OverMemory(limit int64) string {
+	return "used more than the memory limit of " + bytesize.Format(limit)
 }
 
 // WallTimeout says that a unit ran past its limit of wall-clock time
@@ -402,14 +407,22 @@ func panicLine(stderr []byte) (string, bool) {
 	return "", false
 }
 
+// OutOfMemory is [CrashMessage] for a process whose runtime ran out of
+// memory.
+const OutOfMemory = "crashed: out of memory"
+
 // CrashMessage explains how a process died, from its stderr.
 func CrashMessage(stderr []byte, err error, stdout []byte) string {
 	s := string(stderr)
 	switch {
-	case strings.Contains(s, "stack exceeds") || strings.Contains(s, "stack overflow"):
+	case strings.Contains(s, "stack exceeds") || strings.Contains(s, "stack overflow") ||
+		// In a browser, Go's calls nest in the JavaScript engine's own
+		// stack, which overflows first: V8's and WebKit's message, and
+		// Firefox's.
+		strings.Contains(s, "Maximum call stack size exceeded") || strings.Contains(s, "too much recursion"):
 		return "crashed: stack overflow (runaway recursion?)"
 	case strings.Contains(s, "out of memory"):
-		return "crashed: out of memory"
+		return OutOfMemory
 	}
 	for _, line := range strings.Split(s, "\n") {
 		if msg, ok := strings.CutPrefix(line, "panic: "); ok {
