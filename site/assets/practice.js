@@ -41,7 +41,7 @@
       number: null, tolerance: null, choices: [], family: f, index: cards.length
     });
   });
-  var byID = {};
+  var byID = Object.create(null);
   cards.forEach(function (c) { byID[c.id] = c; });
 
   // Loading: each script once, by <script> (assets/warpbook.js).
@@ -93,15 +93,77 @@
   }
 
   // The schedule: FSRS's card per id, as JSON (dates as ISO strings).
-  var state = load();
-  function empty() { return { format: FORMAT, version: 1, reviews: 0, cards: {} }; }
+  function empty() { return { format: FORMAT, version: 1, reviews: 0, cards: Object.create(null) }; }
   function load() {
     try {
-      var s = JSON.parse(localStorage.getItem(storeKey) || "null");
-      if (s && s.format === FORMAT && s.version === 1 && s.cards) return s;
+      var text = localStorage.getItem(storeKey);
+      if (text) return schedule(JSON.parse(text), true);
     } catch (e) { /* storage off or damaged: start afresh */ }
     return empty();
   }
+  // schedule checks a schedule and returns a copy made of what it checked,
+  // or throws an Error that says what is wrong: a known card id for each
+  // entry, each field of FSRS's card in its range, nothing else. Every
+  // object is made afresh, with no prototype where it is a map by id, so
+  // that no key ("__proto__", "constructor") reaches an object's
+  // prototype; an import is applied whole or not at all. The schedule this
+  // browser kept (saved) may hold cards the book no longer has, which are
+  // kept for when it has them again, and drops a card it cannot read
+  // rather than the reader's whole progress.
+  var STATES = 4; // New, Learning, Review, Relearning
+  var S_MAX = 36500, D_MAX = 10, DAYS_MAX = 36500 * 10;
+  function isDate(v) { return typeof v === "string" && v.length <= 64 && isFinite(Date.parse(v)); }
+  function isCount(v, most) { return Number.isSafeInteger(v) && v >= 0 && v <= most; }
+  function isIn(v, lo, hi) { return typeof v === "number" && isFinite(v) && v >= lo && v <= hi; }
+  function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+  var FIELDS = {
+    due: isDate,
+    last_review: function (v) { return v === undefined || isDate(v); },
+    state: function (v) { return isCount(v, STATES - 1); },
+    stability: function (v) { return isIn(v, 0, S_MAX); },
+    difficulty: function (v) { return isIn(v, 0, D_MAX); },
+    elapsed_days: function (v) { return isCount(v, DAYS_MAX); },
+    scheduled_days: function (v) { return isCount(v, DAYS_MAX); },
+    learning_steps: function (v) { return isCount(v, 1000); },
+    reps: function (v) { return isCount(v, 1e9); },
+    lapses: function (v) { return isCount(v, 1e9); }
+  };
+  var REQUIRED = ["due", "state", "stability", "difficulty", "reps"];
+  function scheduleCard(id, c) {
+    if (!c || typeof c !== "object" || Array.isArray(c)) throw new Error("card " + id + " is not a schedule");
+    var out = {};
+    Object.keys(c).forEach(function (k) {
+      if (!own(FIELDS, k)) throw new Error("card " + id + " has a field " + JSON.stringify(k) + " that a schedule does not");
+      if (!FIELDS[k](c[k])) throw new Error("card " + id + ": " + k + " " + JSON.stringify(c[k]) + " is out of its range");
+      if (c[k] !== undefined) out[k] = c[k];
+    });
+    REQUIRED.forEach(function (k) {
+      if (!own(out, k)) throw new Error("card " + id + " has no " + k);
+    });
+    // A card that was reviewed is in FSRS's ranges: a stability of at
+    // least 0.001 days and a difficulty from 1 to 10.
+    if (out.state !== 0 && (out.stability < 1e-3 || out.difficulty < 1)) {
+      throw new Error("card " + id + ": a stability of " + out.stability + " and a difficulty of " + out.difficulty + " are no reviewed card's");
+    }
+    return out;
+  }
+  function schedule(s, saved) {
+    if (!s || typeof s !== "object" || Array.isArray(s) || s.format !== FORMAT) throw new Error("not a warpbook practice file (no \"format\": \"" + FORMAT + "\")");
+    if (s.version !== 1) throw new Error("version " + JSON.stringify(s.version) + " is not one this page reads (1)");
+    if (!s.cards || typeof s.cards !== "object" || Array.isArray(s.cards)) throw new Error("no cards");
+    if (s.reviews !== undefined && !isCount(s.reviews, 1e12)) throw new Error("reviews " + JSON.stringify(s.reviews) + " is not a count");
+    var cardsIn = Object.create(null);
+    Object.keys(s.cards).forEach(function (id) {
+      if (saved) {
+        try { cardsIn[id] = scheduleCard(id, s.cards[id]); } catch (e) { /* dropped */ }
+        return;
+      }
+      if (!own(byID, id)) throw new Error("card " + JSON.stringify(id) + " is not a card of this page");
+      cardsIn[id] = scheduleCard(id, s.cards[id]);
+    });
+    return { format: FORMAT, version: 1, reviews: s.reviews || 0, cards: cardsIn };
+  }
+  var state = load();
   function save() {
     try { localStorage.setItem(storeKey, JSON.stringify(state)); } catch (e) { say("pr-io-status", "This browser does not keep the schedule (storage is off)."); }
   }
@@ -589,21 +651,11 @@
   function importJSON(text) {
     var s;
     try { s = JSON.parse(text); } catch (e) { throw new Error("not JSON: " + e.message); }
-    if (!s || s.format !== FORMAT) throw new Error("not a warpbook practice file (no \"format\": \"" + FORMAT + "\")");
-    if (s.version !== 1) throw new Error("version " + s.version + " is not one this page reads (1)");
-    if (!s.cards || typeof s.cards !== "object" || Array.isArray(s.cards)) throw new Error("no cards");
-    var cardsIn = {};
-    Object.keys(s.cards).forEach(function (id) {
-      var c = s.cards[id];
-      if (!c || typeof c !== "object" || isNaN(Date.parse(c.due)) || typeof c.stability !== "number" || typeof c.difficulty !== "number" || typeof c.reps !== "number" || typeof c.state !== "number") {
-        throw new Error("card " + id + " is not a schedule (due, stability, difficulty, reps, state)");
-      }
-      cardsIn[id] = c;
-    });
-    state = { format: FORMAT, version: 1, reviews: typeof s.reviews === "number" ? s.reviews : 0, cards: cardsIn };
+    var next = schedule(s); // throws, and then nothing changed
+    state = next;
     save();
     rebuild();
-    return Object.keys(cardsIn).length;
+    return Object.keys(next.cards).length;
   }
   function download() {
     var blob = new Blob([exportJSON()], { type: "application/json" });
