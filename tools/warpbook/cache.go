@@ -17,8 +17,11 @@ var cacheCommand = command{
 warpbook keeps the results of snippets, the figures it drew and the stamps
 of builds in the user cache directory (outside the book and the site), keyed
 by content, and prunes it to 256 MiB, least recently used first, after each
-test and build. "warpbook cache" says where it is and how large; "warpbook
-cache clean" empties it (the next test or build then runs everything).`,
+test and build. It uses an entry only when this user's warpbook wrote it:
+each ends with a tag under a key kept in the user's configuration directory
+(or $WARPBOOK_CACHE_KEY; see docs/threat-model.md). "warpbook cache" says
+where it is and how large; "warpbook cache clean" empties it (the next test
+or build then runs everything).`,
 	setup: func(_ *flag.FlagSet, c *cli) func([]string) int {
 		return func(args []string) int {
 			dir, err := snippets.DefaultCacheDir()
