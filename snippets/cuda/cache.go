@@ -14,16 +14,17 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/warpbook/warpbook/internal/atomicfile"
+	"github.com/warpbook/warpbook/internal/cachefile"
 )
 
 // The cache keeps each architecture's compile as one JSON file,
-// CacheDir/cuda/KK/KEY.json, written through internal/atomicfile. KEY
+// CacheDir/cuda/KK/KEY.json, written through internal/cachefile. KEY
 // hashes everything that decides the result: the format, the toolkit's
 // nvcc --version, the host compiler's --version, the architecture, the
 // nvcc flags and the source. An entry is read as untrusted input (the
 // cache directory may be shared, or written by an older warpbook): a
-// regular file of at most maxEntry bytes, JSON with no unknown field and
+// regular file of at most maxEntry bytes that this user's warpbook wrote
+// (its tag, see package cachefile), JSON with no unknown field and
 // nothing after it, every figure in range. Anything else is a miss.
 
 // cacheFormat changes when an entry's meaning does.
@@ -71,27 +72,9 @@ func (c *Compiler) cacheGet(key, arch string) *entry {
 
 // readEntry reads and checks the entry in file p, for arch.
 func readEntry(p, arch string) (*entry, error) {
-	fi, err := os.Lstat(p)
+	data, err := cachefile.Read(p, maxEntry)
 	if err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxEntry {
-		return nil, errors.New("not a regular file of a cache entry's size")
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi2, err := f.Stat(); err != nil || !os.SameFile(fi, fi2) {
-		return nil, errors.New("the file changed while it was opened")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxEntry+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxEntry {
-		return nil, errors.New("too large")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -152,5 +135,5 @@ func (c *Compiler) cachePut(key string, e *entry) {
 	if err != nil || len(b) > maxEntry {
 		return
 	}
-	_ = atomicfile.Write(c.cachePath(key), b, 0o644)
+	_ = cachefile.Write(c.cachePath(key), b)
 }

@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warpbook/warpbook/internal/cachefile"
 )
 
 // TestCacheEntries: an entry written is read back; an entry that is not
-// a regular file, too large, not strict JSON or out of range is a miss.
+// a regular file, too large, not one this user's warpbook wrote (see
+// package cachefile), not strict JSON or out of range is a miss.
 func TestCacheEntries(t *testing.T) {
 	c := &Compiler{Toolkit: &Toolkit{VersionText: "nvcc 12.4", HostVersion: "g++-12"}, CacheDir: t.TempDir()}
 	job := Job{Source: "__global__ void k() {}\n"}
@@ -37,11 +40,19 @@ func TestCacheEntries(t *testing.T) {
 	}
 
 	p := c.cachePath(key)
-	data, err := os.ReadFile(p)
+	data, err := cachefile.Read(p, maxEntry)
 	if err != nil {
 		t.Fatal(err)
 	}
 	valid := string(data)
+	// The same entry, well-formed, but not written by this user's
+	// warpbook (a forged one, or an older warpbook's).
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.cacheGet(key, "sm_80"); got != nil {
+		t.Errorf("an untagged entry was read: %+v", got)
+	}
 	for name, bad := range map[string]string{
 		"unknown field":  strings.Replace(valid, `"arch":"sm_80"`, `"arch":"sm_80","x":1`, 1),
 		"trailing data":  valid + "{}",
@@ -56,7 +67,9 @@ func TestCacheEntries(t *testing.T) {
 		if bad == valid {
 			t.Fatalf("%s: the replacement did not apply to %s", name, valid)
 		}
-		if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+		// Tagged as this user's warpbook tags, so that the checks of
+		// the contents are what refuses it.
+		if err := cachefile.Write(p, []byte(bad)); err != nil {
 			t.Fatal(err)
 		}
 		if got := c.cacheGet(key, "sm_80"); got != nil {
