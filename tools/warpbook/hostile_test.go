@@ -110,6 +110,19 @@ func TestBuildCommandHostile(t *testing.T) {
 	}
 }
 
+// TestPtxasHostile: occupancy --ptxas FILE reads a regular file of bounded
+// size, as every file the commands read: a named pipe does not block it.
+func TestPtxasHostile(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	mkfifo(t, fifo)
+	for _, name := range []string{fifo, "/dev/zero"} {
+		code, out, errs := runCmd(t, "", "occupancy", "--ptxas", name, "--threads", "256")
+		if code != 1 || out != "" || !strings.Contains(errs, "not a regular file") {
+			t.Errorf("--ptxas %s: exit %d, stdout %q, stderr %q", name, code, out, errs)
+		}
+	}
+}
+
 func TestSimCommandHostile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe")

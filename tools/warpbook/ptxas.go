@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
 	"github.com/warpbook/warpbook/snippets/cuda"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // maxPtxasInput bounds what occupancy --ptxas reads: a build log of a large
@@ -54,23 +54,23 @@ func runOccupancyPtxas(c *cli, o occOptions) int {
 		return c.usagef("%s", msg)
 	}
 	name := o.ptxas
-	var r io.Reader = c.stdin
+	var data []byte
 	if name == "-" {
 		name = "stdin"
+		var err error
+		if data, err = io.ReadAll(io.LimitReader(c.stdin, maxPtxasInput+1)); err != nil {
+			return c.failf("reading %s: %v", name, err)
+		}
+		if len(data) > maxPtxasInput {
+			return c.failf("%s is larger than %d MiB: not one build's ptxas output", name, maxPtxasInput>>20)
+		}
 	} else {
-		f, err := os.Open(name)
-		if err != nil {
+		// A regular file of bounded size, as every file the commands
+		// read: a named pipe does not block, /dev/zero is not read.
+		var err error
+		if data, err = page.ReadFile(nil, name, maxPtxasInput, "ptxas output"); err != nil {
 			return c.failf("%v", err)
 		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, maxPtxasInput+1))
-	if err != nil {
-		return c.failf("reading %s: %v", name, err)
-	}
-	if len(data) > maxPtxasInput {
-		return c.failf("%s is larger than %d MiB: not one build's ptxas output", name, maxPtxasInput>>20)
 	}
 	funcs, err := cuda.Parse(strings.NewReader(string(data)))
 	if err != nil {
