@@ -18,13 +18,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // Module is the module path of warpbook.
@@ -58,22 +58,10 @@ func Dir() (string, error) {
 	return dir, nil
 }
 
-// readSmall reads a regular file of at most 1 MiB, without following a
-// link at its path or blocking on a named pipe.
+// readSmall reads a regular file of at most 1 MiB, as the commands read
+// every file: without blocking on a named pipe.
 func readSmall(p string) ([]byte, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
-		return nil, fmt.Errorf("%s: not a regular file of at most 1 MiB", p)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, 1<<20))
+	return page.ReadFile(nil, p, 1<<20, "a source file")
 }
 
 // Fingerprint hashes the engine's source under root/engine: the path, size
