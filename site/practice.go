@@ -762,7 +762,6 @@ func (r *renderer) practicePage() string {
 			continue
 		}
 		b.put(name, []byte("warpbookPracticeCards("+strconv.Itoa(i)+", "+string(data)+");\n"))
-		b.mu.Unlock()
 		idx.Chunks = append(idx.Chunks, r.href(name, ""))
 	}
 
