@@ -6,11 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/warpbook/warpbook/internal/booktest"
 )
 
 // TestGzipSize holds the search budget's estimate to within 2 % of what
 // gzip at the default level makes of the real book's text.
 func TestGzipSize(t *testing.T) {
+	booktest.Require(t)
 	files, err := filepath.Glob("../book/*/*.md")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no pages in ../book: %v", err)

@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/site"
 )
 
@@ -268,6 +269,7 @@ const pageWeightBudget = 50 << 10
 // -run PageWeight -v ./site prints each one's weight (docs/benchmarks.md
 // gives them).
 func TestPageWeight(t *testing.T) {
+	booktest.Require(t)
 	s := build(t, os.DirFS("../book"), site.Options{Dir: "../book"})
 	gz := func(b []byte) int {
 		var buf bytes.Buffer

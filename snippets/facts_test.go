@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/warpbook/warpbook/snippets/page"
 	"golang.org/x/tools/txtar"
+
+	"github.com/warpbook/warpbook/internal/booktest"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 // withFacts returns p's plan compiled with facts f (after a JSON round
@@ -67,14 +70,18 @@ func corpusPages(t *testing.T) []*page.Page {
 	return pages
 }
 
-// TestFactsBook: over every page of the book and of the test corpus,
-// compiling with the page's facts type-checks only the programs they do
-// not cover (none on a book page) and gives the plan that type-checking
-// gives: the same units, chunks (the interpreter's rewrites), diagnostics,
-// cache keys, error= cell findings and folding.
+// TestFactsBook: over every page of the test corpus and of the book (when
+// the whole-book tests run, see booktest), compiling with the page's facts
+// type-checks only the programs they do not cover (none on a book page)
+// and gives the plan that type-checking gives: the same units, chunks (the
+// interpreter's rewrites), diagnostics, cache keys, error= cell findings
+// and folding.
 func TestFactsBook(t *testing.T) {
 	edits, errCells := 0, 0
-	book := bookPages(t)
+	var book []*page.Page
+	if booktest.Enabled() {
+		book = bookPages(t)
+	}
 	for i, p := range append(book, corpusPages(t)...) {
 		f := Compile(p).Facts
 		for _, fact := range f.Programs {
@@ -108,13 +115,23 @@ func TestFactsBook(t *testing.T) {
 	}
 }
 
+// factPages are four pages of the test corpus, and four of the book when
+// the whole-book tests run (see booktest).
+func factPages(t *testing.T) []*page.Page {
+	pages := corpusPages(t)[:4]
+	if booktest.Enabled() {
+		pages = append(pages, bookPages(t)[:4]...)
+	}
+	return pages
+}
+
 // TestFactsEdited: an edit changes the program of the edited cell's
 // session, whose fact then misses: that session is type-checked, and the
 // plan is what the edited page gives without facts. Facts of a page whose
 // programs do not check record nothing for them, so its problems are
 // found again.
 func TestFactsEdited(t *testing.T) {
-	for _, p := range bookPages(t)[:4] {
+	for _, p := range factPages(t) {
 		f := Compile(p).Facts
 		c := p.Cells[0]
 		src, err := p.WithCode(map[string]string{c.ID(): string(c.Code.Lines().Value(p.Source)) + "\nvar _ = 1\n"})
@@ -151,19 +168,29 @@ func TestFactsEdited(t *testing.T) {
 }
 
 // TestFactsForged: a fact whose rewrites do not fit the page's cells is
-// not used: the session is type-checked instead.
+// not used: the session is type-checked instead. (The pages with error=
+// cells are left out: the fact of such a cell has no rewrites to forge.)
 func TestFactsForged(t *testing.T) {
-	p := bookPages(t)[0]
-	f := Compile(p).Facts
-	for k := range f.Programs {
-		f.Programs[k] = &Fact{Edits: []FactEdit{{Cell: 0, Start: 5, End: 1 << 30, Text: "x"}}}
+	forged := 0
+	for _, p := range factPages(t) {
+		if slices.ContainsFunc(p.Cells, func(c *page.Cell) bool { return c.Attrs.Error != "" }) {
+			continue
+		}
+		f := Compile(p).Facts
+		for k := range f.Programs {
+			f.Programs[k] = &Fact{Edits: []FactEdit{{Cell: 0, Start: 5, End: 1 << 30, Text: "x"}}}
+			forged++
+		}
+		whole, _ := wholePlan(p)
+		pl, _ := withFacts(t, p, f)
+		if pl.typeChecks == 0 {
+			t.Errorf("%s: forged facts were used", p.Path)
+		}
+		if diff := prefixDiff(whole, pl); diff != "" {
+			t.Errorf("%s: with forged facts: %s", p.Path, diff)
+		}
 	}
-	whole, _ := wholePlan(p)
-	pl, _ := withFacts(t, p, f)
-	if pl.typeChecks == 0 {
-		t.Error("forged facts were used")
-	}
-	if diff := prefixDiff(whole, pl); diff != "" {
-		t.Errorf("with forged facts: %s", diff)
+	if forged == 0 {
+		t.Error("no fact was forged: the test tests nothing")
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/warpbook/warpbook/snippets/symbols"
@@ -96,9 +97,11 @@ func rawPrefix(p *page.Page, n int) (*plan, page.Diagnostics) {
 	return pl, pl.compile()
 }
 
-// bookPages parses every page of the book that has cells.
+// bookPages parses every page of the book that has cells. It skips t
+// unless the whole-book tests run (see booktest).
 func bookPages(t *testing.T) []*page.Page {
 	t.Helper()
+	booktest.Require(t)
 	var pages []*page.Page
 	err := filepath.WalkDir("../book", func(file string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(file, ".md") {

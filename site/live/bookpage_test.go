@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/snippets/page"
 )
 
@@ -11,6 +12,7 @@ import (
 // repository's root ("book/occupancy.md").
 func bookPage(t testing.TB, path string) ([]byte, *page.Page) {
 	t.Helper()
+	booktest.Require(t)
 	src, err := os.ReadFile("../../" + path)
 	if err != nil {
 		t.Fatal(err)

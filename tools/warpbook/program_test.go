@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/snippets"
 	"github.com/warpbook/warpbook/snippets/page"
 )
@@ -29,6 +30,7 @@ func TestCopyAsProgram(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program per snippet of the book")
 	}
+	booktest.Require(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
