@@ -50,19 +50,62 @@ func chromium(t testing.TB) string {
 	return ""
 }
 
-// browser starts chromium with a fresh profile and returns its context.
+// chrome is the one Chromium the package's browser tests share: the
+// first test that asks starts it, TestMain stops it. Every tab gets a
+// browser context of its own (its own storage and cache), so tests that
+// run in parallel do not see each other's state.
+var chrome struct {
+	once sync.Once
+	ctx  context.Context // the browser's
+	err  error
+	stop func()
+}
+
+// browser returns the shared Chromium's context, starting it if needed.
 func browser(t testing.TB) context.Context {
 	t.Helper()
 	exe := chromium(t)
-	opts := append(pdf.Options(exe, t.TempDir()), chromedp.WindowSize(1280, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	bctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	if err := chromedp.Do(bctx); err != nil {
+	chrome.once.Do(func() {
+		chrome.ctx, chrome.stop, chrome.err = startBrowser(exe)
+	})
+	if chrome.err != nil {
+		t.Fatalf("start chromium: %v", chrome.err)
+	}
+	return chrome.ctx
+}
+
+// ownBrowser starts a Chromium of t's own, stopped when t ends: for a
+// measurement that must start with nothing cached.
+func ownBrowser(t testing.TB) context.Context {
+	t.Helper()
+	ctx, stop, err := startBrowser(chromium(t))
+	if err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
-	return bctx
+	t.Cleanup(stop)
+	return ctx
+}
+
+// startBrowser starts chromium with a fresh profile and returns its
+// context and the function that stops it and removes the profile.
+func startBrowser(exe string) (context.Context, func(), error) {
+	profile, err := os.MkdirTemp("", "warpbook-chromium-")
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := append(pdf.Options(exe, profile), chromedp.WindowSize(1280, 900))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	stop := func() {
+		cancelBrowser()
+		cancelAlloc()
+		os.RemoveAll(profile)
+	}
+	if err := chromedp.Do(bctx); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return bctx, stop, nil
 }
 
 // tab is one browser tab watching what the page does.
@@ -78,7 +121,7 @@ type tab struct {
 }
 
 func newTab(t testing.TB, bctx context.Context, base string) *tab {
-	ctx, cancel := chromedp.NewContext(bctx)
+	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	// No time limit of its own, but a browser that hangs should fail the
 	// step it hangs in, by name, rather than end in go test's timeout panic:
@@ -195,237 +238,292 @@ func (tb *tab) wantLocation(want string) {
 	}
 }
 
-// builtBook writes the test book's site to a directory.
-func builtBook(t *testing.T) string {
-	t.Helper()
-	s := build(t, os.DirFS("testdata/book"), site.Options{Dir: "testdata/book", Kernel: fakeKernel{}})
-	dir := filepath.Join(t.TempDir(), "site")
-	if err := s.Write(dir); err != nil {
-		t.Fatal(err)
+// writeSite builds a book and writes its site into a directory that
+// lasts until the test binary ends.
+func writeSite(fsys fs.FS, opts site.Options) (string, error) {
+	s, err := site.Build(context.Background(), fsys, opts)
+	if err != nil {
+		return "", fmt.Errorf("build %s: %w", opts.Dir, err)
 	}
-	return dir
+	root, err := fixtureDir()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, "site")
+	return dir, s.Write(dir)
 }
 
-func TestBrowser(t *testing.T) {
-	bctx := browser(t)
-	dir := builtBook(t)
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
-	fileBase := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
+var testBook fixture[string]
+
+// builtBook returns the directory of the test book's site, written once
+// for the test binary.
+func builtBook(t *testing.T) string {
+	t.Helper()
+	return testBook.get(t, func() (string, error) {
+		return writeSite(os.DirFS("testdata/book"), site.Options{Dir: "testdata/book", Kernel: fakeKernel{}})
+	})
+}
+
+// transports are the two ways a reader opens the site: from a web server
+// and from the files. A flow runs under both only where they differ: where
+// the page loads a script or data on demand, or keeps something in the
+// browser's storage; file:// is the stricter of the two for links (a link
+// to a folder, or from the root, works only over http), so a flow that
+// only follows links runs from the files.
+type transport struct{ name, url string }
+
+func transports(httpBase, fileBase string) []transport {
+	return []transport{{"http", httpBase}, {"file", fileBase}}
+}
+
+// readAxe reads axe-core, which runAxe runs on a page.
+func readAxe(t *testing.T) string {
+	t.Helper()
 	axe, err := os.ReadFile("testdata/axe/axe.min.js")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return string(axe)
+}
 
-	for _, base := range []struct{ name, url string }{{"http", srv.URL + "/"}, {"file", fileBase}} {
-		t.Run(base.name, func(t *testing.T) {
-			t.Run("next-previous", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("index.html")
-				tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
-				tb.wantLocation("warps.html")
-				tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
-				tb.wantLocation("scheduling.html")
-				tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.prev")))
-				tb.wantLocation("warps.html")
-				// The keyboard: → and ←.
-				tb.navigateBy(chromedp.KeyEvent(kb.ArrowRight))
-				tb.wantLocation("scheduling.html")
-				tb.navigateBy(chromedp.KeyEvent(kb.ArrowLeft))
-				tb.wantLocation("warps.html")
-				// The sidebar marks the page.
-				if cur := evalJS[string](tb, `document.querySelector('.wb-sidebar [aria-current=page]').textContent`); !strings.Contains(cur, "Warps") {
-					t.Errorf("sidebar marks %q, want Warps", cur)
-				}
-			})
-
-			t.Run("answer", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("questions/index.html")
-				q := `document.querySelector('#q-why-cliffs details.answer')`
-				if evalJS[bool](tb, q+`.open`) {
-					t.Fatal("the answer is open before it is asked for")
-				}
-				if evalJS[bool](tb, q+`.querySelector('p').checkVisibility()`) {
-					t.Errorf("the closed answer is visible")
-				}
-				tb.do(chromedp.Click(chromedp.CSS("#q-why-cliffs details.answer > summary")))
-				if !evalJS[bool](tb, q+`.open`) {
-					t.Fatal("clicking the summary did not open the answer")
-				}
-				if txt := evalJS[string](tb, q+`.innerText`); !strings.Contains(txt, "Registers are allocated per warp") {
-					t.Errorf("open answer shows %q", txt)
-				}
-			})
-
-			t.Run("tag-filter", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("questions/index.html")
-				visible := `Array.from(document.querySelectorAll('article.qa')).filter(a => a.checkVisibility()).map(a => a.id).join(" ")`
-				all := evalJS[string](tb, visible)
-				if all != "q-what-is-warp q-why-cliffs" {
-					t.Fatalf("index shows %q", all)
-				}
-				// A tag of the bar filters in place: no new page.
-				tb.do(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag="registers"]`)))
-				if loc := tb.location(); !strings.HasSuffix(loc, "#tag=registers") || !strings.HasPrefix(loc, "questions/") || strings.Contains(loc, "tags/") {
-					t.Errorf("at %s, want the index with #tag=registers", loc)
-				}
-				if got := evalJS[string](tb, visible); got != "q-why-cliffs" {
-					t.Errorf("registers shows %q, want q-why-cliffs", got)
-				}
-				if got := evalJS[string](tb, `document.querySelector('.filter-status').textContent`); got != "1 question tagged registers." {
-					t.Errorf("status %q", got)
-				}
-				if got := evalJS[string](tb, `Array.from(document.querySelectorAll('nav.tags [aria-current]')).map(a => a.dataset.tag).join(" ")`); got != "registers" {
-					t.Errorf("current tags %q, want registers", got)
-				}
-				// So does a question's own tag.
-				tb.do(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag=""]`)))
-				if got := evalJS[string](tb, visible); got != all {
-					t.Errorf("all shows %q", got)
-				}
-				tb.do(chromedp.Click(chromedp.CSS(`#q-what-is-warp .qa-meta a[data-tag="warps"]`)))
-				if got := evalJS[string](tb, visible); got != "q-what-is-warp" {
-					t.Errorf("warps shows %q", got)
-				}
-				// Back goes to the previous filter; a reload keeps it.
-				tb.do(chromedp.Evaluate[chromedp.Void](`new Promise(r => { addEventListener("hashchange", () => r(), {once: true}); history.back(); })`, chromedp.EvalAwaitPromise))
-				if got := evalJS[string](tb, visible); got != all {
-					t.Errorf("after back: %q, want all", got)
-				}
-				tb.open("questions/index.html#tag=occupancy")
-				tb.do(chromedp.Reload())
-				if got := evalJS[string](tb, visible); got != "q-why-cliffs" {
-					t.Errorf("reloaded with #tag=occupancy: %q", got)
-				}
-				// The tag pages are plain links.
-				tb.open("questions/tags/warps.html")
-				tb.navigateBy(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag="registers"]`)))
-				tb.wantLocation("questions/tags/registers.html")
-			})
-
-			t.Run("theme", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("warps.html")
-				bg := `getComputedStyle(document.body).backgroundColor`
-				light := evalJS[string](tb, bg)
-				if light != "rgb(255, 255, 255)" {
-					t.Errorf("light background %s", light)
-				}
-				tb.do(chromedp.Click(chromedp.ID("wb-theme")))
-				if dark := evalJS[string](tb, bg); dark == light {
-					t.Errorf("the toggle left the background %s", dark)
-				}
-				if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
-					t.Errorf("data-theme %q after the toggle, want dark", th)
-				}
-				// Remembered on the next page, set before the first paint.
-				tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
-				if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
-					t.Errorf("data-theme %q on the next page, want dark", th)
-				}
-				// The system preference is the default.
-				tb.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem("warpbook-theme")`),
-					chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-						_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-							Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-						})
-						return err
-					}),
-					chromedp.Reload())
-				if got := evalJS[string](tb, bg); got == light {
-					t.Errorf("prefers-color-scheme: dark gives the light background %s", got)
-				}
-			})
-
-			t.Run("search", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("warps.html")
-				tb.do(chromedp.KeyEvent("/"))
-				if id := evalJS[string](tb, `document.activeElement.id`); id != "wb-q" {
-					t.Fatalf("/ focused %q, want the search box", id)
-				}
-				tb.do(chromedp.KeyEvent("cliffs"),
-					chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
-				first := evalJS[string](tb, `document.querySelector('#wb-results li a').innerText`)
-				if !strings.Contains(first, "The cliffs") || !strings.Contains(first, "Occupancy") {
-					t.Errorf("first result %q, want the section and its chapter", first)
-				}
-				tb.navigateBy(chromedp.KeyEvent(kb.Enter))
-				tb.wantLocation("occupancy.html#the-cliffs")
-				// A glossary term is found too.
-				tb.do(chromedp.Click(chromedp.ID("wb-q")), chromedp.KeyEvent("scheduler"),
-					chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
-				if all := evalJS[string](tb, `document.querySelector('#wb-results').innerText`); !strings.Contains(all, "Glossary") {
-					t.Errorf("results for scheduler %q lack the glossary entry", all)
-				}
-			})
-
-			t.Run("hidden-lines-and-copy", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("cells.html")
-				vis := `getComputedStyle(document.querySelector('#cell-hello .hl')).display`
-				if d := evalJS[string](tb, vis); d != "none" {
-					t.Errorf("hidden lines display %q before the toggle", d)
-				}
-				tb.do(chromedp.Click(chromedp.CSS("#cell-hello .show-hidden-label")))
-				if d := evalJS[string](tb, vis); d == "none" {
-					t.Error("hidden lines still hidden after the toggle")
-				}
-				if n := evalJS[int](tb, `document.querySelectorAll('pre.code button.copy').length`); n == 0 {
-					t.Error("no copy buttons")
-				}
-			})
-
-			t.Run("stepper", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("scheduling.html")
-				unlit := `document.querySelectorAll('svg[data-stepper] .fig-slot.unlit').length`
-				if n := evalJS[int](tb, unlit); n != 0 {
-					t.Errorf("%d slots unlit before stepping", n)
-				}
-				tb.do(chromedp.Click(chromedp.CSS(".stepper-controls button:nth-of-type(3)")))
-				if n := evalJS[int](tb, unlit); n != 8 {
-					t.Errorf("%d slots unlit after Start over, want 8", n)
-				}
-				tb.do(chromedp.Click(chromedp.CSS(".stepper-controls button:nth-of-type(2)")))
-				// The first warp to issue is warp 4 (measured at cycle 0).
-				lit := evalJS[string](tb, `Array.from(document.querySelectorAll('svg[data-stepper] .fig-slot:not(.unlit) text')).map(e => e.textContent).join(" ")`)
-				if !strings.HasPrefix(lit, "w4 #1") {
-					t.Errorf("after one step the lit slot reads %q, want warp 4 first", lit)
-				}
-			})
-
-			t.Run("help", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("index.html")
-				tb.do(chromedp.KeyEvent("?"))
-				if !evalJS[bool](tb, `document.getElementById('wb-help').open`) {
-					t.Error("? did not open the help")
-				}
-			})
-
-			t.Run("axe", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				pages := []string{"index.html", "warps.html", "scheduling.html", "occupancy.html", "cells.html", "glossary/index.html",
-					"glossary/warp.html", "questions/index.html", "questions/why-cliffs.html", "questions/tags/occupancy.html", "print.html", "404.html"}
-				for _, p := range pages {
-					for _, theme := range []string{"light", "dark"} {
-						tb.open(p)
-						tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "` + theme + `")`))
-						runAxe(t, tb, string(axe), p+" ("+theme+")")
-					}
-				}
-			})
+// axePages runs axe on each page in a tab of its own, in parallel, in the
+// light theme and then the dark one.
+func axePages(t *testing.T, bctx context.Context, base string, pages ...string) {
+	axe := readAxe(t)
+	for _, p := range pages {
+		t.Run(p, func(t *testing.T) {
+			t.Parallel()
+			tb := newTab(t, bctx, base)
+			tb.open(p)
+			for _, theme := range []string{"light", "dark"} {
+				tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "` + theme + `")`))
+				runAxe(t, tb, axe, p+" ("+theme+")")
+			}
 		})
 	}
+}
+
+func TestBrowser(t *testing.T) {
+	t.Parallel()
+	bctx := browser(t)
+	dir := builtBook(t)
+	httpBase, fileBase := serve(t, dir)
+
+	t.Run("next-previous", func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
+		tb.wantLocation("warps.html")
+		tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
+		tb.wantLocation("scheduling.html")
+		tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.prev")))
+		tb.wantLocation("warps.html")
+		// The keyboard: → and ←.
+		tb.navigateBy(chromedp.KeyEvent(kb.ArrowRight))
+		tb.wantLocation("scheduling.html")
+		tb.navigateBy(chromedp.KeyEvent(kb.ArrowLeft))
+		tb.wantLocation("warps.html")
+		// The sidebar marks the page.
+		if cur := evalJS[string](tb, `document.querySelector('.wb-sidebar [aria-current=page]').textContent`); !strings.Contains(cur, "Warps") {
+			t.Errorf("sidebar marks %q, want Warps", cur)
+		}
+	})
+
+	t.Run("answer", func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, httpBase)
+		tb.open("questions/index.html")
+		q := `document.querySelector('#q-why-cliffs details.answer')`
+		if evalJS[bool](tb, q+`.open`) {
+			t.Fatal("the answer is open before it is asked for")
+		}
+		if evalJS[bool](tb, q+`.querySelector('p').checkVisibility()`) {
+			t.Errorf("the closed answer is visible")
+		}
+		tb.do(chromedp.Click(chromedp.CSS("#q-why-cliffs details.answer > summary")))
+		if !evalJS[bool](tb, q+`.open`) {
+			t.Fatal("clicking the summary did not open the answer")
+		}
+		if txt := evalJS[string](tb, q+`.innerText`); !strings.Contains(txt, "Registers are allocated per warp") {
+			t.Errorf("open answer shows %q", txt)
+		}
+	})
+
+	t.Run("tag-filter", func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, fileBase)
+		tb.open("questions/index.html")
+		visible := `Array.from(document.querySelectorAll('article.qa')).filter(a => a.checkVisibility()).map(a => a.id).join(" ")`
+		all := evalJS[string](tb, visible)
+		if all != "q-what-is-warp q-why-cliffs" {
+			t.Fatalf("index shows %q", all)
+		}
+		// A tag of the bar filters in place: no new page.
+		tb.do(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag="registers"]`)))
+		if loc := tb.location(); !strings.HasSuffix(loc, "#tag=registers") || !strings.HasPrefix(loc, "questions/") || strings.Contains(loc, "tags/") {
+			t.Errorf("at %s, want the index with #tag=registers", loc)
+		}
+		if got := evalJS[string](tb, visible); got != "q-why-cliffs" {
+			t.Errorf("registers shows %q, want q-why-cliffs", got)
+		}
+		if got := evalJS[string](tb, `document.querySelector('.filter-status').textContent`); got != "1 question tagged registers." {
+			t.Errorf("status %q", got)
+		}
+		if got := evalJS[string](tb, `Array.from(document.querySelectorAll('nav.tags [aria-current]')).map(a => a.dataset.tag).join(" ")`); got != "registers" {
+			t.Errorf("current tags %q, want registers", got)
+		}
+		// So does a question's own tag.
+		tb.do(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag=""]`)))
+		if got := evalJS[string](tb, visible); got != all {
+			t.Errorf("all shows %q", got)
+		}
+		tb.do(chromedp.Click(chromedp.CSS(`#q-what-is-warp .qa-meta a[data-tag="warps"]`)))
+		if got := evalJS[string](tb, visible); got != "q-what-is-warp" {
+			t.Errorf("warps shows %q", got)
+		}
+		// Back goes to the previous filter; a reload keeps it.
+		tb.do(chromedp.Evaluate[chromedp.Void](`new Promise(r => { addEventListener("hashchange", () => r(), {once: true}); history.back(); })`, chromedp.EvalAwaitPromise))
+		if got := evalJS[string](tb, visible); got != all {
+			t.Errorf("after back: %q, want all", got)
+		}
+		tb.open("questions/index.html#tag=occupancy")
+		tb.do(chromedp.Reload())
+		if got := evalJS[string](tb, visible); got != "q-why-cliffs" {
+			t.Errorf("reloaded with #tag=occupancy: %q", got)
+		}
+		// The tag pages are plain links.
+		tb.open("questions/tags/warps.html")
+		tb.navigateBy(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag="registers"]`)))
+		tb.wantLocation("questions/tags/registers.html")
+	})
+
+	// The theme is kept in the browser's storage, which differs by
+	// transport (file:// pages share one origin).
+	for _, tr := range transports(httpBase, fileBase) {
+		t.Run("theme/"+tr.name, func(t *testing.T) {
+			t.Parallel()
+			tb := newTab(t, bctx, tr.url)
+			tb.open("warps.html")
+			bg := `getComputedStyle(document.body).backgroundColor`
+			light := evalJS[string](tb, bg)
+			if light != "rgb(255, 255, 255)" {
+				t.Errorf("light background %s", light)
+			}
+			tb.do(chromedp.Click(chromedp.ID("wb-theme")))
+			if dark := evalJS[string](tb, bg); dark == light {
+				t.Errorf("the toggle left the background %s", dark)
+			}
+			if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
+				t.Errorf("data-theme %q after the toggle, want dark", th)
+			}
+			// Remembered on the next page, set before the first paint.
+			tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
+			if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
+				t.Errorf("data-theme %q on the next page, want dark", th)
+			}
+			// The system preference is the default.
+			tb.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem("warpbook-theme")`),
+				chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+					_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+						Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+					})
+					return err
+				}),
+				chromedp.Reload())
+			if got := evalJS[string](tb, bg); got == light {
+				t.Errorf("prefers-color-scheme: dark gives the light background %s", got)
+			}
+		})
+	}
+
+	// Search loads its script and index on demand.
+	for _, tr := range transports(httpBase, fileBase) {
+		t.Run("search/"+tr.name, func(t *testing.T) {
+			t.Parallel()
+			tb := newTab(t, bctx, tr.url)
+			tb.open("warps.html")
+			tb.do(chromedp.KeyEvent("/"))
+			if id := evalJS[string](tb, `document.activeElement.id`); id != "wb-q" {
+				t.Fatalf("/ focused %q, want the search box", id)
+			}
+			tb.do(chromedp.KeyEvent("cliffs"),
+				chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
+			first := evalJS[string](tb, `document.querySelector('#wb-results li a').innerText`)
+			if !strings.Contains(first, "The cliffs") || !strings.Contains(first, "Occupancy") {
+				t.Errorf("first result %q, want the section and its chapter", first)
+			}
+			tb.navigateBy(chromedp.KeyEvent(kb.Enter))
+			tb.wantLocation("occupancy.html#the-cliffs")
+			// A glossary term is found too.
+			tb.do(chromedp.Click(chromedp.ID("wb-q")), chromedp.KeyEvent("scheduler"),
+				chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
+			if all := evalJS[string](tb, `document.querySelector('#wb-results').innerText`); !strings.Contains(all, "Glossary") {
+				t.Errorf("results for scheduler %q lack the glossary entry", all)
+			}
+		})
+	}
+
+	t.Run("hidden-lines-and-copy", func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, httpBase)
+		tb.open("cells.html")
+		vis := `getComputedStyle(document.querySelector('#cell-hello .hl')).display`
+		if d := evalJS[string](tb, vis); d != "none" {
+			t.Errorf("hidden lines display %q before the toggle", d)
+		}
+		tb.do(chromedp.Click(chromedp.CSS("#cell-hello .show-hidden-label")))
+		if d := evalJS[string](tb, vis); d == "none" {
+			t.Error("hidden lines still hidden after the toggle")
+		}
+		if n := evalJS[int](tb, `document.querySelectorAll('pre.code button.copy').length`); n == 0 {
+			t.Error("no copy buttons")
+		}
+	})
+
+	t.Run("stepper", func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, httpBase)
+		tb.open("scheduling.html")
+		unlit := `document.querySelectorAll('svg[data-stepper] .fig-slot.unlit').length`
+		if n := evalJS[int](tb, unlit); n != 0 {
+			t.Errorf("%d slots unlit before stepping", n)
+		}
+		tb.do(chromedp.Click(chromedp.CSS(".stepper-controls button:nth-of-type(3)")))
+		if n := evalJS[int](tb, unlit); n != 8 {
+			t.Errorf("%d slots unlit after Start over, want 8", n)
+		}
+		tb.do(chromedp.Click(chromedp.CSS(".stepper-controls button:nth-of-type(2)")))
+		// The first warp to issue is warp 4 (measured at cycle 0).
+		lit := evalJS[string](tb, `Array.from(document.querySelectorAll('svg[data-stepper] .fig-slot:not(.unlit) text')).map(e => e.textContent).join(" ")`)
+		if !strings.HasPrefix(lit, "w4 #1") {
+			t.Errorf("after one step the lit slot reads %q, want warp 4 first", lit)
+		}
+	})
+
+	t.Run("help", func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, httpBase)
+		tb.open("index.html")
+		tb.do(chromedp.KeyEvent("?"))
+		if !evalJS[bool](tb, `document.getElementById('wb-help').open`) {
+			t.Error("? did not open the help")
+		}
+	})
+
+	// Every kind of page of the test book, in both themes.
+	t.Run("axe", func(t *testing.T) {
+		t.Parallel()
+		axePages(t, bctx, httpBase, "index.html", "warps.html", "scheduling.html", "occupancy.html", "cells.html", "glossary/index.html",
+			"glossary/warp.html", "questions/index.html", "questions/why-cliffs.html", "questions/tags/occupancy.html", "print.html", "404.html")
+	})
 
 	// On a phone-sized screen no page is wider than the screen: long code
 	// names and URLs wrap, tables and code scroll in their own boxes, and
 	// the search results stay on the screen.
 	t.Run("narrow", func(t *testing.T) {
-		tb := newTab(t, bctx, srv.URL+"/")
+		t.Parallel()
+		tb := newTab(t, bctx, httpBase)
 		tb.do(chromedp.EmulateViewport(360, 740))
 		for _, p := range []string{"index.html", "warps.html", "scheduling.html", "occupancy.html", "cells.html", "questions/index.html", "glossary/warp.html", "print.html", "404.html"} {
 			tb.open(p)
@@ -446,7 +544,8 @@ func TestBrowser(t *testing.T) {
 
 	// Printed in the dark theme, the page is still dark text on white paper.
 	t.Run("print-colours", func(t *testing.T) {
-		tb := newTab(t, bctx, srv.URL+"/")
+		t.Parallel()
+		tb := newTab(t, bctx, httpBase)
 		tb.open("warps.html")
 		tb.do(chromedp.Click(chromedp.ID("wb-theme")))
 		colours := `getComputedStyle(document.body).color + " on " + getComputedStyle(document.body).backgroundColor`
@@ -464,6 +563,7 @@ func TestBrowser(t *testing.T) {
 	// rooted at the book's site_url, its links, styles, scripts and search
 	// still work there.
 	t.Run("404-at-depth", func(t *testing.T) {
+		t.Parallel()
 		files := fstest.MapFS{}
 		if err := fs.WalkDir(os.DirFS("testdata/book"), ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -520,7 +620,8 @@ func TestBrowser(t *testing.T) {
 	// Without JavaScript every core feature still works: reading, the
 	// sidebar, next and previous, answers, hidden lines, figures.
 	t.Run("no-javascript", func(t *testing.T) {
-		tb := newTab(t, bctx, srv.URL+"/")
+		t.Parallel()
+		tb := newTab(t, bctx, httpBase)
 		tb.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 			_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 			return err

@@ -20,7 +20,10 @@ import (
 // (performance.now() in live.js), reported as ms/op; the iteration's
 // wall-clock time, which includes starting the browser, is not.
 func BenchmarkBrowserKernel(b *testing.B) {
-	dir := liveBook(b, "../book")
+	dir, err := liveBook("../book")
+	if err != nil {
+		b.Fatal(err)
+	}
 	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
 	const page = "occupancy.html"
 	first := `document.querySelector(".cell[data-cell] .cell-run-button")`
@@ -30,8 +33,7 @@ func BenchmarkBrowserKernel(b *testing.B) {
 	b.Run("first", func(b *testing.B) {
 		var total float64
 		for b.Loop() {
-			bctx := browser(b)
-			tb := newTab(b, bctx, base)
+			tb := newTab(b, ownBrowser(b), base)
 			tb.open(page)
 			tb.do(chromedp.Evaluate[chromedp.Void](first + `.click()`))
 			tb.do(chromedp.Poll[chromedp.Void](`window.warpbook.timings.length > 0`, chromedp.WithPollingTimeout(5*time.Minute)))

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -29,26 +28,27 @@ import (
 	mdpage "github.com/warpbook/warpbook/snippets/page"
 )
 
-// liveBook builds a book with the browser kernel into a directory.
-func liveBook(t testing.TB, dir string) string {
-	t.Helper()
+// liveBook builds a book with the browser kernel into a directory that
+// lasts until the test binary ends.
+func liveBook(dir string) (string, error) {
 	cache, err := live.DefaultCacheDir()
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	b := &live.Builder{CacheDir: cache}
 	s, err := site.Build(context.Background(), os.DirFS(dir), site.Options{Dir: dir, Live: b.Kernel})
 	if err != nil {
-		t.Fatalf("Build: %v", err)
+		return "", fmt.Errorf("build %s: %w", dir, err)
 	}
 	if len(s.Warnings) > 0 {
-		t.Fatalf("Build warns: %v", s.Warnings)
+		return "", fmt.Errorf("build %s warns: %v", dir, s.Warnings)
 	}
-	out := filepath.Join(t.TempDir(), "site")
-	if err := s.Write(out); err != nil {
-		t.Fatal(err)
+	root, err := fixtureDir()
+	if err != nil {
+		return "", err
 	}
-	return out
+	out := filepath.Join(root, "site")
+	return out, s.Write(out)
 }
 
 // runResult is what window.warpbook.run resolves to.
@@ -174,49 +174,49 @@ func (tb *tab) resources() string {
 // TestBrowserLive runs cells of site/testdata/live in the browser kernel,
 // from file:// and over http, and through warpbook serve's preview server.
 func TestBrowserLive(t *testing.T) {
+	t.Parallel()
 	bctx := browser(t)
 	const book = "testdata/live"
 	const page = "index.md" // as the site names it: in the book
-	dir := liveBook(t, book)
-	fileBase := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
-	axe, err := os.ReadFile("testdata/axe/axe.min.js")
+	dir, err := liveBook(book)
 	if err != nil {
 		t.Fatal(err)
 	}
+	httpBase, fileBase := serve(t, dir)
 
 	// Nothing of the kernel loads before the first Run; a click on Run
 	// loads it and shows the verified output.
-	t.Run("lazy", func(t *testing.T) {
-		for _, base := range []string{fileBase, srv.URL + "/"} {
-			tb := newTab(t, bctx, base)
+	for _, tr := range transports(httpBase, fileBase) {
+		t.Run("lazy/"+tr.name, func(t *testing.T) {
+			t.Parallel()
+			tb := newTab(t, bctx, tr.url)
 			tb.open("index.html")
 			before := tb.resources()
 			if strings.Contains(before, "kernel") || strings.Contains(before, "assets/pages/") || strings.Contains(before, "editor.js") {
-				t.Errorf("%s: loaded before any Run:\n%s", base, before)
+				t.Errorf("loaded before any Run:\n%s", before)
 			}
 			if evalJS[bool](tb, `typeof window.warpbookKernelData !== "undefined"`) {
-				t.Errorf("%s: the kernel is there before any Run", base)
+				t.Errorf("the kernel is there before any Run")
 			}
 			tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-run-button`)),
 				chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cell-run pre.output`)))
 			if got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cell-run pre.output').textContent`); got != "48 warps" {
-				t.Errorf("%s: Run shows %q, want 48 warps", base, got)
+				t.Errorf("Run shows %q, want 48 warps", got)
 			}
 			if got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .run-verdict').textContent`); !strings.Contains(got, "verified output") {
-				t.Errorf("%s: verdict %q", base, got)
+				t.Errorf("verdict %q", got)
 			}
 			if after := tb.resources(); !strings.Contains(after, "assets/kernel-") {
-				t.Errorf("%s: the kernel did not load:\n%s", base, after)
+				t.Errorf("the kernel did not load:\n%s", after)
 			}
-		}
-	})
+		})
+	}
 
 	// An edit typed in the editor and run with Ctrl+Enter prints what the
 	// native kernel prints for the same edit, with a diff against the
 	// verified output, and the checked values follow it.
 	t.Run("edit", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-edit`)),
@@ -224,9 +224,10 @@ func TestBrowserLive(t *testing.T) {
 		if evalJS[bool](tb, `document.querySelector('.cell[data-cell="a100"] pre.code').checkVisibility()`) {
 			t.Error("the book's code is still shown beside the editor")
 		}
-		runAxe(tb.t, tb, string(axe), "the editor open (light)")
+		axe := readAxe(t)
+		runAxe(tb.t, tb, axe, "the editor open (light)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		runAxe(tb.t, tb, string(axe), "the editor open (dark)")
+		runAxe(tb.t, tb, axe, "the editor open (dark)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 
 		// Type at the end of the code, then run with Ctrl+Enter.
@@ -278,6 +279,7 @@ func TestBrowserLive(t *testing.T) {
 	// A forbidden import and a compile error get the native messages, at
 	// the cell's line.
 	t.Run("errors", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		for _, src := range []string{
@@ -300,8 +302,10 @@ func TestBrowserLive(t *testing.T) {
 	// What a snippet writes to os.Stdout (kept by the worker and handed to
 	// the kernel in chunks) comes out in order with what it prints with
 	// fmt, as in the native kernel, in small writes and in large ones, and
-	// through a tabwriter, fmt.Fprint and io.WriteString.
+	// through a tabwriter, fmt.Fprint and io.WriteString (in the cell with
+	// the default time limit, as flood below).
 	t.Run("stdout", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		for _, src := range []string{
@@ -312,8 +316,8 @@ func TestBrowserLive(t *testing.T) {
 			// is written to it directly still goes through the worker.
 			"import (\n\t\"io\"\n\t\"os\"\n\t\"text/tabwriter\"\n)\n\nos.Stdout.WriteString(\"direct\\n\")\ntw := tabwriter.NewWriter(os.Stdout, 0, 0, 1, ' ', 0)\nfmt.Fprintf(tw, \"a\\tbb\\nccc\\td\\n\")\nfmt.Fprintln(os.Stdout, \"fprintln\")\nos.Stdout.WriteString(\"direct again\\n\")\ntw.Flush()\nio.WriteString(os.Stdout, \"io\\n\")\nfmt.Println(\"end\")\n",
 		} {
-			r := tb.run("quick", &src)
-			want, wantErr := native(t, book, page, map[string]string{"quick": src}, "quick")
+			r := tb.run("twice", &src)
+			want, wantErr := native(t, book, page, map[string]string{"twice": src}, "twice")
 			if r.Stdout != want || r.Error != wantErr {
 				t.Errorf("%q: prints %d bytes (%.60q...), problems %q; the native kernel prints %d bytes (%.60q...), problems %q", src, len(r.Stdout), r.Stdout, r.Error, len(want), want, wantErr)
 			}
@@ -322,22 +326,25 @@ func TestBrowserLive(t *testing.T) {
 
 	// A snippet that prints without end is stopped at the output limit,
 	// with the native kernel's message, whether it prints with fmt or
-	// writes to os.Stdout; the next run works.
+	// writes to os.Stdout; the next run works. (In the cell with the
+	// default time limit: on a loaded machine the output limit could come
+	// after quick's four seconds.)
 	t.Run("flood", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		for _, src := range []string{
 			"import \"strings\"\n\nline := strings.Repeat(\"spam\", 2000)\nfor {\n\tfmt.Println(line)\n}\n",
 			"import (\n\t\"os\"\n\t\"strings\"\n)\n\nline := strings.Repeat(\"spam\", 2000) + \"\\n\"\nfor {\n\tos.Stdout.WriteString(line)\n}\n",
 		} {
-			r := tb.run("quick", &src)
-			_, wantErr := native(t, book, page, map[string]string{"quick": src}, "quick")
+			r := tb.run("twice", &src)
+			_, wantErr := native(t, book, page, map[string]string{"twice": src}, "twice")
 			if r.Status != "fail" || r.Error != wantErr {
 				t.Errorf("%q: %s, problems %q; the native kernel's: %q", src, r.Status, r.Error, wantErr)
 			}
 		}
 		again := "fmt.Println(\"again\", r.ActiveWarps)\n"
-		if r := tb.run("quick", &again); r.Stdout != "again 48\n" || r.Error != "" {
+		if r := tb.run("twice", &again); r.Stdout != "again 48\n" || r.Error != "" {
 			t.Errorf("after the flood: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
 	})
@@ -345,6 +352,7 @@ func TestBrowserLive(t *testing.T) {
 	// An endless loop is stopped at the cell's limit (timeout=1s, four
 	// times that as wall-clock time), and the next run works.
 	t.Run("loop", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		loop := "for {\n}\n"
@@ -419,6 +427,7 @@ func TestBrowserLive(t *testing.T) {
 	// A figure's inputs redraw it in the kernel with the figure package's
 	// own code; Reset restores the built drawing.
 	t.Run("figure", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		built := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`)
@@ -439,9 +448,9 @@ func TestBrowserLive(t *testing.T) {
 		if normSVG(got) != normSVG(f.SVG) {
 			t.Errorf("redrawn figure differs from figure.DrawWith's:\n%s\n%s", got, f.SVG)
 		}
-		runAxe(tb.t, tb, string(axe), "a redrawn figure")
-		tb.do(chromedp.Click(chromedp.CSS(`form.fig-controls button[type=reset]`)))
-		time.Sleep(100 * time.Millisecond)
+		runAxe(tb.t, tb, readAxe(t), "a redrawn figure")
+		tb.do(chromedp.Click(chromedp.CSS(`form.fig-controls button[type=reset]`)),
+			chromedp.Poll[chromedp.Void](`!document.querySelector("figure").classList.contains("redrawn")`))
 		if now := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`); now != built {
 			t.Error("Reset did not restore the built figure")
 		}
@@ -449,6 +458,7 @@ func TestBrowserLive(t *testing.T) {
 
 	// warpbook serve serves the same kernel: a run over the preview server.
 	t.Run("serve", func(t *testing.T) {
+		t.Parallel()
 		cache, _ := live.DefaultCacheDir()
 		ps := &preview.Server{Dir: book, Options: site.Options{Live: (&live.Builder{CacheDir: cache}).Kernel}}
 		if err := ps.Rebuild(context.Background()); err != nil {
@@ -487,7 +497,10 @@ func TestBrowserLiveBook(t *testing.T) {
 	}
 	bctx := browser(t)
 	const book = "../book"
-	dir := liveBook(t, book)
+	dir, err := liveBook(book)
+	if err != nil {
+		t.Fatal(err)
+	}
 	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
 	for _, p := range bookPages(t, book) {
 		if which != "all" && !strings.Contains(p.Path, which) {

@@ -2,16 +2,62 @@ package site_test
 
 import (
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/warpbook/warpbook/snippets"
 )
 
 // TestMain lets the test binary serve as the snippets kernel's worker
-// process: the live book's tests compare the browser kernel with it.
+// process: the live book's tests compare the browser kernel with it. After
+// the tests it stops the shared Chromium and removes the shared fixtures.
 func TestMain(m *testing.M) {
 	if snippets.IsWorker() {
 		os.Exit(snippets.ServeWorker())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if chrome.stop != nil {
+		chrome.stop()
+	}
+	for _, dir := range fixtures.dirs {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// fixtures are the sites the tests share, each built once by the first
+// test that asks for it (see shared) and removed by TestMain.
+var fixtures struct {
+	mu   sync.Mutex
+	dirs []string
+}
+
+// fixture is one value built once for the test binary.
+type fixture[T any] struct {
+	once sync.Once
+	v    T
+	err  error
+}
+
+// get returns the value, building it with build the first time; a build
+// that failed fails every test that asks.
+func (f *fixture[T]) get(t testing.TB, build func() (T, error)) T {
+	t.Helper()
+	f.once.Do(func() { f.v, f.err = build() })
+	if f.err != nil {
+		t.Fatal(f.err)
+	}
+	return f.v
+}
+
+// fixtureDir makes a directory that lasts until the test binary ends.
+func fixtureDir() (string, error) {
+	dir, err := os.MkdirTemp("", "warpbook-site-test-")
+	if err != nil {
+		return "", err
+	}
+	fixtures.mu.Lock()
+	defer fixtures.mu.Unlock()
+	fixtures.dirs = append(fixtures.dirs, dir)
+	return dir, nil
 }

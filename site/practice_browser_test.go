@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/site/problems"
@@ -25,7 +26,7 @@ import (
 
 // screenshot rewrites the pictures of the site in the documentation:
 // docs/practice.png, the practice page, and docs/occupancy.png, a chapter.
-// go test ./site -run TestPracticeBrowser/phone -screenshot
+// WARPBOOK_WHOLE_BOOK=1 go test ./site -run TestPracticeBrowser/phone -screenshot
 var screenshot = flag.Bool("screenshot", false, "rewrite docs/practice.png and docs/occupancy.png")
 
 // practiceCard is what window.warpbook.practice.cards() returns for one card.
@@ -45,21 +46,23 @@ type schedule struct {
 	Stab  float64 `json:"stability"`
 }
 
-// practiceSite builds the real book with the practice module (from the
-// user's kernel cache, where the first build puts it) into a directory.
+var practiceSiteDir fixture[string]
+
+// practiceSite returns the directory of the real book's site with the
+// practice module (from the user's kernel cache, where the first build
+// puts it), built once for the test binary. It skips t unless the
+// whole-book tests run (see booktest).
 func practiceSite(t *testing.T) string {
 	t.Helper()
-	cache, err := live.DefaultCacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod := &live.Builder{CacheDir: cache, Package: live.PracticePackage}
-	s := build(t, os.DirFS("../book"), site.Options{Dir: "../book", Practice: mod.Kernel})
-	dir := filepath.Join(t.TempDir(), "site")
-	if err := s.Write(dir); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	booktest.Require(t)
+	return practiceSiteDir.get(t, func() (string, error) {
+		cache, err := live.DefaultCacheDir()
+		if err != nil {
+			return "", err
+		}
+		mod := &live.Builder{CacheDir: cache, Package: live.PracticePackage}
+		return writeSite(os.DirFS("../book"), site.Options{Dir: "../book", Practice: mod.Kernel})
+	})
 }
 
 // TestPracticeBrowser drives the real book's practice page in Chromium:
@@ -68,15 +71,15 @@ func practiceSite(t *testing.T) string {
 // shuffle, export, import and reset); 50 generated problems of every
 // family answered right and wrong through the page, graded as the engine
 // grades them; a mock interview through five follow-ups; the page on a
-// 390-pixel phone; axe.
+// 390-pixel phone; axe. The drill, the problems and the interview keep
+// the schedule in the browser's storage, so each runs in a Chromium of its
+// own.
 func TestPracticeBrowser(t *testing.T) {
-	bctx := browser(t)
+	t.Parallel()
 	dir := practiceSite(t)
+	bctx := browser(t)
 	httpBase, fileBase := serve(t, dir)
-	axe, err := os.ReadFile("testdata/axe/axe.min.js")
-	if err != nil {
-		t.Fatal(err)
-	}
+	axe := readAxe(t)
 	api := `window.warpbook.practice`
 
 	// open opens the practice page and waits for its first card.
@@ -87,7 +90,8 @@ func TestPracticeBrowser(t *testing.T) {
 	}
 
 	t.Run("drill", func(t *testing.T) {
-		tb := newTab(t, bctx, fileBase)
+		t.Parallel()
+		tb := newTab(t, ownBrowser(t), fileBase)
 		ctx, cancel := context.WithTimeout(tb.ctx, 4*time.Minute)
 		defer cancel()
 		tb.ctx = ctx
@@ -333,7 +337,8 @@ func TestPracticeBrowser(t *testing.T) {
 	// "warpbook occupancy" and "warpbook sim" print; see
 	// tools/warpbook) makes from the same seed.
 	t.Run("problems", func(t *testing.T) {
-		tb := newTab(t, bctx, fileBase)
+		t.Parallel()
+		tb := newTab(t, ownBrowser(t), fileBase)
 		ctx, cancel := context.WithTimeout(tb.ctx, 8*time.Minute)
 		defer cancel()
 		tb.ctx = ctx
@@ -435,7 +440,8 @@ func TestPracticeBrowser(t *testing.T) {
 	// A mock interview through five follow-ups, graded by the engine at
 	// the end, with what was missed and where to read; the schedule stays.
 	t.Run("interview", func(t *testing.T) {
-		tb := newTab(t, bctx, fileBase)
+		t.Parallel()
+		tb := newTab(t, ownBrowser(t), fileBase)
 		open(tb, "practice.html")
 		seed := uint32(0x51)
 		iv, err := problems.NewInterview(seed)
@@ -506,13 +512,14 @@ func TestPracticeBrowser(t *testing.T) {
 		if after := evalJS[string](tb, `localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith("warpbook-practice/")) || "")`); after != before {
 			t.Errorf("the mock interview changed the schedule")
 		}
-		runAxe(t, tb, string(axe), "practice.html, the interview's results")
+		runAxe(t, tb, axe, "practice.html, the interview's results")
 	})
 
 	// On a 390-pixel phone nothing is wider than the screen: a question, a
 	// predict card with code, a generated problem with its data and its
 	// worked solution, an interview question. axe at each, light and dark.
 	t.Run("phone", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, httpBase)
 		tb.do(chromedp.EmulateViewport(390, 844))
 		open(tb, "practice.html")
@@ -523,7 +530,7 @@ func TestPracticeBrowser(t *testing.T) {
 			}
 		}
 		wide("the first card")
-		runAxe(t, tb, string(axe), "practice.html")
+		runAxe(t, tb, axe, "practice.html")
 		evalJS[int](tb, api+`.filter({kind: "predict"})`)
 		cards := evalJS[[]practiceCard](tb, api+`.cards()`)
 		for _, c := range cards {
@@ -535,7 +542,7 @@ func TestPracticeBrowser(t *testing.T) {
 		evalAsync[bool](tb, api+`.ready().then(() => true)`)
 		tb.do(chromedp.Evaluate[chromedp.Void](api + `.reveal()`))
 		wide("a predict card, revealed")
-		runAxe(t, tb, string(axe), "practice.html, a predict card revealed")
+		runAxe(t, tb, axe, "practice.html, a predict card revealed")
 		for _, f := range []string{"issue-slot", "occupancy", "setmaxnreg"} {
 			p, _ := problems.Generate(f, 3)
 			evalAsync[bool](tb, api+`.show(`+jsString(f)+`, 3).then(() => true)`)
@@ -549,7 +556,7 @@ func TestPracticeBrowser(t *testing.T) {
 			wide(p.Code + ", graded")
 		}
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		runAxe(t, tb, string(axe), "practice.html, a problem graded (dark)")
+		runAxe(t, tb, axe, "practice.html, a problem graded (dark)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 		if *screenshot {
 			// A problem answered, partly right, on a desktop screen.
@@ -571,7 +578,7 @@ func TestPracticeBrowser(t *testing.T) {
 		tb.do(chromedp.Click(chromedp.CSS("#pr-mock-box > summary")))
 		evalAsync[bool](tb, api+`.mock.start(3, 7).then(() => true)`)
 		wide("an interview question")
-		runAxe(t, tb, string(axe), "practice.html, an interview question")
+		runAxe(t, tb, axe, "practice.html, an interview question")
 	})
 }
 

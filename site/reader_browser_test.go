@@ -18,20 +18,23 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/site"
 )
 
-// bookSite builds the real book (../book) without a kernel, as the
-// reader's browser tests need it: the cells show the outputs their pages
-// state, which is what a verified build shows once the book passes.
-func bookSite(t *testing.T) (dir string, s *site.Site) {
+var realBook fixture[string]
+
+// bookSite returns the directory of the real book's site (../book), built
+// once for the test binary without a kernel, as the reader's browser tests
+// need it: the cells show the outputs their pages state, which is what a
+// verified build shows once the book passes. It skips t unless the
+// whole-book tests run (see booktest).
+func bookSite(t *testing.T) string {
 	t.Helper()
-	s = build(t, os.DirFS("../book"), site.Options{Dir: "../book", Provenance: bookProvenance})
-	dir = filepath.Join(t.TempDir(), "site")
-	if err := s.Write(dir); err != nil {
-		t.Fatal(err)
-	}
-	return dir, s
+	booktest.Require(t)
+	return realBook.get(t, func() (string, error) {
+		return writeSite(os.DirFS("../book"), site.Options{Dir: "../book", Provenance: bookProvenance})
+	})
 }
 
 // bookProvenance is a commit and a date for the real book's build, as the
@@ -83,12 +86,14 @@ var searchQueries = []struct{ kind, query, want string }{
 // search box, and logs how long the first and later queries take
 // (docs/benchmarks.md gives the figures; no test asserts a time).
 func TestSearchQuality(t *testing.T) {
+	t.Parallel()
+	dir := bookSite(t)
 	bctx := browser(t)
-	dir, _ := bookSite(t)
 	httpBase, fileBase := serve(t, dir)
-	for _, base := range []struct{ name, url string }{{"http", httpBase}, {"file", fileBase}} {
-		t.Run(base.name, func(t *testing.T) {
-			tb := newTab(t, bctx, base.url)
+	for _, tr := range transports(httpBase, fileBase) {
+		t.Run(tr.name, func(t *testing.T) {
+			t.Parallel()
+			tb := newTab(t, bctx, tr.url)
 			tb.open("occupancy.html")
 			// What a reader sees: the first results in the box, from the
 			// titles and headings, while the full text is indexed.
@@ -125,7 +130,7 @@ func TestSearchQuality(t *testing.T) {
 			}
 			sort.Float64s(later)
 			t.Logf("search, %s: first results in the box %.0f ms; index loaded in %.0f ms, titles indexed in %.0f ms, all of it in %.0f ms; first full query %.0f ms in all; later queries median %.1f ms, slowest %.1f ms",
-				base.name, box, timing["load"], timing["quick"], timing["index"], first, later[len(later)/2], later[len(later)-1])
+				tr.name, box, timing["load"], timing["quick"], timing["index"], first, later[len(later)/2], later[len(later)-1])
 
 			// An excerpt marks the words that matched, and the result links
 			// to the section.
@@ -204,117 +209,111 @@ func evalAsync[T any](tb *tab, js string) T {
 // page, the provenance links, copy as program, the print edition, the
 // phone layout, the figures' warp states, axe.
 func TestReaderBrowser(t *testing.T) {
+	t.Parallel()
+	dir := bookSite(t)
 	bctx := browser(t)
-	dir, _ := bookSite(t)
 	httpBase, fileBase := serve(t, dir)
-	axe, err := os.ReadFile("testdata/axe/axe.min.js")
-	if err != nil {
-		t.Fatal(err)
-	}
 
-	for _, base := range []struct{ name, url string }{{"http", httpBase}, {"file", fileBase}} {
-		t.Run(base.name, func(t *testing.T) {
-			t.Run("front-page", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("index.html")
-				// Each chapter once, numbered once; no empty items; the
-				// parts are titles, not items.
-				items := evalJS[[]string](tb, `Array.from(document.querySelectorAll('.front-contents li')).map(li => li.firstElementChild.innerText)`)
-				seen := map[string]bool{}
-				for _, it := range items {
-					if strings.TrimSpace(it) == "" {
-						t.Errorf("an empty item in the contents")
-					}
-					if seen[it] {
-						t.Errorf("the contents list %q twice", it)
-					}
-					seen[it] = true
-				}
-				if !slices.Contains(items, "5 Occupancy and its limits") || !slices.Contains(items, "How to read this book") {
-					t.Errorf("contents %q", items)
-				}
-				if n := evalJS[int](tb, `document.querySelectorAll('.front-contents h3').length`); n != bookParts(t) {
-					t.Errorf("%d part titles, want %d", n, bookParts(t))
-				}
-				// The list numbers are the book's, not the browser's too.
-				if st := evalJS[string](tb, `getComputedStyle(document.querySelector('.front-contents ol')).listStyleType`); st != "none" {
-					t.Errorf("the contents list is numbered by the browser too (%s)", st)
-				}
-				ways := evalJS[string](tb, `document.querySelector('.front-ways').innerText`)
-				for _, w := range []string{"Read it", "Run the snippets", "Practise for an interview", fmt.Sprintf("%d questions", bookQuestions(t))} {
-					if !strings.Contains(ways, w) {
-						t.Errorf("the ways to use the book lack %q: %q", w, ways)
-					}
-				}
-				tb.navigateBy(chromedp.Click(chromedp.CSS(".front-ways .start a")))
-				tb.wantLocation("introduction.html")
-			})
+	t.Run("front-page", func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		// Each chapter once, numbered once; no empty items; the
+		// parts are titles, not items.
+		items := evalJS[[]string](tb, `Array.from(document.querySelectorAll('.front-contents li')).map(li => li.firstElementChild.innerText)`)
+		seen := map[string]bool{}
+		for _, it := range items {
+			if strings.TrimSpace(it) == "" {
+				t.Errorf("an empty item in the contents")
+			}
+			if seen[it] {
+				t.Errorf("the contents list %q twice", it)
+			}
+			seen[it] = true
+		}
+		if !slices.Contains(items, "5 Occupancy and its limits") || !slices.Contains(items, "How to read this book") {
+			t.Errorf("contents %q", items)
+		}
+		if n := evalJS[int](tb, `document.querySelectorAll('.front-contents h3').length`); n != bookParts(t) {
+			t.Errorf("%d part titles, want %d", n, bookParts(t))
+		}
+		// The list numbers are the book's, not the browser's too.
+		if st := evalJS[string](tb, `getComputedStyle(document.querySelector('.front-contents ol')).listStyleType`); st != "none" {
+			t.Errorf("the contents list is numbered by the browser too (%s)", st)
+		}
+		ways := evalJS[string](tb, `document.querySelector('.front-ways').innerText`)
+		for _, w := range []string{"Read it", "Run the snippets", "Practise for an interview", fmt.Sprintf("%d questions", bookQuestions(t))} {
+			if !strings.Contains(ways, w) {
+				t.Errorf("the ways to use the book lack %q: %q", w, ways)
+			}
+		}
+		tb.navigateBy(chromedp.Click(chromedp.CSS(".front-ways .start a")))
+		tb.wantLocation("introduction.html")
+	})
 
-			t.Run("provenance", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("occupancy.html")
-				repo := "https://github.com/warpbook/warpbook/blob/" + bookProvenance.Commit + "/book/occupancy.md"
-				if src := evalJS[string](tb, `document.querySelector('aside.provenance a').href`); src != repo {
-					t.Errorf("source link %s, want %s", src, repo)
-				}
-				note := evalJS[string](tb, `document.querySelector('aside.provenance').innerText`)
-				for _, w := range []string{"on 30 November 2025", "commit 0123456789ab", "warpbook test book/occupancy.md", "git checkout 0123456789ab"} {
-					if !strings.Contains(note, w) {
-						t.Errorf("the provenance note lacks %q: %q", w, note)
-					}
-				}
-				// The link names the line of the first snippet's fence.
-				fence := fenceLine(t, "../book/occupancy.md", "id=first")
-				meta := evalJS[[]string](tb, `(m => [m.querySelector('a').href, m.innerText])(document.querySelector('#cell-first .cell-meta'))`)
-				if meta[0] != fmt.Sprintf("%s#L%d", repo, fence) || !strings.Contains(meta[1], "warpbook run book/occupancy.md -run '^first$'") {
-					t.Errorf("the first snippet's line and command: %q", meta)
-				}
-				if n := evalJS[int](tb, `document.body.innerText.split("warpbook devel").length - 1`); n > 1 {
-					t.Errorf("the tool is named %d times on the page", n)
-				}
-			})
+	t.Run("provenance", func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, httpBase)
+		tb.open("occupancy.html")
+		repo := "https://github.com/warpbook/warpbook/blob/" + bookProvenance.Commit + "/book/occupancy.md"
+		if src := evalJS[string](tb, `document.querySelector('aside.provenance a').href`); src != repo {
+			t.Errorf("source link %s, want %s", src, repo)
+		}
+		note := evalJS[string](tb, `document.querySelector('aside.provenance').innerText`)
+		for _, w := range []string{"on 30 November 2025", "commit 0123456789ab", "warpbook test book/occupancy.md", "git checkout 0123456789ab"} {
+			if !strings.Contains(note, w) {
+				t.Errorf("the provenance note lacks %q: %q", w, note)
+			}
+		}
+		// The link names the line of the first snippet's fence.
+		fence := fenceLine(t, "../book/occupancy.md", "id=first")
+		meta := evalJS[[]string](tb, `(m => [m.querySelector('a').href, m.innerText])(document.querySelector('#cell-first .cell-meta'))`)
+		if meta[0] != fmt.Sprintf("%s#L%d", repo, fence) || !strings.Contains(meta[1], "warpbook run book/occupancy.md -run '^first$'") {
+			t.Errorf("the first snippet's line and command: %q", meta)
+		}
+		if n := evalJS[int](tb, `document.body.innerText.split("warpbook devel").length - 1`); n > 1 {
+			t.Errorf("the tool is named %d times on the page", n)
+		}
+	})
 
-			t.Run("copy-as-program", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				tb.open("occupancy.html")
-				// What the button copies, caught where it would reach the clipboard.
-				tb.do(chromedp.Evaluate[chromedp.Void](`window.copied = null;
-					Object.defineProperty(navigator, "clipboard", {value: {writeText: t => { window.copied = t; return Promise.resolve(); }}});
-					document.execCommand = () => false;`))
-				tb.do(chromedp.Click(chromedp.CSS("#cell-t4-a100 button.copy-program")))
-				tb.do(chromedp.Poll[chromedp.Void](`window.copied !== null`, chromedp.WithPollingTimeout(20*time.Second)))
-				copied := evalJS[string](tb, `window.copied`)
-				want := evalAsync[string](tb, `warpbook.program("t4-a100")`)
-				if copied != want {
-					t.Errorf("the button copied %q, want the program", copied)
+	// The programs load on demand.
+	for _, tr := range transports(httpBase, fileBase) {
+		t.Run("copy-as-program/"+tr.name, func(t *testing.T) {
+			t.Parallel()
+			tb := newTab(t, bctx, tr.url)
+			tb.open("occupancy.html")
+			// What the button copies, caught where it would reach the clipboard.
+			tb.do(chromedp.Evaluate[chromedp.Void](`window.copied = null;
+				Object.defineProperty(navigator, "clipboard", {value: {writeText: t => { window.copied = t; return Promise.resolve(); }}});
+				document.execCommand = () => false;`))
+			tb.do(chromedp.Click(chromedp.CSS("#cell-t4-a100 button.copy-program")))
+			tb.do(chromedp.Poll[chromedp.Void](`window.copied !== null`, chromedp.WithPollingTimeout(20*time.Second)))
+			copied := evalJS[string](tb, `window.copied`)
+			want := evalAsync[string](tb, `warpbook.program("t4-a100")`)
+			if copied != want {
+				t.Errorf("the button copied %q, want the program", copied)
+			}
+			for _, w := range []string{"// Cell t4-a100 (book/occupancy.md:", "package main\n", "func main() {", "showOutput()", "// Cell first (", "func hideOutput()"} {
+				if !strings.Contains(copied, w) {
+					t.Errorf("the program lacks %q:\n%s", w, copied)
 				}
-				for _, w := range []string{"// Cell t4-a100 (book/occupancy.md:", "package main\n", "func main() {", "showOutput()", "// Cell first (", "func hideOutput()"} {
-					if !strings.Contains(copied, w) {
-						t.Errorf("the program lacks %q:\n%s", w, copied)
-					}
-				}
-				if got := evalJS[string](tb, `document.querySelector('#cell-t4-a100 button.copy-program').textContent`); got != "Copied" {
-					t.Errorf("the button says %q after copying", got)
-				}
-			})
-
-			t.Run("axe", func(t *testing.T) {
-				tb := newTab(t, bctx, base.url)
-				for _, p := range []string{"index.html", "occupancy.html", "stall-reasons.html", "glossary/stall-long-scoreboard.html", "questions/thirty-three-registers.html"} {
-					for _, theme := range []string{"light", "dark"} {
-						tb.open(p)
-						tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "` + theme + `")`))
-						runAxe(t, tb, string(axe), p+" ("+theme+")")
-					}
-				}
-			})
+			}
+			if got := evalJS[string](tb, `document.querySelector('#cell-t4-a100 button.copy-program').textContent`); got != "Copied" {
+				t.Errorf("the button says %q after copying", got)
+			}
 		})
 	}
+
+	t.Run("axe", func(t *testing.T) {
+		t.Parallel()
+		axePages(t, bctx, httpBase, "index.html", "occupancy.html", "stall-reasons.html", "glossary/stall-long-scoreboard.html", "questions/thirty-three-registers.html")
+	})
 
 	// The print edition: its contents lead to the chapters, the questions
 	// follow with their answers, no empty boxes, and a block wider than the
 	// page is set smaller to fit.
 	t.Run("print", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, httpBase)
 		tb.open("print.html")
 		broken := evalJS[[]string](tb, `Array.from(document.querySelectorAll('.print-contents a')).map(a => a.getAttribute('href')).filter(h => !document.getElementById(h.slice(1)))`)
@@ -355,6 +354,7 @@ func TestReaderBrowser(t *testing.T) {
 	// sideways instead, with a hint), "On this page" folded at the top,
 	// the copy buttons shown without hover, nothing wider than the screen.
 	t.Run("phone", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, httpBase)
 		tb.do(chromedp.EmulateViewport(390, 844), chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 			_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
@@ -401,6 +401,7 @@ func TestReaderBrowser(t *testing.T) {
 	// and a state is written as its code on the runs wide enough to hold
 	// it and in the legend, so that colour is never alone.
 	t.Run("figure-states", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, httpBase)
 		tb.open("stall-reasons.html")
 		raw := evalJS[[]string](tb, cvdCheckJS)
