@@ -18,6 +18,9 @@ import (
 // outline of the book's headings, numbered pages, the date it was given,
 // and the same bytes both times.
 func TestPrint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prints with Chromium; skipped with -short")
+	}
 	if _, err := pdf.Browser(); errors.Is(err, pdf.ErrNoChromium) {
 		if os.Getenv("WARPBOOK_BROWSER") == "require" {
 			t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 	"github.com/warpbook/warpbook/site/internal/synth"
 )
 
-func get(t *testing.T, url string) (int, string, string) {
+func get(t testing.TB, url string) (int, string, string) {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
@@ -139,34 +139,33 @@ func TestPreviewLinkOut(t *testing.T) {
 	}
 }
 
-// TestPreviewSaveToReload measures what a writer waits for: from saving a
-// prose edit to one page of the 200-page synthetic book to the reloaded
-// page showing it (the watcher's settling time, the rebuild, the waiting
-// page's answer and the page itself). It asserts that the edit shows, and
-// logs the times; docs/benchmarks.md reports them.
-func TestPreviewSaveToReload(t *testing.T) {
-	book, _, err := synth.Write(t.TempDir())
+// saveToReload serves warpbook serve's preview of the 200-page synthetic
+// book, watching it, and returns what a writer does: save a prose edit
+// (mark) to one page, then, as the page's reload script does, wait for the
+// next build and load the page, until it shows the edit.
+func saveToReload(tb testing.TB) func(mark string) {
+	book, _, err := synth.Write(tb.TempDir())
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	s := &Server{Dir: book}
 	if err := s.Rebuild(context.Background()); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	ts := httptest.NewServer(s)
-	defer ts.Close()
+	tb.Cleanup(ts.Close)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	tb.Cleanup(cancel)
 	go s.Watch(ctx)
 
 	page := filepath.Join(book, "page-100.md")
 	src, err := os.ReadFile(page)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	edit := func(mark string) {
 		if err := os.WriteFile(page, append(src, "\n"+mark+"\n"...), 0o644); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	// The watcher may start after the first write: write until it sees
@@ -178,26 +177,44 @@ func TestPreviewSaveToReload(t *testing.T) {
 	for v := -1; s.Version() != v; time.Sleep(500 * time.Millisecond) {
 		v = s.Version()
 	}
-	var times []time.Duration
-	for i := range 5 {
-		mark := fmt.Sprintf("Edit number %d.", i)
+	return func(mark string) {
 		v := s.Version()
-		start := time.Now()
 		edit(mark)
-		// As the page's reload script does: wait for the next build, then
-		// load the page, until it shows the edit.
 		for {
-			_, _, got := get(t, ts.URL+"/_warpbook/wait?v="+strconv.Itoa(v))
+			_, _, got := get(tb, ts.URL+"/_warpbook/wait?v="+strconv.Itoa(v))
 			if got == strconv.Itoa(v) {
-				t.Fatalf("no build in 30 s after build %d", v)
+				tb.Fatalf("no build in 30 s after build %d", v)
 			}
 			v, _ = strconv.Atoi(got)
-			if _, _, body := get(t, ts.URL+"/page-100.html"); strings.Contains(body, mark) {
-				break
+			if _, _, body := get(tb, ts.URL+"/page-100.html"); strings.Contains(body, mark) {
+				return
 			}
 		}
+	}
+}
+
+// TestPreviewSaveToReload: a prose edit saved to one page of the 200-page
+// synthetic book shows on the reloaded page (BenchmarkSaveToReload
+// measures how long the writer waits).
+func TestPreviewSaveToReload(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the 200-page synthetic book several times; skipped with -short")
+	}
+	saveToReload(t)("An edit.")
+}
+
+// BenchmarkSaveToReload measures what a writer waits for: from saving a
+// prose edit to one page of the 200-page synthetic book to the reloaded
+// page showing it (the watcher's settling time, the rebuild, the waiting
+// page's answer and the page itself); median-ms is the median.
+func BenchmarkSaveToReload(b *testing.B) {
+	save := saveToReload(b)
+	var times []time.Duration
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		save(fmt.Sprintf("Edit number %d.", i))
 		times = append(times, time.Since(start))
 	}
 	slices.Sort(times)
-	t.Logf("save to reload, 200 pages: median %v (of %v)", times[len(times)/2].Round(time.Millisecond), times)
+	b.ReportMetric(float64(times[len(times)/2])/float64(time.Millisecond), "median-ms")
 }
