@@ -33,6 +33,9 @@ func testKernel(t testing.TB) *Kernel {
 }
 
 func TestBuildCached(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the kernel for GOOS=js when the cache lacks it; skipped with -short")
+	}
 	k := testKernel(t)
 	if !bytes.HasPrefix(k.Script, []byte("// The warpbook browser kernel")) || k.Gzip == 0 || k.Wasm < k.Gzip {
 		t.Fatalf("kernel %q... (%d bytes, %d gzipped)", k.Script[:min(80, len(k.Script))], k.Wasm, k.Gzip)
