@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -264,16 +265,21 @@ func builtBook(t *testing.T) string {
 	})
 }
 
-// transports are the two ways a reader opens the site: from a web server
-// and from the files. A flow runs under both only where they differ: where
-// the page loads a script or data on demand, or keeps something in the
-// browser's storage; file:// is the stricter of the two for links (a link
-// to a folder, or from the root, works only over http), so a flow that
-// only follows links runs from the files.
-type transport struct{ name, url string }
-
-func transports(httpBase, fileBase string) []transport {
-	return []transport{{"http", httpBase}, {"file", fileBase}}
+// bothTransports runs flow as the parallel subtests name/http and
+// name/file, each in a tab of its own on the site as a web server serves
+// it (httpBase) and as the files give it (fileBase). A flow runs under
+// both only where they differ: where the page loads a script or data on
+// demand, or keeps something in the browser's storage. file:// is the
+// stricter of the two for links (a link to a folder, or from the root,
+// works only over http), so a flow that only follows links runs from the
+// files alone.
+func bothTransports(t *testing.T, bctx context.Context, httpBase, fileBase, name string, flow func(t *testing.T, tb *tab)) {
+	for _, tr := range []struct{ name, url string }{{"http", httpBase}, {"file", fileBase}} {
+		t.Run(path.Join(name, tr.name), func(t *testing.T) {
+			t.Parallel()
+			flow(t, newTab(t, bctx, tr.url))
+		})
+	}
 }
 
 // readAxe reads axe-core, which runAxe runs on a page.
@@ -400,69 +406,61 @@ func TestBrowser(t *testing.T) {
 
 	// The theme is kept in the browser's storage, which differs by
 	// transport (file:// pages share one origin).
-	for _, tr := range transports(httpBase, fileBase) {
-		t.Run("theme/"+tr.name, func(t *testing.T) {
-			t.Parallel()
-			tb := newTab(t, bctx, tr.url)
-			tb.open("warps.html")
-			bg := `getComputedStyle(document.body).backgroundColor`
-			light := evalJS[string](tb, bg)
-			if light != "rgb(255, 255, 255)" {
-				t.Errorf("light background %s", light)
-			}
-			tb.do(chromedp.Click(chromedp.ID("wb-theme")))
-			if dark := evalJS[string](tb, bg); dark == light {
-				t.Errorf("the toggle left the background %s", dark)
-			}
-			if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
-				t.Errorf("data-theme %q after the toggle, want dark", th)
-			}
-			// Remembered on the next page, set before the first paint.
-			tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
-			if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
-				t.Errorf("data-theme %q on the next page, want dark", th)
-			}
-			// The system preference is the default.
-			tb.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem("warpbook-theme")`),
-				chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-					_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-						Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-					})
-					return err
-				}),
-				chromedp.Reload())
-			if got := evalJS[string](tb, bg); got == light {
-				t.Errorf("prefers-color-scheme: dark gives the light background %s", got)
-			}
-		})
-	}
+	bothTransports(t, bctx, httpBase, fileBase, "theme", func(t *testing.T, tb *tab) {
+		tb.open("warps.html")
+		bg := `getComputedStyle(document.body).backgroundColor`
+		light := evalJS[string](tb, bg)
+		if light != "rgb(255, 255, 255)" {
+			t.Errorf("light background %s", light)
+		}
+		tb.do(chromedp.Click(chromedp.ID("wb-theme")))
+		if dark := evalJS[string](tb, bg); dark == light {
+			t.Errorf("the toggle left the background %s", dark)
+		}
+		if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
+			t.Errorf("data-theme %q after the toggle, want dark", th)
+		}
+		// Remembered on the next page, set before the first paint.
+		tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
+		if th := evalJS[string](tb, `document.documentElement.dataset.theme`); th != "dark" {
+			t.Errorf("data-theme %q on the next page, want dark", th)
+		}
+		// The system preference is the default.
+		tb.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem("warpbook-theme")`),
+			chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+				_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+				})
+				return err
+			}),
+			chromedp.Reload())
+		if got := evalJS[string](tb, bg); got == light {
+			t.Errorf("prefers-color-scheme: dark gives the light background %s", got)
+		}
+	})
 
 	// Search loads its script and index on demand.
-	for _, tr := range transports(httpBase, fileBase) {
-		t.Run("search/"+tr.name, func(t *testing.T) {
-			t.Parallel()
-			tb := newTab(t, bctx, tr.url)
-			tb.open("warps.html")
-			tb.do(chromedp.KeyEvent("/"))
-			if id := evalJS[string](tb, `document.activeElement.id`); id != "wb-q" {
-				t.Fatalf("/ focused %q, want the search box", id)
-			}
-			tb.do(chromedp.KeyEvent("cliffs"),
-				chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
-			first := evalJS[string](tb, `document.querySelector('#wb-results li a').innerText`)
-			if !strings.Contains(first, "The cliffs") || !strings.Contains(first, "Occupancy") {
-				t.Errorf("first result %q, want the section and its chapter", first)
-			}
-			tb.navigateBy(chromedp.KeyEvent(kb.Enter))
-			tb.wantLocation("occupancy.html#the-cliffs")
-			// A glossary term is found too.
-			tb.do(chromedp.Click(chromedp.ID("wb-q")), chromedp.KeyEvent("scheduler"),
-				chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
-			if all := evalJS[string](tb, `document.querySelector('#wb-results').innerText`); !strings.Contains(all, "Glossary") {
-				t.Errorf("results for scheduler %q lack the glossary entry", all)
-			}
-		})
-	}
+	bothTransports(t, bctx, httpBase, fileBase, "search", func(t *testing.T, tb *tab) {
+		tb.open("warps.html")
+		tb.do(chromedp.KeyEvent("/"))
+		if id := evalJS[string](tb, `document.activeElement.id`); id != "wb-q" {
+			t.Fatalf("/ focused %q, want the search box", id)
+		}
+		tb.do(chromedp.KeyEvent("cliffs"),
+			chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
+		first := evalJS[string](tb, `document.querySelector('#wb-results li a').innerText`)
+		if !strings.Contains(first, "The cliffs") || !strings.Contains(first, "Occupancy") {
+			t.Errorf("first result %q, want the section and its chapter", first)
+		}
+		tb.navigateBy(chromedp.KeyEvent(kb.Enter))
+		tb.wantLocation("occupancy.html#the-cliffs")
+		// A glossary term is found too.
+		tb.do(chromedp.Click(chromedp.ID("wb-q")), chromedp.KeyEvent("scheduler"),
+			chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] a")))
+		if all := evalJS[string](tb, `document.querySelector('#wb-results').innerText`); !strings.Contains(all, "Glossary") {
+			t.Errorf("results for scheduler %q lack the glossary entry", all)
+		}
+	})
 
 	t.Run("hidden-lines-and-copy", func(t *testing.T) {
 		t.Parallel()

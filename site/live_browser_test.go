@@ -186,31 +186,27 @@ func TestBrowserLive(t *testing.T) {
 
 	// Nothing of the kernel loads before the first Run; a click on Run
 	// loads it and shows the verified output.
-	for _, tr := range transports(httpBase, fileBase) {
-		t.Run("lazy/"+tr.name, func(t *testing.T) {
-			t.Parallel()
-			tb := newTab(t, bctx, tr.url)
-			tb.open("index.html")
-			before := tb.resources()
-			if strings.Contains(before, "kernel") || strings.Contains(before, "assets/pages/") || strings.Contains(before, "editor.js") {
-				t.Errorf("loaded before any Run:\n%s", before)
-			}
-			if evalJS[bool](tb, `typeof window.warpbookKernelData !== "undefined"`) {
-				t.Errorf("the kernel is there before any Run")
-			}
-			tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-run-button`)),
-				chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cell-run pre.output`)))
-			if got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cell-run pre.output').textContent`); got != "48 warps" {
-				t.Errorf("Run shows %q, want 48 warps", got)
-			}
-			if got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .run-verdict').textContent`); !strings.Contains(got, "verified output") {
-				t.Errorf("verdict %q", got)
-			}
-			if after := tb.resources(); !strings.Contains(after, "assets/kernel-") {
-				t.Errorf("the kernel did not load:\n%s", after)
-			}
-		})
-	}
+	bothTransports(t, bctx, httpBase, fileBase, "lazy", func(t *testing.T, tb *tab) {
+		tb.open("index.html")
+		before := tb.resources()
+		if strings.Contains(before, "kernel") || strings.Contains(before, "assets/pages/") || strings.Contains(before, "editor.js") {
+			t.Errorf("loaded before any Run:\n%s", before)
+		}
+		if evalJS[bool](tb, `typeof window.warpbookKernelData !== "undefined"`) {
+			t.Errorf("the kernel is there before any Run")
+		}
+		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-run-button`)),
+			chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cell-run pre.output`)))
+		if got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cell-run pre.output').textContent`); got != "48 warps" {
+			t.Errorf("Run shows %q, want 48 warps", got)
+		}
+		if got := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .run-verdict').textContent`); !strings.Contains(got, "verified output") {
+			t.Errorf("verdict %q", got)
+		}
+		if after := tb.resources(); !strings.Contains(after, "assets/kernel-") {
+			t.Errorf("the kernel did not load:\n%s", after)
+		}
+	})
 
 	// An edit typed in the editor and run with Ctrl+Enter prints what the
 	// native kernel prints for the same edit, with a diff against the

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -90,70 +91,66 @@ func TestSearchQuality(t *testing.T) {
 	dir := bookSite(t)
 	bctx := browser(t)
 	httpBase, fileBase := serve(t, dir)
-	for _, tr := range transports(httpBase, fileBase) {
-		t.Run(tr.name, func(t *testing.T) {
-			t.Parallel()
-			tb := newTab(t, bctx, tr.url)
-			tb.open("occupancy.html")
-			// What a reader sees: the first results in the box, from the
-			// titles and headings, while the full text is indexed.
-			box := evalAsync[float64](tb, `new Promise(resolve => {
-				const q = document.getElementById("wb-q"), list = document.getElementById("wb-results");
-				const t0 = performance.now();
-				new MutationObserver((_, obs) => {
-					if (list.querySelector("li[role=option] a")) { obs.disconnect(); resolve(performance.now() - t0); }
-				}).observe(list, {childList: true});
-				q.value = "occupancy cliffs";
-				q.dispatchEvent(new Event("input"));
-			})`)
-			tb.open("occupancy.html")
-			// The first query loads and indexes the book.
-			first := evalAsync[float64](tb, `(async () => { const t0 = performance.now(); await warpbook.search("occupancy"); return performance.now() - t0; })()`)
-			timing := evalJS[map[string]float64](tb, `warpbook.searchTiming()`)
-			var later []float64
-			for _, q := range searchQueries {
-				var got []searchResult
-				ms := evalAsync[float64](tb, `(async () => { const t0 = performance.now(); window.wbLast = await warpbook.search(`+jsString(q.query)+`); return performance.now() - t0; })()`)
-				later = append(later, ms)
-				got = evalJS[[]searchResult](tb, `window.wbLast`)
-				var urls []string
-				for _, r := range got {
-					if r.Title == "" || r.URL == "" || r.Excerpt == "" {
-						t.Errorf("%q: result %+v lacks a title, url or excerpt", q.query, r)
-					}
-					urls = append(urls, strings.TrimPrefix(r.URL, ""))
+	bothTransports(t, bctx, httpBase, fileBase, "", func(t *testing.T, tb *tab) {
+		tb.open("occupancy.html")
+		// What a reader sees: the first results in the box, from the
+		// titles and headings, while the full text is indexed.
+		box := evalAsync[float64](tb, `new Promise(resolve => {
+			const q = document.getElementById("wb-q"), list = document.getElementById("wb-results");
+			const t0 = performance.now();
+			new MutationObserver((_, obs) => {
+				if (list.querySelector("li[role=option] a")) { obs.disconnect(); resolve(performance.now() - t0); }
+			}).observe(list, {childList: true});
+			q.value = "occupancy cliffs";
+			q.dispatchEvent(new Event("input"));
+		})`)
+		tb.open("occupancy.html")
+		// The first query loads and indexes the book.
+		first := evalAsync[float64](tb, `(async () => { const t0 = performance.now(); await warpbook.search("occupancy"); return performance.now() - t0; })()`)
+		timing := evalJS[map[string]float64](tb, `warpbook.searchTiming()`)
+		var later []float64
+		for _, q := range searchQueries {
+			var got []searchResult
+			ms := evalAsync[float64](tb, `(async () => { const t0 = performance.now(); window.wbLast = await warpbook.search(`+jsString(q.query)+`); return performance.now() - t0; })()`)
+			later = append(later, ms)
+			got = evalJS[[]searchResult](tb, `window.wbLast`)
+			var urls []string
+			for _, r := range got {
+				if r.Title == "" || r.URL == "" || r.Excerpt == "" {
+					t.Errorf("%q: result %+v lacks a title, url or excerpt", q.query, r)
 				}
-				top := urls[:min(3, len(urls))]
-				if !slices.Contains(top, q.want) {
-					t.Errorf("%s: %q: top three %q, want %s", q.kind, q.query, top, q.want)
-				}
+				urls = append(urls, strings.TrimPrefix(r.URL, ""))
 			}
-			sort.Float64s(later)
-			t.Logf("search, %s: first results in the box %.0f ms; index loaded in %.0f ms, titles indexed in %.0f ms, all of it in %.0f ms; first full query %.0f ms in all; later queries median %.1f ms, slowest %.1f ms",
-				tr.name, box, timing["load"], timing["quick"], timing["index"], first, later[len(later)/2], later[len(later)-1])
+			top := urls[:min(3, len(urls))]
+			if !slices.Contains(top, q.want) {
+				t.Errorf("%s: %q: top three %q, want %s", q.kind, q.query, top, q.want)
+			}
+		}
+		sort.Float64s(later)
+		t.Logf("search, %s: first results in the box %.0f ms; index loaded in %.0f ms, titles indexed in %.0f ms, all of it in %.0f ms; first full query %.0f ms in all; later queries median %.1f ms, slowest %.1f ms",
+			path.Base(t.Name()), box, timing["load"], timing["quick"], timing["index"], first, later[len(later)/2], later[len(later)-1])
 
-			// An excerpt marks the words that matched, and the result links
-			// to the section.
-			html := evalAsync[string](tb, `warpbook.search("greedy then oldest").then(r => r[0].excerptHTML)`)
-			if !strings.Contains(strings.ToLower(html), "<mark>greedy</mark>") {
-				t.Errorf("excerpt %q does not mark greedy", html)
-			}
+		// An excerpt marks the words that matched, and the result links
+		// to the section.
+		html := evalAsync[string](tb, `warpbook.search("greedy then oldest").then(r => r[0].excerptHTML)`)
+		if !strings.Contains(strings.ToLower(html), "<mark>greedy</mark>") {
+			t.Errorf("excerpt %q does not mark greedy", html)
+		}
 
-			// The search box: results with excerpts, keyboard navigation,
-			// Enter goes to the chosen section.
-			tb.do(chromedp.KeyEvent("/"), chromedp.KeyEvent("little's law"),
-				chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] .excerpt mark")))
-			second := evalJS[string](tb, `document.querySelectorAll('#wb-results li[role=option] a')[1].getAttribute('href')`)
-			tb.do(chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown))
-			if sel := evalJS[string](tb, `document.getElementById('wb-q').getAttribute('aria-activedescendant')`); sel != "wb-result-1" {
-				t.Errorf("two ArrowDowns select %q, want wb-result-1", sel)
-			}
-			tb.navigateBy(chromedp.KeyEvent(kb.Enter))
-			if loc := tb.location(); !strings.HasSuffix(second, strings.TrimPrefix(loc, "")) || loc == "" {
-				t.Errorf("Enter on the second result went to %s, want %s", loc, second)
-			}
-		})
-	}
+		// The search box: results with excerpts, keyboard navigation,
+		// Enter goes to the chosen section.
+		tb.do(chromedp.KeyEvent("/"), chromedp.KeyEvent("little's law"),
+			chromedp.WaitVisible(chromedp.CSS("#wb-results li[role=option] .excerpt mark")))
+		second := evalJS[string](tb, `document.querySelectorAll('#wb-results li[role=option] a')[1].getAttribute('href')`)
+		tb.do(chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown))
+		if sel := evalJS[string](tb, `document.getElementById('wb-q').getAttribute('aria-activedescendant')`); sel != "wb-result-1" {
+			t.Errorf("two ArrowDowns select %q, want wb-result-1", sel)
+		}
+		tb.navigateBy(chromedp.KeyEvent(kb.Enter))
+		if loc := tb.location(); !strings.HasSuffix(second, strings.TrimPrefix(loc, "")) || loc == "" {
+			t.Errorf("Enter on the second result went to %s, want %s", loc, second)
+		}
+	})
 }
 
 // bookQuestions counts the real book's questions, bookParts the parts
@@ -277,32 +274,28 @@ func TestReaderBrowser(t *testing.T) {
 	})
 
 	// The programs load on demand.
-	for _, tr := range transports(httpBase, fileBase) {
-		t.Run("copy-as-program/"+tr.name, func(t *testing.T) {
-			t.Parallel()
-			tb := newTab(t, bctx, tr.url)
-			tb.open("occupancy.html")
-			// What the button copies, caught where it would reach the clipboard.
-			tb.do(chromedp.Evaluate[chromedp.Void](`window.copied = null;
-				Object.defineProperty(navigator, "clipboard", {value: {writeText: t => { window.copied = t; return Promise.resolve(); }}});
-				document.execCommand = () => false;`))
-			tb.do(chromedp.Click(chromedp.CSS("#cell-t4-a100 button.copy-program")))
-			tb.do(chromedp.Poll[chromedp.Void](`window.copied !== null`, chromedp.WithPollingTimeout(20*time.Second)))
-			copied := evalJS[string](tb, `window.copied`)
-			want := evalAsync[string](tb, `warpbook.program("t4-a100")`)
-			if copied != want {
-				t.Errorf("the button copied %q, want the program", copied)
+	bothTransports(t, bctx, httpBase, fileBase, "copy-as-program", func(t *testing.T, tb *tab) {
+		tb.open("occupancy.html")
+		// What the button copies, caught where it would reach the clipboard.
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.copied = null;
+			Object.defineProperty(navigator, "clipboard", {value: {writeText: t => { window.copied = t; return Promise.resolve(); }}});
+			document.execCommand = () => false;`))
+		tb.do(chromedp.Click(chromedp.CSS("#cell-t4-a100 button.copy-program")))
+		tb.do(chromedp.Poll[chromedp.Void](`window.copied !== null`, chromedp.WithPollingTimeout(20*time.Second)))
+		copied := evalJS[string](tb, `window.copied`)
+		want := evalAsync[string](tb, `warpbook.program("t4-a100")`)
+		if copied != want {
+			t.Errorf("the button copied %q, want the program", copied)
+		}
+		for _, w := range []string{"// Cell t4-a100 (book/occupancy.md:", "package main\n", "func main() {", "showOutput()", "// Cell first (", "func hideOutput()"} {
+			if !strings.Contains(copied, w) {
+				t.Errorf("the program lacks %q:\n%s", w, copied)
 			}
-			for _, w := range []string{"// Cell t4-a100 (book/occupancy.md:", "package main\n", "func main() {", "showOutput()", "// Cell first (", "func hideOutput()"} {
-				if !strings.Contains(copied, w) {
-					t.Errorf("the program lacks %q:\n%s", w, copied)
-				}
-			}
-			if got := evalJS[string](tb, `document.querySelector('#cell-t4-a100 button.copy-program').textContent`); got != "Copied" {
-				t.Errorf("the button says %q after copying", got)
-			}
-		})
-	}
+		}
+		if got := evalJS[string](tb, `document.querySelector('#cell-t4-a100 button.copy-program').textContent`); got != "Copied" {
+			t.Errorf("the button says %q after copying", got)
+		}
+	})
 
 	t.Run("axe", func(t *testing.T) {
 		t.Parallel()
