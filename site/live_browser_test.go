@@ -272,12 +272,16 @@ func TestBrowserLive(t *testing.T) {
 		}
 	})
 
-	// A forbidden import and a compile error get the native messages, at
-	// the cell's line.
-	t.Run("errors", func(t *testing.T) {
+	// Runs of edited cells, one after another in one tab (each tab loads
+	// the kernel anew, which costs the browser more than the runs).
+	t.Run("runs", func(t *testing.T) {
 		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
+		resetTwice := chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("twice")`)
+
+		// A forbidden import and a compile error get the native messages,
+		// at the cell's line.
 		for _, src := range []string{
 			"import \"os/exec\"\n\nfmt.Println(exec.Command(\"true\").Run())\n",
 			"fmt.Println(undefinedName)\n",
@@ -289,21 +293,15 @@ func TestBrowserLive(t *testing.T) {
 				t.Errorf("%q: %s %q, want the native %q", src, r.Status, r.Error, want)
 			}
 		}
-		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("twice")`))
+		tb.do(resetTwice)
 		if r := tb.run("boom", nil); r.Status != "pass" || !strings.Contains(r.Panic, "unknown GPU") {
 			t.Errorf("boom: %s panic %q error %q", r.Status, r.Panic, r.Error)
 		}
-	})
 
-	// What a snippet writes to os.Stdout (kept by the worker and handed to
-	// the kernel in chunks) comes out in order with what it prints with
-	// fmt, as in the native kernel, in small writes and in large ones, and
-	// through a tabwriter, fmt.Fprint and io.WriteString (in the cell with
-	// the default time limit, as flood below).
-	t.Run("stdout", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+		// What a snippet writes to os.Stdout (kept by the worker and handed
+		// to the kernel in chunks) comes out in order with what it prints
+		// with fmt, as in the native kernel, in small writes and in large
+		// ones, and through a tabwriter, fmt.Fprint and io.WriteString.
 		for _, src := range []string{
 			"import \"os\"\n\nfor i := 0; i < 3; i++ {\n\tfmt.Println(\"fmt\", i)\n\tos.Stdout.WriteString(\"os\\n\")\n}\nfmt.Print(\"end\\n\")\n",
 			"import (\n\t\"os\"\n\t\"strings\"\n)\n\nline := strings.Repeat(\"x\", 999) + \"\\n\"\nfor i := 0; i < 300; i++ {\n\tos.Stdout.WriteString(line)\n\tif i%100 == 0 {\n\t\tfmt.Println(i)\n\t}\n}\n",
@@ -318,17 +316,12 @@ func TestBrowserLive(t *testing.T) {
 				t.Errorf("%q: prints %d bytes (%.60q...), problems %q; the native kernel prints %d bytes (%.60q...), problems %q", src, len(r.Stdout), r.Stdout, r.Error, len(want), want, wantErr)
 			}
 		}
-	})
 
-	// A snippet that prints without end is stopped at the output limit,
-	// with the native kernel's message, whether it prints with fmt or
-	// writes to os.Stdout; the next run works. (In the cell with the
-	// default time limit: on a loaded machine the output limit could come
-	// after quick's four seconds.)
-	t.Run("flood", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+		// A snippet that prints without end is stopped at the output
+		// limit, with the native kernel's message, whether it prints with
+		// fmt or writes to os.Stdout; the next run works. (In the cell with
+		// the default time limit, as the runs above: on a loaded machine
+		// the output limit could come after quick's four seconds.)
 		for _, src := range []string{
 			"import \"strings\"\n\nline := strings.Repeat(\"spam\", 2000)\nfor {\n\tfmt.Println(line)\n}\n",
 			"import (\n\t\"os\"\n\t\"strings\"\n)\n\nline := strings.Repeat(\"spam\", 2000) + \"\\n\"\nfor {\n\tos.Stdout.WriteString(line)\n}\n",
@@ -343,14 +336,10 @@ func TestBrowserLive(t *testing.T) {
 		if r := tb.run("twice", &again); r.Stdout != "again 48\n" || r.Error != "" {
 			t.Errorf("after the flood: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
-	})
+		tb.do(resetTwice)
 
-	// An endless loop is stopped at the cell's limit (timeout=1s, four
-	// times that as wall-clock time), and the next run works.
-	t.Run("loop", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+		// An endless loop is stopped at the cell's limit (timeout=1s, four
+		// times that as wall-clock time), and the next run works.
 		loop := "for {\n}\n"
 		start := time.Now()
 		r := tb.run("quick", &loop)
@@ -362,7 +351,6 @@ func TestBrowserLive(t *testing.T) {
 		if took < 4*time.Second {
 			t.Errorf("stopped after %v, before its limit", took)
 		}
-		again := "fmt.Println(\"again\", r.ActiveWarps)\n"
 		if r := tb.run("quick", &again); r.Stdout != "again 48\n" || r.Error != "" {
 			t.Errorf("after the loop: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
