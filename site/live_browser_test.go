@@ -186,7 +186,8 @@ func TestBrowserLive(t *testing.T) {
 
 	// Nothing of the kernel loads before the first Run; a click on Run
 	// loads it and shows the verified output.
-	bothTransports(t, bctx, httpBase, fileBase, "lazy", func(t *testing.T, tb *tab) {
+	bothTransports(t, httpBase, fileBase, "lazy", func(t *testing.T, base string) {
+		tb := newTab(t, bctx, base)
 		tb.open("index.html")
 		before := tb.resources()
 		if strings.Contains(before, "kernel") || strings.Contains(before, "assets/pages/") || strings.Contains(before, "editor.js") {

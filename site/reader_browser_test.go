@@ -91,7 +91,8 @@ func TestSearchQuality(t *testing.T) {
 	dir := bookSite(t)
 	bctx := browser(t)
 	httpBase, fileBase := serve(t, dir)
-	bothTransports(t, bctx, httpBase, fileBase, "", func(t *testing.T, tb *tab) {
+	bothTransports(t, httpBase, fileBase, "", func(t *testing.T, base string) {
+		tb := newTab(t, bctx, base)
 		tb.open("occupancy.html")
 		// What a reader sees: the first results in the box, from the
 		// titles and headings, while the full text is indexed.
@@ -274,7 +275,8 @@ func TestReaderBrowser(t *testing.T) {
 	})
 
 	// The programs load on demand.
-	bothTransports(t, bctx, httpBase, fileBase, "copy-as-program", func(t *testing.T, tb *tab) {
+	bothTransports(t, httpBase, fileBase, "copy-as-program", func(t *testing.T, base string) {
+		tb := newTab(t, bctx, base)
 		tb.open("occupancy.html")
 		// What the button copies, caught where it would reach the clipboard.
 		tb.do(chromedp.Evaluate[chromedp.Void](`window.copied = null;
