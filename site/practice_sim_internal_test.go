@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/snippets/page"
 )
 
@@ -53,6 +54,7 @@ func TestSimUse(t *testing.T) {
 // TestSimUseBook: on the book's pages the analysis marks the snippets
 // that run the simulator and leaves those that only compute occupancy.
 func TestSimUseBook(t *testing.T) {
+	booktest.Require(t)
 	for _, c := range []struct {
 		file       string
 		sim, clean []string

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/site/problems"
 )
@@ -208,6 +209,7 @@ func TestPracticeBook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole book; skipped with -short")
 	}
+	booktest.Require(t)
 	s := build(t, os.DirFS("../book"), site.Options{Dir: "../book"})
 	all, idx := practiceChunks(t, s)
 	pg := page(t, s, "practice.html")
