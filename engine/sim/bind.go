@@ -71,6 +71,8 @@ func (p *compiled) bind(m Machine, file string) error {
 			return p.machineError(in, file, "%s needs the tensor memory accelerator and mbarriers (compute capability 9.0); %s has none", in.op, m.Name)
 		case in.need == needAsyncMMA && !m.AsyncMMA:
 			return p.machineError(in, file, "%s needs warpgroup MMA (compute capability 9.0); %s has none", in.op, m.Name)
+		case (in.need == needCluster || in.level == levelDSMEM) && m.MaxCluster == 0:
+			return p.machineError(in, file, "%s needs thread block clusters and distributed shared memory (compute capability 9.0); %s has none", in.op, m.Name)
 		}
 		if in.act == actAsyncCopy || in.act == actWaitGroup || in.act == actCommit || in.act == actGMMA {
 			p.async = true
@@ -102,7 +104,8 @@ func (p *compiled) bind(m Machine, file string) error {
 				if pass == 0 {
 					pass = m.MIOInterval
 				}
-				in.extra += max(0, in.waves-int32(wavefronts(int(in.width), 1))) * int32(pass)
+				in.replays = max(0, in.waves-int32(wavefronts(int(in.width), 1)))
+				in.extra += in.replays * int32(pass)
 			}
 		case actGlobal:
 			in.waves = int32(sectors(int(in.width), int(in.stride)))
@@ -142,10 +145,25 @@ func (p *compiled) bindTensor(in *inst, m Machine, file string) error {
 	}
 	in.ivl = int32(ivl)
 	if in.act == actGMMA {
-		// A warpgroup MMA is ready when the tensor pipe is done with its
-		// tile, and no sooner than the pipe's latency (Luo et al.: an
-		// m64n256k16 takes its 128 cycles on the pipe).
-		in.lat = int32(max(m.Tensor.Latency, ivl))
+		if m.GMMALatency == 0 {
+			// A warpgroup MMA is ready when the tensor pipe is done
+			// with its tile, and no sooner than the pipe's latency.
+			in.lat = int32(max(m.Tensor.Latency, ivl))
+			return nil
+		}
+		// It takes the longer of its tile's time on the tensor pipe
+		// and the time to read its operands from shared memory (A
+		// 64×16 halves unless it is in registers, B N×16 halves) at
+		// the banks' 128 bytes a cycle, and at least GMMALatency; it
+		// holds the pipe that long (Luo et al., Table X: below N = 64
+		// an HGMMA takes its latency on the pipe).
+		bytes := 2 * 16 * sh.n
+		if !in.rs {
+			bytes += 2 * 64 * 16
+		}
+		fetch := ceilDiv(bytes, 128/max(1, m.MIOInterval))
+		t := max(m.GMMALatency, ivl, fetch)
+		in.lat, in.ivl = int32(t), int32(t)
 		return nil
 	}
 	// The pipe's latency is its default shape's; a longer shape adds the

@@ -6,8 +6,9 @@ import "math"
 // The SM's own figures (pipes, shared memory and L1, the memory queue and
 // L1TEX stages, FetchLatency) are cycles of the SM clock and stay as they
 // are; the memory system and the grid's front end keep their time in
-// nanoseconds, so L2Latency, DRAMLatency, DRAMLoadedLatency, StoreRetire
-// and BlockLaunch scale with the clock and the L2 and DRAM bytes per
+// nanoseconds, so L2Latency, L2FarLatency, L2LoadedLatency, DRAMLatency,
+// DRAMLoadedLatency, DRAMServiceCycles, TurnaroundBacklog, StoreRetire and
+// BlockLaunch scale with the clock and the L2 and DRAM bytes per
 // cycle scale against it. A machine whose ClockMHz is 0 (toy) or an mhz
 // of 0 or less comes back unchanged.
 //
@@ -27,8 +28,10 @@ func (m Machine) AtClock(mhz int) Machine {
 		return max(1, int(math.Round(float64(cycles)*f)))
 	}
 	m.L2Latency, m.DRAMLatency = scale(m.L2Latency), scale(m.DRAMLatency)
+	m.L2FarLatency, m.L2LoadedLatency = scale(m.L2FarLatency), scale(m.L2LoadedLatency)
 	m.DRAMLoadedLatency, m.DRAMServiceCycles = scale(m.DRAMLoadedLatency), scale(m.DRAMServiceCycles)
 	m.StoreRetire, m.BlockLaunch = scale(m.StoreRetire), scale(m.BlockLaunch)
+	m.TurnaroundBacklog = scale(m.TurnaroundBacklog)
 	m.L2BytesPerCycle /= f
 	m.DRAMBytesPerCycle /= f
 	m.ClockMHz = mhz

@@ -33,7 +33,8 @@ type inst struct {
 	lanes  uint32
 	warps  uint32
 	stride int32 // memory instructions: elements between consecutive threads' addresses
-	bar    int16 // UTMALDG, UBLKCP, SYNCS: the mbarrier's index in the block
+	bar    int16 // UBLKCP, SYNCS, ARRIVE, MBARINIT: the mbarrier's index in the block; BAR, BAR.ARV: the named barrier
+	rs     bool  // HGMMA: A in registers
 	group  uint8 // actCommit, actWaitGroup: groupCopy or groupMMA
 	need   need
 	shape  string // HMMA, HGMMA: the shape as written ("" for the default)
@@ -54,11 +55,12 @@ type inst struct {
 	rlat  int32    // cycles until the read counter is released
 
 	// Set by bind for the machine being simulated.
-	alt   bool  // FFMA, FADD, FMUL: may use Machine.FMA2
-	lat   int32 // math: result latency (0: the pipe's)
-	ivl   int32 // math: cycles the pipe is held (0: the pipe's interval)
-	waves int32 // LDS/STS: wavefronts (bank conflicts included); global: 32-byte sectors
-	extra int32 // memory: cycles beyond the level's latency (width, async copy)
+	alt     bool  // FFMA, FADD, FMUL: may use Machine.FMA2
+	lat     int32 // math: result latency (0: the pipe's)
+	ivl     int32 // math: cycles the pipe is held (0: the pipe's interval)
+	waves   int32 // LDS/STS: wavefronts (bank conflicts included); global: 32-byte sectors
+	replays int32 // LDS/STS: the wavefronts bank conflicts add (queue model)
+	extra   int32 // memory: cycles beyond the level's latency (width, async copy)
 }
 
 // Error is a problem in a workload or program, with the place it was found.
@@ -101,11 +103,16 @@ type compiler struct {
 	regs  map[string]int16
 	names []string
 	bars  []string // mbarrier names, by index
+	named bool     // a BAR or BAR.ARV names a barrier or a thread count
 	file  string
 }
 
 // maxBars is the most distinct mbarriers a program may name.
 const maxBars = 16
+
+// maxNamedBars is the number of named barriers of a block (bar.sync 0 to
+// 15 in PTX).
+const maxNamedBars = 16
 
 // compiled is a program ready to run.
 type compiled struct {
@@ -114,6 +121,7 @@ type compiled struct {
 	nregs int
 	regs  []string
 	bars  []string
+	named bool // uses named barriers (Inst.Barrier, Inst.Threads, BAR.ARV)
 	async bool // uses cp.async or HGMMA groups (set by bind)
 	// A SASS kernel's: the control information decides dependencies
 	// (stall counts and dependence counters, not registers).
@@ -142,7 +150,18 @@ func compile(p *Program, file string) (*compiled, error) {
 			pc++
 		}
 	}
-	return &compiled{code: c.code, pcs: pcs, nregs: len(c.names), regs: c.names, bars: c.bars}, nil
+	return &compiled{code: c.code, pcs: pcs, nregs: len(c.names), regs: c.names, bars: c.bars, named: c.named}, nil
+}
+
+// usesCluster reports whether the program reads or writes another
+// block's shared memory or waits at a cluster barrier.
+func (p *compiled) usesCluster() bool {
+	for i := range p.code {
+		if p.code[i].need == needCluster || p.code[i].level == levelDSMEM {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *compiler) errorf(s *stmt, path, format string, args ...any) error {
@@ -269,14 +288,17 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	if len(in.Src) > 4 {
 		return c.errorf(s, path, "%s has %d source registers, want at most 4", name, len(in.Src))
 	}
-	if in.Level != "" && !info.global {
-		return c.errorf(s, path, "level is only for LDG, STG, LDL, STL, LDGSTS, UTMALDG and UBLKCP, not %s", name)
-	}
 	level := info.level
 	if in.Level != "" {
-		l, ok := levelNames[strings.ToLower(in.Level)]
-		if !ok {
-			return c.errorf(s, path, "level %q, want l1, l2 or dram", in.Level)
+		l, ok := levelNames[strings.ToLower(strings.TrimSpace(in.Level))]
+		switch {
+		case info.act == actShared && (!ok || l != levelDSMEM):
+			return c.errorf(s, path, "level %q on %s, want dsmem (another block's shared memory) or none", in.Level, name)
+		case info.act == actShared:
+		case !info.global:
+			return c.errorf(s, path, "level is only for LDG, STG, LDL, STL, LDGSTS, UBLKCP, and dsmem on LDS and STS, not %s", name)
+		case !ok || l == levelDSMEM:
+			return c.errorf(s, path, "level %q, want l1, l2, l2far or dram", in.Level)
 		}
 		level = l
 	}
@@ -331,9 +353,42 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	if info.act == actBulkCopy && (in.Bytes < 16 || in.Bytes > 1<<20 || in.Bytes%16 != 0) {
 		return c.errorf(s, path, "%s bytes %d, want a multiple of 16 from 16 to %d", name, in.Bytes, 1<<20)
 	}
-	needsBar := info.act == actBulkCopy || info.act == actMbarWait
+	needsBar := info.act == actBulkCopy || info.act == actMbarWait || info.act == actMbarInit || info.act == actArrive
 	if in.Bar != "" && !needsBar {
-		return c.errorf(s, path, "bar is only for UTMALDG, UBLKCP and SYNCS, not %s", name)
+		return c.errorf(s, path, "bar is only for UBLKCP, SYNCS, ARRIVE and MBARINIT, not %s", name)
+	}
+	if in.Arrivals != 0 && info.act != actMbarInit {
+		return c.errorf(s, path, "arrivals is only for MBARINIT, not %s", name)
+	}
+	if info.act == actMbarInit && (in.Arrivals < 1 || in.Arrivals > 1<<20) {
+		return c.errorf(s, path, "MBARINIT arrivals %d, want 1 to %d arrivals per phase", in.Arrivals, 1<<20)
+	}
+	named := (info.act == actBar || info.act == actBarArrive) && name != "BAR.CLUSTER"
+	if (in.Barrier != 0 || in.Threads != 0) && !named {
+		return c.errorf(s, path, "barrier and threads are only for BAR and BAR.ARV, not %s", name)
+	}
+	if in.Barrier < 0 || in.Barrier >= maxNamedBars {
+		return c.errorf(s, path, "barrier %d, want a named barrier from 0 to %d", in.Barrier, maxNamedBars-1)
+	}
+	if in.Threads < 0 || in.Threads > 1024 || in.Threads%32 != 0 {
+		return c.errorf(s, path, "threads %d, want a multiple of 32 from 32 to 1024 (a warp's arrival counts 32)", in.Threads)
+	}
+	if info.act == actBarArrive && in.Threads == 0 {
+		return c.errorf(s, path, "BAR.ARV needs threads: the number of threads its barrier waits for")
+	}
+	if named && (in.Barrier != 0 || in.Threads != 0 || info.act == actBarArrive) {
+		c.named = true
+	}
+	if in.Operands != "" && info.act != actGMMA {
+		return c.errorf(s, path, "operands is only for HGMMA, not %s", name)
+	}
+	rs := false
+	switch strings.ToLower(strings.TrimSpace(in.Operands)) {
+	case "", "ss":
+	case "rs":
+		rs = true
+	default:
+		return c.errorf(s, path, "operands %q, want ss (A and B in shared memory) or rs (A in registers)", in.Operands)
 	}
 	bar := int16(-1)
 	if needsBar {
@@ -368,12 +423,19 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	for k := 0; k < n; k++ {
 		ci := inst{act: info.act, pipe: info.pipe, sb: info.sb, store: info.store, level: level,
 			width: int32(width), arg: int32(in.Cycles), dst: -1, op: name, pos: s.pos,
-			stride: int32(stride), bar: bar, group: info.group, need: info.need, shape: in.Shape}
+			stride: int32(stride), bar: bar, group: info.group, need: info.need, shape: in.Shape, rs: rs}
 		switch info.act {
 		case actWaitGroup:
 			ci.arg = int32(in.Groups)
 		case actBulkCopy:
 			ci.arg = int32(in.Bytes)
+		case actMbarInit:
+			ci.arg = int32(in.Arrivals)
+		case actBar, actBarArrive:
+			ci.arg = int32(in.Threads)
+			if named {
+				ci.bar = int16(in.Barrier)
+			}
 		}
 		rename := func(r string) string {
 			if k > 0 && r == in.Dst {

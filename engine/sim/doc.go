@@ -50,8 +50,12 @@
 // warp's next instruction: at most one instruction per scheduler per cycle,
 // in order within a warp (a DualIssue machine may issue a second, ready
 // instruction of the same warp in the same cycle). A new block's warps
-// first issue FetchLatency cycles after launch, sub-partition s
-// s×LaunchStagger cycles later still. An instruction issued in cycle t
+// first issue FetchLatency cycles after launch; on a machine with
+// WarpStartInterval (Turing: 2) the SM starts one new warp at a time, that
+// many cycles apart, the sub-partitions taking turns and each choosing by
+// its policy which of its waiting warps starts (so a T4 block's eight
+// warps start 4, 5, 6, 7, 0, 1, 2, 3 under greedy then youngest, as
+// measured). An instruction issued in cycle t
 // with latency L lets a dependent instruction issue in cycle t+L, so one
 // warp running a chain of FFMAs with latency 4 issues in cycles 0, 4, 8, ...
 // and uses 25 % of the issue slots.
@@ -66,7 +70,8 @@
 //     (Machine.StoreRetire).
 //  2. sleeping: it is inside a NANOSLEEP.
 //  3. barrier: it waits at BAR for warps of its block that have not arrived
-//     (warps that have exited do not count).
+//     (warps that have exited do not count), at a named barrier for its
+//     thread count, or at BAR.CLUSTER.
 //  4. membar: it waits at MEMBAR for its earlier memory operations.
 //  5. branch_resolving: it issued a BRA less than the Branch pipe's latency
 //     ago.
@@ -196,20 +201,38 @@
 // flight. A shared-memory access with bank conflicts also waits for its own
 // extra passes beyond the wavefronts a contiguous access of its width takes,
 // ConflictPassLatency each (Mei and Chu's measured cost per pass on gf100
-// and gm204; MIOInterval on the other presets). So latency grows with load
-// and throughput follows Little's law, bytes in flight = bandwidth ×
-// latency, until a stage saturates.
+// and gm204; MIOInterval on the other presets). Those passes are replays:
+// the banks serve them one after the other, ReplayInterval cycles each
+// (1.65 on GH100, fitted to an H100 transpose; MIOInterval elsewhere). So
+// latency grows with load and throughput follows Little's law, bytes in
+// flight = bandwidth × latency, until a stage saturates.
+//
+// The L2 has two partitions on the A100 and GH100 presets: a hit in the
+// partition near the SM takes L2Latency, one in the far partition (level
+// l2far) L2FarLatency, the crossing measured by Ernst's pointer chases.
+// L2LoadedLatency, when set, makes an L2 hit's latency rise with the L2's
+// load as the DRAM's does (no preset sets it: no loaded L2 latency was
+// found published).
 //
 // The DRAM latency itself also grows with the channel's load, as a real
-// memory system's does well before its peak: with u the bytes the SM
-// asked of the channel over the last 16 DRAM latencies against what the
-// channel moves in that time, an access takes DRAMLatency +
+// memory system's does well before its peak: with u the bytes per cycle
+// the SM asked of the channel recently (a moving average over eight DRAM
+// latencies) against what the channel moves, an access takes DRAMLatency +
 // (DRAMLoadedLatency − DRAMLatency)·u + DRAMServiceCycles·u/(1−u) cycles
 // (u at most 31/32). DRAMLatency is the unloaded latency of a random
 // pointer chase; the volta, ampere, hopper and h800 presets take a loaded
-// latency of twice it and a queue's service time of 3 % of it, fitted to
-// an A100's copy bandwidth against occupancy and held to a V100's and an
-// H100 PCIe's (docs/fidelity.md).
+// latency of twice it and a queue's service time of 3 % of it, fitted
+// with the turnaround below to an A100's copy bandwidth against occupancy
+// and held to a V100's and an H100 PCIe's (docs/fidelity.md).
+//
+// The channel's time per byte is DRAMBytesPerCycle's with a deep
+// backlog. A stream that mixes reads and writes loses time to turning the
+// bus around: TurnaroundCost more per byte for an even mix with no
+// backlog, amortised as the backlog grows (TurnaroundBacklog cycles of it
+// halve the cost), as a memory controller batches more writes per turn.
+// Reads or writes alone reach the channel's rate; a copy approaches it
+// only as its bytes in flight grow, which is what shapes the last tenth
+// of its bandwidth against occupancy.
 //
 // A store does not hold its warp until it reaches DRAM: with StoreRetire
 // set the write-back L2 takes it, and it retires StoreRetire cycles after
@@ -223,21 +246,29 @@
 // shared memory instead of a register: it joins the warp's open cp.async
 // group, LDGDEPBAR commits the group, and DEPBAR with groups: N makes the
 // warp wait (long_scoreboard) until at most N committed groups are still in
-// flight, oldest first. UTMALDG and UBLKCP (Machine.TMA) are the two TMA
-// copies from global to shared memory: UTMALDG the tile copy through a
-// tensor map (PTX cp.async.bulk.tensor), UBLKCP the plain bulk copy of
-// contiguous bytes (cp.async.bulk). The model runs them alike: bytes at a
-// level, completing the next phase of a block's mbarrier (bar); what a
-// tensor map adds (the box's addressing, swizzling, bounds) is not
-// modelled. SYNCS on the same mbarrier waits for the next phase this warp
-// has not waited for yet (short_scoreboard), also when another warp of the
-// block (a producer) starts it later; a SYNCS for a phase no copy ever
-// starts is a deadlock. HGMMA (Machine.AsyncMMA, warpgroup MMA) holds
-// the warp's tensor pipe for its quarter of an m64nNk16 tile and runs on
-// without waiting; its accumulator is ready when the pipe is done with the
-// tile, and no sooner than the tensor latency after issue (an HMMA's
-// latency is the pipe's, plus the cycles a shape longer than the
-// machine's TensorShape holds it). WARPGROUP.DEPBAR with groups: N commits
+// flight, oldest first. UBLKCP (Machine.TMA, a TMA bulk copy) moves bytes
+// from global to shared memory through the SM's tensor memory
+// accelerator, which adds TMALatency to its level's latency and streams
+// the SM's copies one after another at TMABytesPerCycle; when its bytes
+// have landed the copy is one arrival on a block's mbarrier (bar). ARRIVE
+// is one arrival by a warp, and MBARINIT sets how many arrivals complete
+// a phase (1 if it never runs), so the consumers of a producer/consumer
+// pipeline can tell the producer that a buffer is free: the producer
+// waits with SYNCS on an "empty" mbarrier its consumers ARRIVE on. SYNCS
+// waits for the next phase of an mbarrier this warp has not waited for
+// yet (short_scoreboard), also when other warps complete it later; a
+// SYNCS for a phase whose arrivals never come is a deadlock. HGMMA
+// (Machine.AsyncMMA, warpgroup MMA) holds the warp's tensor pipe for its
+// quarter of an m64nNk16 tile and runs on without waiting; its
+// accumulator is ready when the pipe is done with the tile. On a machine
+// with GMMALatency (GH100: 13) an HGMMA takes the longest of that time
+// (N/2 cycles), GMMALatency and the time to read its operands from shared
+// memory at 128 bytes a cycle (A, 2 KB, unless Inst.Operands is "rs"; B,
+// 32·N bytes), and holds the pipe as long, so a small N runs
+// latency-bound as Luo et al. measured; without it, no sooner than the
+// tensor latency after issue. (An HMMA's latency is the pipe's, plus the
+// cycles a shape longer than the machine's TensorShape holds it.)
+// WARPGROUP.DEPBAR with groups: N commits
 // the open HGMMA group and waits (gmma) until at most N are in flight. Each
 // of a warpgroup's four warps issues its own HGMMA for its 16 rows of the
 // tile (the PTX ISA's accumulator layout) on its own sub-partition's tensor
@@ -245,6 +276,21 @@
 // inference from the layout and from consecutive warps landing on
 // different sub-partitions, not something NVIDIA documents. Running any of these on a
 // machine without the feature is an error at the instruction.
+//
+// # Barriers and clusters
+//
+// Named barriers: BAR with Inst.Barrier (0 to 15) and Inst.Threads waits
+// until that many threads of the block (32 per warp) have arrived at that
+// barrier; BAR.ARV arrives without waiting (PTX bar.sync and bar.arrive),
+// so producer warps BAR.ARV and consumer warps BAR on the same barrier.
+//
+// Clusters ([Launch].Cluster up to Machine.MaxCluster): the simulated SM
+// holds one block of each cluster, its peers run the same program on
+// other SMs. An LDS or STS at level dsmem reads or writes a peer's shared
+// memory over the SM-to-SM network: DSMEMLatency in clusters of 2,
+// DSMEMWideLatency in larger ones, its bytes on the network at
+// DSMEMBytesPerCycle. BAR.CLUSTER waits for the block's warps and one
+// network latency, the peers taken to arrive together.
 //
 // # Control flow
 //

@@ -38,7 +38,7 @@ program:
 `))
 	fmt.Println(err)
 	// Output:
-	// kernel.yaml:5:6: level "l3", want l1, l2 or dram
+	// kernel.yaml:5:6: level "l3", want l1, l2, l2far or dram
 }
 
 // A trace records each warp slot's state per cycle inside a window; its
@@ -124,5 +124,5 @@ func ExampleParseProgram() {
 	fmt.Println(err)
 	// Output:
 	// issue active 50%
-	// chain.yaml:1:38: unknown key "lat" in a program item (want op, dst, src, level, width, stride, broadcast, ilp, cycles, shape, groups, bytes, bar, lanes, warps, then, else, loop, body)
+	// chain.yaml:1:38: unknown key "lat" in a program item (want op, dst, src, level, width, stride, broadcast, ilp, cycles, shape, groups, bytes, bar, arrivals, barrier, threads, operands, lanes, warps, then, else, loop, body)
 }

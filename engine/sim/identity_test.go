@@ -31,11 +31,11 @@ func genProgram(r *rand.Rand, m Machine, depth int, top bool) *Program {
 			}
 			p.Add(Inst{Op: op, Dst: reg(), Src: []string{reg(), reg()}, ILP: r.IntN(3)})
 		case k < 7:
-			p.Add(Inst{Op: "LDS", Dst: reg(), Src: []string{reg()}, Width: []int{4, 8, 16}[r.IntN(3)], Stride: []int{0, 1, 2, 32}[r.IntN(4)]})
+			p.Add(Inst{Op: "LDS", Dst: reg(), Src: []string{reg()}, Width: []int{4, 8, 16}[r.IntN(3)], Stride: []int{0, 1, 2, 32}[r.IntN(4)], Level: sharedLevel(r, m)})
 		case k == 7:
-			p.Add(Inst{Op: "STS", Src: []string{reg(), reg()}, Width: []int{4, 8, 16}[r.IntN(3)]})
+			p.Add(Inst{Op: "STS", Src: []string{reg(), reg()}, Width: []int{4, 8, 16}[r.IntN(3)], Level: sharedLevel(r, m)})
 		case k < 10:
-			p.Add(Inst{Op: "LDG", Dst: reg(), Src: []string{reg()}, Level: []string{"l1", "l2", "dram"}[r.IntN(3)],
+			p.Add(Inst{Op: "LDG", Dst: reg(), Src: []string{reg()}, Level: []string{"l1", "l2", "l2far", "dram"}[r.IntN(4)],
 				Width: []int{4, 8, 16}[r.IntN(3)], Stride: []int{0, 1, 3, 8}[r.IntN(4)]})
 		case k == 10:
 			p.Add(Inst{Op: "STG", Src: []string{reg(), reg()}})
@@ -44,7 +44,22 @@ func genProgram(r *rand.Rand, m Machine, depth int, top bool) *Program {
 		case k == 11:
 			p.Add(Inst{Op: "LDL", Dst: reg(), Src: []string{reg()}})
 		case k == 12:
-			p.BAR()
+			// Named barriers that one warp's arrival completes cannot
+			// wait forever, whichever path other warps take.
+			switch b := 1 + r.IntN(maxNamedBars-1); r.IntN(4) {
+			case 0:
+				p.Add(Inst{Op: "BAR", Barrier: b, Threads: 32})
+			case 1:
+				p.Add(Inst{Op: "BAR.ARV", Barrier: b, Threads: 32})
+			case 2:
+				if m.MaxCluster > 0 {
+					p.Add(Inst{Op: "BAR.CLUSTER"})
+					break
+				}
+				fallthrough
+			default:
+				p.BAR()
+			}
 		case k == 13:
 			p.Add(Inst{Op: "MEMBAR"})
 		case k == 14:
@@ -103,24 +118,47 @@ func genAsync(r *rand.Rand, m Machine, p *Program, reg func() string) {
 	}
 	if m.TMA {
 		opts = append(opts, func() {
-			// The tensor-map tile copy and the plain bulk copy, each waited for.
-			for _, op := range []string{"UTMALDG", "UBLKCP"} {
-				bar := []string{"b0", "b1"}[r.IntN(2)]
-				p.Add(Inst{Op: op, Src: []string{reg()}, Bytes: 16 << r.IntN(10), Bar: bar, Level: []string{"l2", "dram"}[r.IntN(2)]})
-				p.Add(Inst{Op: "SYNCS", Bar: bar})
+			bar := []string{"b0", "b1"}[r.IntN(2)]
+			if r.IntN(3) == 0 {
+				p.Add(Inst{Op: "MBARINIT", Bar: bar, Arrivals: 1})
 			}
+			if r.IntN(2) == 0 {
+				p.Add(Inst{Op: "ARRIVE", Bar: bar})
+			} else {
+				p.Add(Inst{Op: "UBLKCP", Src: []string{reg()}, Bytes: 16 << r.IntN(10), Bar: bar, Level: []string{"l2", "dram"}[r.IntN(2)]})
+			}
+			p.Add(Inst{Op: "SYNCS", Bar: bar})
 		})
 	}
 	if m.AsyncMMA {
 		opts = append(opts, func() {
 			acc := reg()
-			p.Add(Inst{Op: "HGMMA", Dst: acc, Src: []string{acc, reg()}, Shape: []string{"", "m64n64k16", "m64n256k16"}[r.IntN(3)]})
+			p.Add(Inst{Op: "HGMMA", Dst: acc, Src: []string{acc, reg()}, Shape: []string{"", "m64n8k16", "m64n64k16", "m64n256k16"}[r.IntN(4)],
+				Operands: []string{"", "ss", "rs"}[r.IntN(3)]})
 			if r.IntN(2) == 0 {
 				p.Add(Inst{Op: "WARPGROUP.DEPBAR", Groups: r.IntN(2)})
 			}
 		})
 	}
 	opts[r.IntN(len(opts))]()
+}
+
+// sharedLevel is the level of a generated LDS or STS: now and then
+// another block's shared memory, on a machine with clusters.
+func sharedLevel(r *rand.Rand, m Machine) string {
+	if m.MaxCluster > 0 && r.IntN(4) == 0 {
+		return "dsmem"
+	}
+	return ""
+}
+
+// clusterLaunch launches a generated program that uses distributed
+// shared memory or BAR.CLUSTER in clusters of two blocks.
+func clusterLaunch(r *rand.Rand, w *Workload) {
+	if prog, err := compile(w.Program, w.Name); err == nil && prog.usesCluster() {
+		w.Launch.Cluster = 2
+		w.Launch.Blocks = 2 * (1 + r.IntN(2))
+	}
 }
 
 // countOps adds the opcodes p uses to seen.
@@ -337,10 +375,10 @@ func TestIdentities(t *testing.T) {
 	}()
 	runs := 300
 	if testing.Short() {
-		runs = 60
+		runs = 96
 	}
 	for i := 0; i < runs; i++ {
-		m := genMachine(r, presets)
+		m := genMachine(r, presets[i%len(presets):][:1]) // every preset in turn
 		pol := []string{"", "gto", "gty", "lrr", "oldest", "two_level:2", "two_level:5"}[r.IntN(7)]
 		block := 1 + r.IntN(min(m.MaxThreadsPerBlock, 320))
 		w := Workload{
@@ -352,6 +390,7 @@ func TestIdentities(t *testing.T) {
 		if !issues(w.Program) {
 			continue
 		}
+		clusterLaunch(r, &w)
 		countOps(w.Program, ran)
 		cfg := Config{Machine: &m, Trace: Window{From: 0, To: 20000}}
 		if m.MaxWarps*20000 > MaxTraceCells {
@@ -583,6 +622,7 @@ func TestReadyMatchesCycleByCycle(t *testing.T) {
 		w := Workload{Name: fmt.Sprintf("gen%d", i), Policy: pol,
 			Launch:  Launch{Block: 1 + r.IntN(min(m.MaxThreadsPerBlock, 320)), Blocks: 1 + r.IntN(4), Regs: 16 * r.IntN(4)},
 			Program: genProgram(r, m, 2, true)}
+		clusterLaunch(r, &w)
 		if issues(w.Program) {
 			ws = append(ws, struct {
 				w Workload

@@ -20,12 +20,25 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 	m := &s.m
 	lat := int64(m.DRAMLatency)
 	switch {
+	case in.act == actShared && in.level == levelDSMEM:
+		lat = int64(m.DSMEMLatency)
+		if s.cluster > 2 && m.DSMEMWideLatency > 0 {
+			lat = int64(m.DSMEMWideLatency)
+		}
 	case in.act == actShared:
 		lat = int64(m.SharedLatency)
 	case in.level == levelL1:
 		lat = int64(m.L1Latency)
 	case in.level == levelL2:
 		lat = int64(m.L2Latency)
+	case in.level == levelL2Far:
+		lat = int64(m.L2Latency)
+		if m.L2FarLatency > 0 {
+			lat = int64(m.L2FarLatency)
+		}
+	}
+	if in.act == actBulkCopy {
+		lat += int64(m.TMALatency)
 	}
 	lat += int64(in.extra)
 	if !m.QueueModel {
@@ -44,7 +57,7 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 			// address unit, and goes to the banks as soon as they are
 			// free of the previous one (a conflict's replays back up
 			// into the queue); it does not wait for the L1TEX stage.
-			acc = max(base, s.mioFree)
+			acc = max(base, int64(s.mioFree))
 		} else {
 			au := max(now+int64(m.MemPipeDelay), sc.auFree)
 			sc.auFree = au + int64(m.AddrInterval)
@@ -62,17 +75,49 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 	}
 	waves := scaled(in.waves, n)
 	if in.act == actShared {
-		start := max(at, s.mioFree)
-		s.mioFree = start + waves*int64(m.MIOInterval)
-		return now + lat + start - base
+		// The banks take a pass per wavefront; the passes a conflict
+		// adds are replays, ReplayInterval each.
+		start := math.Max(float64(at), s.mioFree)
+		replays := min(waves-1, scaled(in.replays, n))
+		if in.replays == 0 {
+			replays = 0
+		}
+		busy := float64((waves - replays) * int64(m.MIOInterval))
+		if m.ReplayInterval > 0 {
+			busy += float64(replays) * m.ReplayInterval
+		} else {
+			busy += float64(replays * int64(m.MIOInterval))
+		}
+		s.mioFree = start + busy
+		ready := now + lat + int64(math.Ceil(start)) - base
+		if in.level == levelDSMEM && m.DSMEMBytesPerCycle > 0 {
+			// The SM-to-SM network carries the bytes to or from the
+			// other block's SM, first come first served at the SM's
+			// share, with one latency's worth of credit for a burst
+			// (as the L2 and DRAM channels keep): an access waits only
+			// for the bytes queued ahead of it.
+			bytes := float64(int64(in.width) * n)
+			v := math.Max(s.dsmemFree, start-float64(lat))
+			s.dsmemFree = v + bytes/m.DSMEMBytesPerCycle
+			ready = max(ready, now+lat+int64(math.Ceil(math.Max(start, v)))-base)
+		}
+		return ready
 	}
 	bytes := float64(32 * waves) // global: waves counts 32-byte sectors
 	transfer := 0.0
 	if in.act == actBulkCopy {
-		// A bulk copy's own bytes take time to stream in; a load's
-		// latency is measured with its few sectors included.
+		// A bulk copy's own bytes take time to stream in through the
+		// SM's tensor memory accelerator, one copy after another; a
+		// load's latency is measured with its few sectors included.
 		bytes = float64(in.arg)
-		transfer = bytes / 128 // written into shared memory at 128 bytes per cycle
+		rate := m.TMABytesPerCycle
+		if rate == 0 {
+			rate = 128
+		}
+		start := math.Max(float64(at), s.tmaFree)
+		s.tmaFree = start + bytes/rate
+		transfer = bytes / rate
+		at = int64(math.Ceil(start))
 	} else {
 		start := max(at, s.lsuFree)
 		s.lsuFree = start + int64(ceilDiv(int(waves), 4)*m.LSUInterval)
@@ -83,6 +128,15 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 	// queues for (L2 or DRAM).
 	channel := t
 	if in.level >= levelL2 && m.L2BytesPerCycle > 0 {
+		if s.l2.tc > 0 {
+			// An L2 hit's latency rises with the L2's load, as the
+			// DRAM's does (below).
+			s.l2.add(now, bytes, in.store)
+			if in.level != levelDRAM {
+				u := min(maxDRAMLoad, (s.l2.rd+s.l2.wr)/m.L2BytesPerCycle)
+				lat += int64(u * float64(m.L2LoadedLatency-m.L2Latency))
+			}
+		}
 		// The L2 keeps credit for a burst as the DRAM channel does
 		// (below), one L2 latency's worth.
 		v := math.Max(s.l2Free, t-float64(m.L2Latency))
@@ -92,7 +146,7 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 		channel = t
 	}
 	if in.level == levelDRAM && m.DRAMBytesPerCycle > 0 {
-		lat += s.dramLoad(now, int64(bytes))
+		lat += s.dramLoad(now, bytes, in.store)
 		// The channel serves the SM first come first served at its
 		// share of the bandwidth, but a burst after a quiet spell does
 		// not queue behind itself: the channel keeps up to
@@ -101,8 +155,16 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 		// channels take the burst while the other SMs are not using
 		// them.
 		v := math.Max(s.dramFree, t-s.dramCredit)
+		cost := bytes / m.DRAMBytesPerCycle
+		if m.TurnaroundCost > 0 {
+			// A stream that mixes reads and writes loses channel time
+			// to turning the bus around, the less the more writes the
+			// controller can batch: the deeper the backlog.
+			backlog := math.Max(0, s.dramFree-t)
+			cost *= 1 + s.dram.mix()*m.TurnaroundCost/(1+backlog/float64(max(1, m.TurnaroundBacklog)))
+		}
 		t = math.Max(t, v)
-		s.dramFree = v + bytes/m.DRAMBytesPerCycle
+		s.dramFree = v + cost
 		transfer = math.Max(transfer, bytes/m.DRAMBytesPerCycle)
 		channel = t
 	}
@@ -122,46 +184,60 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 	return ready
 }
 
-// The DRAM load window spans dramWindowLatencies × DRAMLatency cycles in
-// dramBuckets buckets: long enough to average over the bursts of a block
-// launch, so that the load is the channel's steady use.
-const (
-	dramBuckets         = 8
-	dramWindowLatencies = 16
-)
+// dramAverage is the number of DRAM latencies over which the channel's
+// load is averaged (the time constant of an exponential moving average):
+// long enough to average over the bursts of a block launch, so that the
+// load is the channel's steady use, short enough to follow a kernel's
+// phases.
+const dramAverage = 8
 
 // dramLoadWindow is the SM's recent demand on its share of the DRAM
-// channel: the bytes of the accesses issued in each of the last
-// dramBuckets spans of width cycles.
+// channel: exponential moving averages of the bytes per cycle it read
+// and wrote, as of cycle at.
 type dramLoadWindow struct {
-	width int64 // cycles per bucket; 0: no window (no DRAMLoadedLatency)
-	cur   int64 // index (issue cycle / width) of the newest bucket
-	bytes [dramBuckets]int64
-	sum   int64
+	tc     float64 // time constant in cycles; 0: no average (no DRAMLoadedLatency, no TurnaroundCost)
+	at     int64
+	rd, wr float64
+}
+
+// add decays the averages to now and adds an access of bytes.
+func (w *dramLoadWindow) add(now int64, bytes float64, store bool) {
+	if now > w.at {
+		f := math.Exp(-float64(now-w.at) / w.tc)
+		w.rd *= f
+		w.wr *= f
+		w.at = now
+	}
+	if store {
+		w.wr += bytes / w.tc
+	} else {
+		w.rd += bytes / w.tc
+	}
+}
+
+// mix is how evenly the recent traffic mixes reads and writes: 0 for a
+// pure stream of either, 1 for as many bytes written as read.
+func (w *dramLoadWindow) mix() float64 {
+	t := w.rd + w.wr
+	if t <= 0 {
+		return 0
+	}
+	return 4 * w.rd * w.wr / (t * t)
 }
 
 // dramLoad records an access of the given bytes issued at now and returns
 // the cycles the channel's load u adds to its latency:
 // (DRAMLoadedLatency − DRAMLatency)·u + DRAMServiceCycles·u/(1−u), where u
-// is the bytes issued over the window (this one included) against what
-// the channel moves in it, at most maxDRAMLoad.
-func (s *sm) dramLoad(now, bytes int64) int64 {
+// is the bytes per cycle asked of the channel recently (this access
+// included) against what it moves, at most maxDRAMLoad.
+func (s *sm) dramLoad(now int64, bytes float64, store bool) int64 {
 	w := &s.dram
-	if w.width == 0 {
+	if w.tc == 0 {
 		return 0
 	}
-	k := now / w.width
-	for j := w.cur + 1; j <= k && j <= w.cur+dramBuckets; j++ {
-		b := &w.bytes[j%dramBuckets]
-		w.sum -= *b
-		*b = 0
-	}
-	w.cur = max(w.cur, k)
-	w.bytes[k%dramBuckets] += bytes
-	w.sum += bytes
-	capacity := float64(w.width*dramBuckets) * s.m.DRAMBytesPerCycle
-	load := min(maxDRAMLoad, float64(w.sum)/capacity)
-	extra := load * float64(s.m.DRAMLoadedLatency-s.m.DRAMLatency)
+	w.add(now, bytes, store)
+	load := min(maxDRAMLoad, (w.rd+w.wr)/s.m.DRAMBytesPerCycle)
+	extra := load * float64(max(0, s.m.DRAMLoadedLatency-s.m.DRAMLatency))
 	if s.m.DRAMServiceCycles > 0 {
 		extra += float64(s.m.DRAMServiceCycles) * load / (1 - load)
 	}
@@ -251,6 +327,21 @@ func (s *sm) groupWait(w *warp, kind uint8, keep int) int64 {
 	copy(g.done[:], g.done[drop:g.n])
 	g.n -= int32(drop)
 	return t
+}
+
+// mbarArrive brings one arrival, landing at done, to the warp's block's
+// mbarrier bar; the arrival that completes a phase's count starts it,
+// completing when the latest of its arrivals lands.
+func (s *sm) mbarArrive(w *warp, bar int16, done, now int64) {
+	b := &s.blocks[w.block].bars[bar]
+	b.pendN++
+	b.pendDone = max(b.pendDone, done)
+	if b.pendN < max(1, b.expected) {
+		return
+	}
+	d := b.pendDone
+	b.pendN, b.pendDone = 0, 0
+	s.mbarStart(w, bar, d, now)
 }
 
 // mbarStart starts the next phase of the warp's block's mbarrier bar,

@@ -27,6 +27,7 @@ import (
 //	  regs: 32            # registers per thread (for occupancy)
 //	  smem: 0             # shared memory per block, bytes
 //	  resident: 0         # optional cap on resident blocks per SM
+//	  cluster: 2          # optional thread block cluster size (Hopper)
 //	memory:               # optional
 //	  model: queue        # latency | queue (default: the preset's)
 //	  lg_queue: 32
@@ -40,7 +41,11 @@ import (
 //	      - {op: LDGSTS, src: [r3]}    # cp.async; then {op: LDGDEPBAR}, {op: DEPBAR, groups: 1}
 //	      - {op: UTMALDG, src: [r3], bytes: 16384, bar: full0}
 //	      - {op: SYNCS, bar: full0}
-//	      - {op: HGMMA, dst: acc, src: [acc], shape: m64n128k16}
+//	      - {op: MBARINIT, bar: empty0, arrivals: 4}   # then {op: ARRIVE, bar: empty0}
+//	      - {op: BAR, barrier: 1, threads: 256}        # named barrier; {op: BAR.ARV, ...} arrives only
+//	      - {op: LDS, dst: r4, src: [r5], level: dsmem}  # another block of the cluster
+//	      - {op: BAR.CLUSTER}
+//	      - {op: HGMMA, dst: acc, src: [acc], shape: m64n128k16, operands: rs}
 //	      - {op: WARPGROUP.DEPBAR, groups: 0}
 //	      - {op: BRA, lanes: "0-15", then: [...], else: [...]}
 //	      - {op: BRA, warps: "0", then: [...]}
@@ -381,7 +386,7 @@ func (p *wparser) number(n ast.Node, what string) (float64, error) {
 
 func (p *wparser) launch(n ast.Node) (Launch, error) {
 	var l Launch
-	kvs, err := p.mapping(n, "launch", []string{"block", "blocks", "regs", "smem", "resident"})
+	kvs, err := p.mapping(n, "launch", []string{"block", "blocks", "regs", "smem", "resident", "cluster"})
 	if err != nil {
 		return l, err
 	}
@@ -397,6 +402,8 @@ func (p *wparser) launch(n ast.Node) (Launch, error) {
 			l.Smem, err = p.integer(kv.val, "launch.smem (shared memory per block, bytes)", 0)
 		case "resident":
 			l.Resident, err = p.integer(kv.val, "launch.resident (resident blocks per SM)", 0)
+		case "cluster":
+			l.Cluster, err = p.integer(kv.val, "launch.cluster (blocks per thread block cluster)", 0)
 		}
 		if err != nil {
 			return l, err
@@ -462,7 +469,7 @@ func (p *wparser) posOf(n ast.Node) srcPos {
 	return srcPos{line: int32(line), col: int32(col)}
 }
 
-var instKeys = []string{"op", "dst", "src", "level", "width", "stride", "broadcast", "ilp", "cycles", "shape", "groups", "bytes", "bar", "lanes", "warps", "then", "else", "loop", "body"}
+var instKeys = []string{"op", "dst", "src", "level", "width", "stride", "broadcast", "ilp", "cycles", "shape", "groups", "bytes", "bar", "arrivals", "barrier", "threads", "operands", "lanes", "warps", "then", "else", "loop", "body"}
 
 func (p *wparser) statement(n ast.Node) (stmt, error) {
 	kvs, err := p.mapping(n, "a program item", instKeys)
@@ -566,7 +573,7 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 		}
 		return st, nil
 	}
-	if err := only("an instruction", "op", "dst", "src", "level", "width", "stride", "broadcast", "ilp", "cycles", "shape", "groups", "bytes", "bar"); err != nil {
+	if err := only("an instruction", "op", "dst", "src", "level", "width", "stride", "broadcast", "ilp", "cycles", "shape", "groups", "bytes", "bar", "arrivals", "barrier", "threads", "operands"); err != nil {
 		return stmt{}, err
 	}
 	in := Inst{Op: op}
@@ -645,6 +652,26 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 	}
 	if kv, ok := has["bar"]; ok {
 		if in.Bar, err = p.str(kv.val, "bar (an mbarrier name such as full0)"); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["arrivals"]; ok {
+		if in.Arrivals, err = p.integer(kv.val, "arrivals (per phase of the mbarrier)", 1); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["barrier"]; ok {
+		if in.Barrier, err = p.integer(kv.val, "barrier (a named barrier, 0 to 15)", 0); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["threads"]; ok {
+		if in.Threads, err = p.integer(kv.val, "threads (that the named barrier waits for)", 32); err != nil {
+			return stmt{}, err
+		}
+	}
+	if kv, ok := has["operands"]; ok {
+		if in.Operands, err = p.str(kv.val, "operands (ss or rs)"); err != nil {
 			return stmt{}, err
 		}
 	}

@@ -11,21 +11,24 @@ import (
 type Inst struct {
 	// Op is the opcode: FFMA, FADD, FMUL, IMAD, IADD3, LOP3, ISETP, SHF,
 	// MOV, SEL, DFMA, DADD, DMUL, MUFU, HMMA, LDS, STS, LDG, STG, LDL, STL,
-	// BAR, MEMBAR, NANOSLEEP, NOP or EXIT; the asynchronous LDGSTS,
-	// LDGDEPBAR and DEPBAR (cp.async and its commit and wait groups),
-	// UTMALDG, UBLKCP and SYNCS (a TMA copy that completes on an mbarrier:
-	// the tensor-map tile load, cp.async.bulk.tensor, or the plain bulk
-	// copy, cp.async.bulk; and the wait for it), HGMMA and
-	// WARPGROUP.DEPBAR (warpgroup MMA and its wait).
-	// (Branches are [Program.Branch].)
+	// BAR, BAR.ARV, BAR.CLUSTER, MEMBAR, NANOSLEEP, NOP or EXIT; the
+	// asynchronous LDGSTS, LDGDEPBAR and DEPBAR (cp.async and its commit
+	// and wait groups), UBLKCP and SYNCS (a bulk copy that completes on an
+	// mbarrier, and the wait for a phase of one), MBARINIT and ARRIVE (an
+	// mbarrier's arrivals per phase, and one arrival), HGMMA and
+	// WARPGROUP.DEPBAR (warpgroup MMA and its wait). (Branches are
+	// [Program.Branch].)
 	Op string
 	// Dst is the destination register ("r0"), "" for none.
 	Dst string
 	// Src are the source registers; "RZ" (the zero register) never waits.
 	Src []string
-	// Level is where a global/local access is served: "l1", "l2" or
-	// "dram". Default: "dram" for LDG/STG/LDGSTS/UTMALDG/UBLKCP, "l1" for
-	// LDL/STL.
+	// Level is where a global/local access is served: "l1", "l2" (a hit
+	// in the L2 partition near the SM), "l2far" (a hit in the far
+	// partition, Machine.L2FarLatency) or "dram". Default: "dram" for
+	// LDG/STG/LDGSTS/UBLKCP, "l1" for LDL/STL. An LDS or STS with level
+	// "dsmem" reads or writes the shared memory of another block of its
+	// cluster (distributed shared memory; [Launch].Cluster of 2 or more).
 	Level string
 	// Width is the bytes each thread moves in a memory instruction
 	// (1, 2, 4, 8 or 16; default 4).
@@ -53,10 +56,26 @@ type Inst struct {
 	Groups int
 	// Bytes is the size of a UTMALDG or UBLKCP copy.
 	Bytes int
-	// Bar names the mbarrier a UTMALDG or UBLKCP completes on and a SYNCS
-	// waits on
-	// (one name space per block, e.g. "full0").
+	// Bar names the mbarrier an UBLKCP or ARRIVE arrives on, a SYNCS
+	// waits on and an MBARINIT sets up (one name space per block, e.g.
+	// "full0").
 	Bar string
+	// Arrivals is the number of arrivals (ARRIVEs by warps, and UBLKCPs
+	// whose bytes have landed) that complete one phase of the mbarrier an
+	// MBARINIT sets up. An mbarrier no MBARINIT has set up completes a
+	// phase on every arrival.
+	Arrivals int
+	// Barrier is the named barrier (0 to 15) a BAR or BAR.ARV uses;
+	// Threads is how many threads it waits for (a multiple of 32; each
+	// warp's arrival counts 32). A BAR with Threads 0 waits for every
+	// warp of its block that has not exited (__syncthreads); BAR.ARV
+	// arrives without waiting and needs Threads.
+	Barrier int
+	Threads int
+	// Operands is where an HGMMA reads its A matrix: "ss" (shared
+	// memory, the default) or "rs" (registers); B is always in shared
+	// memory.
+	Operands string
 }
 
 type stmtKind uint8
@@ -224,6 +243,18 @@ func (p *Program) format(b *strings.Builder, indent string) {
 			if in.Bar != "" {
 				fmt.Fprintf(b, ", bar: %s", in.Bar)
 			}
+			if in.Arrivals != 0 {
+				fmt.Fprintf(b, ", arrivals: %d", in.Arrivals)
+			}
+			if in.Barrier != 0 {
+				fmt.Fprintf(b, ", barrier: %d", in.Barrier)
+			}
+			if in.Threads != 0 {
+				fmt.Fprintf(b, ", threads: %d", in.Threads)
+			}
+			if in.Operands != "" {
+				fmt.Fprintf(b, ", operands: %s", in.Operands)
+			}
 			b.WriteString("}\n")
 		case stmtLoop:
 			fmt.Fprintf(b, "%s- loop: %d\n%s  body:\n", indent, s.count, indent)
@@ -288,8 +319,11 @@ const (
 	actAsyncCopy // LDGSTS: a global load into shared memory, in the open cp.async group
 	actCommit    // LDGDEPBAR: closes the open cp.async group
 	actWaitGroup // DEPBAR, WARPGROUP.DEPBAR: wait until at most arg groups are in flight
-	actBulkCopy  // UTMALDG, UBLKCP: a TMA copy that completes a phase of an mbarrier
+	actBulkCopy  // UBLKCP: a bulk copy that arrives on an mbarrier when it lands
 	actMbarWait  // SYNCS: wait for the next phase of an mbarrier
+	actMbarInit  // MBARINIT: set the arrivals per phase of an mbarrier
+	actArrive    // ARRIVE: one arrival on an mbarrier
+	actBarArrive // BAR.ARV: arrive at a named barrier without waiting
 	actGMMA      // HGMMA: an asynchronous warpgroup MMA, in the open HGMMA group
 	// markers: never issued, resolved when a warp's pc reaches them
 	actLoopStart
@@ -325,16 +359,19 @@ const (
 	needAsyncCopy
 	needTMA
 	needAsyncMMA
+	needCluster
 )
 
 const (
 	levelShared uint8 = iota
 	levelL1
 	levelL2
+	levelL2Far
 	levelDRAM
+	levelDSMEM // another block's shared memory (LDS/STS only)
 )
 
-var levelNames = map[string]uint8{"l1": levelL1, "l2": levelL2, "dram": levelDRAM}
+var levelNames = map[string]uint8{"l1": levelL1, "l2": levelL2, "l2far": levelL2Far, "dram": levelDRAM, "dsmem": levelDSMEM}
 
 var ops = map[string]opInfo{
 	"FFMA": {pipe: pipeFMA, dst: 1}, "FADD": {pipe: pipeFMA, dst: 1}, "FMUL": {pipe: pipeFMA, dst: 1},
@@ -351,6 +388,10 @@ var ops = map[string]opInfo{
 	"LDL":              {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 1, level: levelL1, global: true},
 	"STL":              {pipe: pipeLSU, sb: sbLong, act: actGlobal, dst: 0, store: true, level: levelL1, global: true},
 	"BAR":              {pipe: pipeBranch, act: actBar, dst: 0},
+	"BAR.ARV":          {pipe: pipeBranch, act: actBarArrive, dst: 0},
+	"BAR.CLUSTER":      {pipe: pipeBranch, act: actBar, dst: 0, need: needCluster},
+	"MBARINIT":         {pipe: pipeNone, act: actMbarInit, dst: 0, need: needTMA},
+	"ARRIVE":           {pipe: pipeNone, act: actArrive, dst: 0, need: needTMA},
 	"MEMBAR":           {pipe: pipeNone, act: actMembar, dst: 0},
 	"NANOSLEEP":        {pipe: pipeBranch, act: actSleep, dst: 0},
 	"NOP":              {pipe: pipeNone, act: actNop, dst: 0},
@@ -427,14 +468,26 @@ func (prog *compiled) text(i int) string {
 		notes = append(notes, levelNamesByID[in.level])
 	case in.act == actBulkCopy:
 		notes = append(notes, levelNamesByID[in.level], fmt.Sprintf("%d bytes", in.arg), "bar "+prog.bars[in.bar])
-	case in.act == actMbarWait:
+	case in.act == actMbarWait || in.act == actArrive:
 		notes = append(notes, "bar "+prog.bars[in.bar])
+	case in.act == actMbarInit:
+		notes = append(notes, "bar "+prog.bars[in.bar], fmt.Sprintf("%d arrivals", in.arg))
+	case (in.act == actBar || in.act == actBarArrive) && (in.bar != 0 || in.arg != 0):
+		notes = append(notes, fmt.Sprintf("barrier %d", in.bar))
+		if in.arg != 0 {
+			notes = append(notes, fmt.Sprintf("%d threads", in.arg))
+		}
+	case in.act == actShared && in.level == levelDSMEM:
+		notes = append(notes, "dsmem")
 	case in.act == actSleep:
 		notes = append(notes, fmt.Sprintf("%d cycles", in.arg))
 	case in.act == actWaitGroup:
 		notes = append(notes, fmt.Sprintf("%d groups", in.arg))
 	case in.pipe == pipeTensor && in.shape != "":
 		notes = append(notes, in.shape)
+	}
+	if in.act == actGMMA && in.rs {
+		notes = append(notes, "A in registers")
 	}
 	if (in.act == actGlobal || in.act == actShared || in.act == actAsyncCopy) && in.width != 4 {
 		notes = append(notes, fmt.Sprintf("%d B", in.width))
@@ -451,7 +504,7 @@ func (prog *compiled) text(i int) string {
 	return b.String()
 }
 
-var levelNamesByID = [...]string{levelShared: "shared", levelL1: "l1", levelL2: "l2", levelDRAM: "dram"}
+var levelNamesByID = [...]string{levelShared: "shared", levelL1: "l1", levelL2: "l2", levelL2Far: "l2far", levelDRAM: "dram", levelDSMEM: "dsmem"}
 
 // formatSet writes a bit set as ranges, e.g. "0-15,20".
 func formatSet(m uint32) string {

@@ -341,6 +341,11 @@ func (s *sm) exitWarp(w *warp, now int64) {
 	if b.arrived > 0 && b.arrived >= b.live {
 		s.release(b, now)
 	}
+	for i := range b.named {
+		if nb := &b.named[i]; nb.all && nb.arrived > 0 && nb.arrived >= 32*b.live {
+			s.releaseNamed(nb, now)
+		}
+	}
 }
 
 // where names instruction pc of the kernel for run-time errors.

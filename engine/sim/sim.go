@@ -79,6 +79,7 @@ type warp struct {
 	state      State
 	blockState State
 	exited     bool
+	started    bool // it has issued an instruction (Machine.WarpStartInterval)
 	inActive   bool // two_level: in the active set
 	sched      int32
 	slot       int32
@@ -137,10 +138,11 @@ type scheduler struct {
 	// Ready warps (see ready.go): their slots by the resource class they
 	// want, the classes some want (bit c: class c), the busy cycles of
 	// each class counted while some wanted it, and the last cycle counted.
-	ready  [numClasses][]int32
-	rmask  uint16
-	busy   [numClasses]int64
-	busyAt int64
+	ready     [numClasses][]int32
+	rmask     uint16
+	busy      [numClasses]int64
+	busyAt    int64
+	unstarted int32 // resident warps that have not issued yet
 }
 
 // asyncGroups is one warp's groups of one kind of asynchronous operation
@@ -161,12 +163,23 @@ const maxGroups = 8
 // an older phase has long completed.
 const mbarRing = 64
 
-// mbarrier is one mbarrier of a block: each UTMALDG or UBLKCP on it completes the
-// next phase.
+// mbarrier is one mbarrier of a block: a phase completes once it has
+// had its arrivals (an ARRIVE, or an UBLKCP whose bytes have landed).
 type mbarrier struct {
-	issued  int32           // phases started by a UTMALDG or UBLKCP
-	done    [mbarRing]int64 // per phase (mod mbarRing): when it completes
-	waiting []int32         // slots of warps waiting for a phase not started yet
+	issued   int32           // phases whose arrivals are all in
+	done     [mbarRing]int64 // per phase (mod mbarRing): when it completes
+	waiting  []int32         // slots of warps waiting for a phase not started yet
+	expected int32           // arrivals per phase (MBARINIT); 0: 1
+	pendN    int32           // arrivals of the phase being collected
+	pendDone int64           // when the latest of them lands
+}
+
+// namedBar is one named barrier of a block (Inst.Barrier): warps arrive
+// (BAR, BAR.ARV), 32 threads each, until Inst.Threads have.
+type namedBar struct {
+	arrived int32   // threads arrived in the current phase
+	all     bool    // the phase waits for every warp that has not exited (Threads 0)
+	waiting []int32 // slots of warps waiting at it (BAR)
 }
 
 type blockRec struct {
@@ -176,6 +189,8 @@ type blockRec struct {
 	arrived  int32
 	waiting  []int32
 	bars     []mbarrier // the program's mbarriers
+	named    []namedBar // the block's named barriers, when the program uses them
+	cluster  bool       // a warp arrived at the block barrier by BAR.CLUSTER
 	launchAt int64      // the next block of the grid starts here at this cycle (never: none due)
 }
 
@@ -204,7 +219,11 @@ type sm struct {
 	resident      int // resident warps
 
 	pipes      [numSchedPipes]Pipe
-	mioFree    int64
+	mioFree    float64        // the shared-memory banks are free of earlier accesses
+	dsmemFree  float64        // the SM-to-SM network (Machine.DSMEMBytesPerCycle)
+	tmaFree    float64        // the tensor memory accelerator takes the next bulk copy
+	l2         dramLoadWindow // the L2's recent load (Machine.L2LoadedLatency)
+	cluster    int            // Launch.Cluster
 	lsuFree    int64
 	stageFree  int64 // the shared memory stage takes its next instruction
 	fp64Free   int64 // Machine.FP64Shared
@@ -219,6 +238,8 @@ type sm struct {
 	mbarSeen   []int32       // per slot and mbarrier: the phases the warp waited for
 	nbars      int
 	rr         int32 // the scheduler that goes first this cycle
+	startFree  int64 // Machine.WarpStartInterval: the next cycle a new warp may start
+	startNext  int32 // the sub-partition whose new warp starts first when the gate opens
 	memIssuer  int32 // the last scheduler that issued a memory instruction this cycle, -1 none
 
 	nextRetire int64
@@ -321,8 +342,20 @@ func (c Config) Run(w Workload) (*Result, error) {
 	if l.Blocks < 1 {
 		return nil, fmt.Errorf("sim: launch blocks %d, want at least 1", l.Blocks)
 	}
-	if l.Regs < 0 || l.Smem < 0 || l.Resident < 0 {
-		return nil, fmt.Errorf("sim: launch regs, smem and resident must not be negative")
+	if l.Regs < 0 || l.Smem < 0 || l.Resident < 0 || l.Cluster < 0 {
+		return nil, fmt.Errorf("sim: launch regs, smem, resident and cluster must not be negative")
+	}
+	if l.Cluster > 1 {
+		switch {
+		case m.MaxCluster == 0:
+			return nil, fmt.Errorf("sim: launch cluster %d: %s has no thread block clusters (compute capability 9.0)", l.Cluster, m.Name)
+		case l.Cluster > m.MaxCluster:
+			return nil, fmt.Errorf("sim: launch cluster %d, want at most %d blocks per cluster on %s", l.Cluster, m.MaxCluster, m.Name)
+		case l.Blocks%l.Cluster != 0:
+			return nil, fmt.Errorf("sim: launch blocks %d is not a multiple of the cluster size %d", l.Blocks, l.Cluster)
+		}
+	} else if prog.usesCluster() {
+		return nil, fmt.Errorf("sim: workload %q uses distributed shared memory or BAR.CLUSTER; launch it with cluster: 2 or more", w.Name)
 	}
 	occ, err := residency(m, l)
 	if err != nil {
@@ -425,6 +458,12 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 				s.blocks[i].bars[b].waiting = make([]int32, 0, s.warpsPerBlock)
 			}
 		}
+		if prog.named {
+			s.blocks[i].named = make([]namedBar, maxNamedBars)
+			for b := range s.blocks[i].named {
+				s.blocks[i].named[b].waiting = make([]int32, 0, s.warpsPerBlock)
+			}
+		}
 	}
 	if prog.async {
 		s.groups = make([]asyncGroups, m.MaxWarps*int(numGroups))
@@ -438,8 +477,8 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	// The channels start idle, with their full credit.
 	s.dramCredit = float64(m.DRAMLatency)
 	s.dramFree, s.l2Free = -s.dramCredit, -float64(m.L2Latency)
-	if m.QueueModel && (m.DRAMLoadedLatency > m.DRAMLatency || m.DRAMServiceCycles > 0) && m.DRAMBytesPerCycle > 0 {
-		s.dram.width = int64(max(1, dramWindowLatencies*m.DRAMLatency/dramBuckets))
+	if m.QueueModel && (m.DRAMLoadedLatency > m.DRAMLatency || m.DRAMServiceCycles > 0 || m.TurnaroundCost > 0) && m.DRAMBytesPerCycle > 0 {
+		s.dram.tc = float64(dramAverage * m.DRAMLatency)
 	}
 	npc := 0
 	for _, pc := range prog.pcs {
@@ -461,6 +500,10 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 			s.groups = make([]asyncGroups, m.MaxWarps*int(numGroups))
 		}
 	}
+	if m.QueueModel && m.L2LoadedLatency > m.L2Latency && m.L2BytesPerCycle > 0 {
+		s.l2.tc = float64(dramAverage * m.L2Latency)
+	}
+	s.cluster = l.Cluster
 	return s
 }
 
@@ -624,6 +667,16 @@ func (s *sm) eval(sc *scheduler, w *warp, now int64) (State, int64) {
 		w.cause, w.causeSB = w.blockCause, -1
 		return w.blockState, w.blockUntil
 	}
+	if !w.started && s.m.WarpStartInterval > 0 {
+		if now < s.startFree {
+			return NoInstruction, s.startFree
+		}
+		// In the cycle the gate opens the sub-partition whose turn it is
+		// starts first, if it has a warp waiting to.
+		if now == s.startFree && sc.index != s.startNext && s.scheds[s.startNext].unstarted > 0 {
+			return NoInstruction, now + 1
+		}
+	}
 	// Operand dependencies. Only the warp's own issues change its
 	// registers (a SASS kernel's: its dependence counters), so the answer
 	// is kept until it issues again.
@@ -724,7 +777,9 @@ func (s *sm) cycle(si int32, now int64) bool {
 		}
 		w := &s.ws[slot]
 		st, until := s.eval(sc, w, now)
-		if s.lazy && isReady(st) {
+		// A warp that has not started is looked at every cycle, as
+		// WarpStartInterval's gate can close on it while it is ready.
+		if s.lazy && isReady(st) && (w.started || s.m.WarpStartInterval == 0) {
 			s.enterReady(sc, w, now)
 			continue
 		}
@@ -733,6 +788,9 @@ func (s *sm) cycle(si int32, now int64) bool {
 			w.eligAt = now
 			untilOf[slot] = now + 1
 			next = now + 1
+			if s.lazy {
+				s.setState(w, NotSelected, now)
+			}
 			continue
 		}
 		s.setState(w, st, now)
@@ -892,6 +950,14 @@ func (s *sm) twoLevel(sc *scheduler, elig []int32, now int64) []int32 {
 func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	in := &s.code[w.pc]
 	w.opsPC = -1
+	if !w.started {
+		w.started = true
+		sc.unstarted--
+		if s.m.WarpStartInterval > 0 {
+			s.startFree = now + int64(s.m.WarpStartInterval)
+			s.startNext = (sc.index + 1) % int32(len(s.scheds))
+		}
+	}
 	sc.inst++
 	n := int64(bits.OnesCount32(w.mask))
 	sc.threads += n
@@ -934,7 +1000,13 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 		if done > w.memDone {
 			w.memDone = done
 		}
-		s.mbarStart(w, in.bar, done, now)
+		s.mbarArrive(w, in.bar, done, now)
+	case actArrive:
+		s.mbarArrive(w, in.bar, now+1, now)
+	case actMbarInit:
+		s.blocks[w.block].bars[in.bar].expected = in.arg
+	case actBarArrive:
+		s.namedArrive(w, in, false, now)
 	case actCommit:
 		s.groupCommit(w, in.group)
 	case actWaitGroup:
@@ -954,7 +1026,16 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 		s.branch(w, in, now)
 		return
 	case actBar:
-		s.arrive(w, now)
+		if b := &s.blocks[w.block]; b.named != nil && in.need != needCluster && (in.bar != 0 || in.arg != 0) {
+			w.barPC = w.pc
+			s.namedArrive(w, in, true, now)
+			w.pc++
+		} else {
+			if in.need == needCluster {
+				b.cluster = true
+			}
+			s.arrive(w, now)
+		}
 		s.settle(w)
 		return
 	case actMembar:
@@ -1012,8 +1093,49 @@ func (s *sm) memResult(w *warp, in *inst, ready int64) {
 	}
 }
 
+// namedArrive brings the warp's 32 threads to the named barrier in.bar,
+// waiting there (BAR) or not (BAR.ARV), and releases the barrier's
+// waiting warps once in.arg threads (every warp that has not exited, for
+// a BAR without a count) have arrived.
+func (s *sm) namedArrive(w *warp, in *inst, wait bool, now int64) {
+	b := &s.blocks[w.block]
+	nb := &b.named[in.bar]
+	nb.arrived += 32
+	nb.all = in.arg == 0
+	if wait {
+		nb.waiting = append(nb.waiting, w.slot)
+		w.blockUntil, w.blockState, w.blockCause = never, Barrier, s.pcs[w.pc]
+	}
+	if (nb.all && nb.arrived >= 32*b.live) || (!nb.all && nb.arrived >= in.arg) {
+		s.releaseNamed(nb, now)
+	}
+}
+
+// releaseNamed lets the warps waiting at a named barrier go and starts
+// its next phase.
+func (s *sm) releaseNamed(nb *namedBar, now int64) {
+	at := now + int64(max(1, s.m.BarrierLatency))
+	for _, slot := range nb.waiting {
+		s.ws[slot].blockUntil = at
+		s.wake(slot, at)
+	}
+	nb.waiting = nb.waiting[:0]
+	nb.arrived = 0
+}
+
 func (s *sm) release(b *blockRec, now int64) {
 	at := now + int64(max(1, s.m.BarrierLatency))
+	if b.cluster {
+		// BAR.CLUSTER: the cluster's other blocks, on other SMs, are
+		// taken to arrive when this one does; their arrivals and the
+		// release cross the SM-to-SM network.
+		lat := s.m.DSMEMLatency
+		if s.cluster > 2 && s.m.DSMEMWideLatency > 0 {
+			lat = s.m.DSMEMWideLatency
+		}
+		at = now + int64(max(1, s.m.BarrierLatency, lat))
+		b.cluster = false
+	}
 	for _, slot := range b.waiting {
 		w := &s.ws[slot]
 		w.blockUntil = at
@@ -1193,9 +1315,15 @@ func (s *sm) launch(bi int32, now int64) {
 	b.resident = int32(s.warpsPerBlock)
 	b.arrived = 0
 	b.waiting = b.waiting[:0]
+	b.cluster = false
 	for i := range b.bars {
-		b.bars[i].issued = 0
-		b.bars[i].waiting = b.bars[i].waiting[:0]
+		mb := &b.bars[i]
+		mb.issued, mb.expected, mb.pendN, mb.pendDone = 0, 0, 0, 0
+		mb.waiting = mb.waiting[:0]
+	}
+	for i := range b.named {
+		b.named[i].arrived, b.named[i].all = 0, false
+		b.named[i].waiting = b.named[i].waiting[:0]
 	}
 	slot := int32(0)
 	for k := 0; k < s.warpsPerBlock; k++ {
@@ -1213,7 +1341,7 @@ func (s *sm) launch(bi int32, now int64) {
 			slot: slot, sched: sched, block: bi, widx: int32(k),
 			regBase: slot * int32(s.nregs), age: s.ages, since: now, opsPC: -1,
 			mask:       uint32(1<<uint(threads) - 1),
-			blockUntil: now + int64(s.m.FetchLatency) + int64(sched)*int64(s.m.LaunchStagger), blockState: NoInstruction, span: -1,
+			blockUntil: now + int64(s.m.FetchLatency), blockState: NoInstruction, span: -1,
 		}
 		if s.groups != nil {
 			g := s.groups[int(slot)*int(numGroups) : int(slot+1)*int(numGroups)]
@@ -1244,6 +1372,7 @@ func (s *sm) launch(bi int32, now int64) {
 		}
 		sc := &s.scheds[w.sched]
 		s.wake(slot, now)
+		sc.unstarted++
 		i, _ := slices.BinarySearch(sc.warps, slot)
 		sc.warps = slices.Insert(sc.warps, i, slot)
 		if s.policy == polTwoLevel {

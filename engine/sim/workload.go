@@ -16,6 +16,14 @@ type Launch struct {
 	// Resident, when above 0, caps the resident blocks per SM below what
 	// occupancy allows.
 	Resident int
+	// Cluster is the thread block cluster size (blocks per cluster, 2 or
+	// more; 0 or 1: no clusters), on a machine with Machine.MaxCluster.
+	// The grid's blocks must be a multiple of it. The SM the simulator
+	// runs holds one block of each cluster; its peers run the same
+	// program on other SMs of the GPC, so an LDS or STS at level dsmem
+	// crosses the SM-to-SM network and BAR.CLUSTER waits for the block's
+	// own warps and one network round trip.
+	Cluster int
 }
 
 // Memory overrides the machine's memory model for one workload. Zero

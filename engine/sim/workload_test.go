@@ -83,8 +83,8 @@ func TestParseWorkloadErrors(t *testing.T) {
 		{"missing dst", head + "  - {op: FFMA, src: [r0]}\n", "w.yaml:4:6: FFMA needs a destination register (dst)"},
 		{"dst on BAR", head + "  - {op: BAR, dst: r0}\n", `w.yaml:4:6: BAR has no destination register, got dst "r0"`},
 		{"bad register", head + "  - {op: FFMA, dst: 0r, src: [r0]}\n", `w.yaml:4:6: dst: bad register name "0r"`},
-		{"bad level", head + "  - {op: LDG, dst: r0, src: [r1], level: l3}\n", `w.yaml:4:6: level "l3", want l1, l2 or dram`},
-		{"level on math", head + "  - {op: FFMA, dst: r0, src: [r1], level: l1}\n", "w.yaml:4:6: level is only for LDG, STG, LDL, STL, LDGSTS, UTMALDG and UBLKCP"},
+		{"bad level", head + "  - {op: LDG, dst: r0, src: [r1], level: l3}\n", `w.yaml:4:6: level "l3", want l1, l2, l2far or dram`},
+		{"level on math", head + "  - {op: FFMA, dst: r0, src: [r1], level: l1}\n", "w.yaml:4:6: level is only for LDG, STG, LDL, STL, LDGSTS, UBLKCP, and dsmem on LDS and STS"},
 		{"bad width", head + "  - {op: LDG, dst: r0, src: [r1], width: 3}\n", "w.yaml:4:6: width 3, want 1, 2, 4, 8 or 16"},
 		{"loop count", head + "  - loop: -1\n    body: [{op: NOP}]\n", "w.yaml:4:11: loop (the trip count): -1, want at least 0"},
 		{"loop no body", head + "  - loop: 3\n", "w.yaml:4:5: loop needs a body"},
@@ -105,6 +105,17 @@ func TestParseWorkloadErrors(t *testing.T) {
 		{"two docs", "gpu: toy\n---\ngpu: volta\n", "w.yaml:3:1: more than one YAML document"},
 		{"sleep negative", head + "  - {op: NANOSLEEP, cycles: -5}\n", "w.yaml:4:29: cycles (NANOSLEEP duration): -5, want at least 0"},
 		{"too many sources", head + "  - {op: FFMA, dst: r0, src: [r1, r2, r3, r4, r5]}\n", "w.yaml:4:6: FFMA has 5 source registers, want at most 4"},
+		{"dsmem on a global load", head + "  - {op: LDG, dst: r0, src: [r1], level: dsmem}\n", `w.yaml:4:6: level "dsmem", want l1, l2, l2far or dram`},
+		{"l2 on a shared load", head + "  - {op: LDS, dst: r0, src: [r1], level: l2}\n", `w.yaml:4:6: level "l2" on LDS, want dsmem`},
+		{"arrivals on FFMA", head + "  - {op: FFMA, dst: r0, src: [r1], arrivals: 2}\n", "w.yaml:4:6: arrivals is only for MBARINIT, not FFMA"},
+		{"init without arrivals", head + "  - {op: MBARINIT, bar: e0}\n", "w.yaml:4:6: MBARINIT arrivals 0, want 1 to"},
+		{"named barrier out of range", head + "  - {op: BAR, barrier: 16}\n", "w.yaml:4:6: barrier 16, want a named barrier from 0 to 15"},
+		{"threads not in warps", head + "  - {op: BAR, barrier: 1, threads: 40}\n", "w.yaml:4:6: threads 40, want a multiple of 32"},
+		{"arrive needs threads", head + "  - {op: BAR.ARV, barrier: 1}\n", "w.yaml:4:6: BAR.ARV needs threads"},
+		{"barrier on FFMA", head + "  - {op: FFMA, dst: r0, src: [r1], barrier: 1}\n", "w.yaml:4:6: barrier and threads are only for BAR and BAR.ARV, not FFMA"},
+		{"bad operands", head + "  - {op: HGMMA, dst: a, src: [a], operands: sr}\n", `w.yaml:4:6: operands "sr", want ss`},
+		{"operands on HMMA", head + "  - {op: HMMA, dst: a, src: [a], operands: rs}\n", "w.yaml:4:6: operands is only for HGMMA, not HMMA"},
+		{"negative cluster", "gpu: toy\nlaunch: {block: 32, cluster: -2}\nprogram: [{op: NOP}]\n", "w.yaml:2:30: launch.cluster (blocks per thread block cluster): -2, want at least 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
