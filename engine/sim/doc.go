@@ -249,7 +249,8 @@
 // flight, oldest first. UBLKCP (Machine.TMA, a TMA bulk copy) moves bytes
 // from global to shared memory through the SM's tensor memory
 // accelerator, which adds TMALatency to its level's latency and streams
-// the SM's copies one after another at TMABytesPerCycle; when its bytes
+// each copy at TMABytesPerCycle (copies in flight together overlap, within
+// the L2's and DRAM's bandwidth); when its bytes
 // have landed the copy is one arrival on a block's mbarrier (bar). ARRIVE
 // is one arrival by a warp, and MBARINIT sets how many arrivals complete
 // a phase (1 if it never runs), so the consumers of a producer/consumer

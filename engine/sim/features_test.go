@@ -131,8 +131,8 @@ func TestClusterBarrier(t *testing.T) {
 	}
 }
 
-// TestTMAUnit: a bulk copy takes its level's latency and TMALatency, and
-// copies stream through the SM's TMA one after another.
+// TestTMAUnit: a bulk copy takes its level's latency, TMALatency and its
+// bytes at TMABytesPerCycle; two copies in flight together overlap.
 func TestTMAUnit(t *testing.T) {
 	m := H800()
 	m.SMs = 1
@@ -155,8 +155,8 @@ func TestTMAUnit(t *testing.T) {
 	if a < m.L2Latency+m.TMALatency+stream || a > m.L2Latency+m.TMALatency+stream+20 {
 		t.Errorf("one 8 KB copy from L2 took %d cycles, want the L2's %d, the TMA's %d and %d to stream it", a, m.L2Latency, m.TMALatency, stream)
 	}
-	if d := b - a; d < stream-2 || d > stream+2 {
-		t.Errorf("a second copy added %d cycles, want the %d the TMA takes to stream it", d, stream)
+	if d := b - a; d > 4 {
+		t.Errorf("a second copy in flight with the first added %d cycles, want them to overlap", d)
 	}
 }
 

@@ -61,7 +61,7 @@ var tableX = []struct {
 
 // gmmaNote says why the model's back-to-back small wgmmas run faster
 // than the H800's.
-const gmmaNote = "back to back, each of the H800's small wgmmas takes about one cycle more than its latency (0.9 to 1.4 in the table's zero-data columns), as if the next could only start after the last had finished; the model starts it as soon as its accumulator is ready, at the latency, so it runs 3 to 7 % faster"
+const gmmaNote = "back to back, each of the H800's small wgmmas takes about one cycle more than its latency (0.9 to 1.4 in the table's zero-data columns), as if the next could only start after the last had finished; the model starts it as soon as its accumulator is ready, at the latency, so it runs 5 to 8 % faster"
 
 func tableXFigures() []figure {
 	var out []figure

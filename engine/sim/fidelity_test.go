@@ -219,7 +219,7 @@ func figures() []figure {
 			model: func(t *testing.T) float64 { return boolf(warpsFor90(t, GK110()) > warpsFor90(t, GM204())) }, agrees: true},
 		{arch: "volta", what: "copy throughput", source: "Jia et al. 2018 (V100)",
 			published: "750 GB/s", lo: 749.5, hi: 750.5, band: "stated to 3 digits", unit: "GB/s",
-			model: func(t *testing.T) float64 { return dramGBs(t, Volta()) }, agrees: true},
+			model: func(t *testing.T) float64 { return dramGBs(t, Volta()) }, agrees: false, note: turnaroundNote},
 		{arch: "volta", what: "load/store efficiency of a stride-2 copy", source: "CUDA C++ Best Practices Guide, strided accesses",
 			published: "50 %", lo: 49.5, hi: 50.5, band: "stated to 2 digits", oos: true, unit: "%",
 			model: func(t *testing.T) float64 { return 100 * stridedRate(t, 2) / stridedRate(t, 1) }, agrees: false,
@@ -269,6 +269,10 @@ func figures() []figure {
 	figs = append(figs, memoryFigures()...)
 	return append(figs, featureFigures()...)
 }
+
+// turnaroundNote says why a copy at full occupancy falls a little short
+// of the bandwidth its preset takes.
+const turnaroundNote = "the preset takes the published bandwidth as its channel's rate with a deep backlog (DRAMBytesPerCycle); the model's kernel of the published kind (a copy for Jia et al., five loads to one store for Luo et al.) still loses 0.06 to 0.15 % of it at full occupancy to the bus turnarounds its stores cost (TurnaroundCost), which the published figure, measured once, already contains"
 
 // luo is the short name of Luo et al.'s Hopper paper in the table.
 const luo = "Luo et al. 2024"
@@ -321,10 +325,10 @@ func luoFigures() []figure {
 		l2("h800", H800, "128-bit", 16, 3942.4, "as for 32-bit loads: the model's figure is 0.3 % below this one"),
 		{arch: "ampere", what: "DRAM throughput of a copy", source: luo + ", Table V",
 			published: "1407.2 GB/s", lo: 1407.15, hi: 1407.25, band: "stated to 5 digits", unit: "GB/s",
-			model: func(t *testing.T) float64 { return luoGBs(t, Ampere()) }, agrees: true},
+			model: func(t *testing.T) float64 { return luoGBs(t, Ampere()) }, agrees: false, note: turnaroundNote},
 		{arch: "h800", what: "DRAM throughput of a copy", source: luo + ", Table V",
 			published: "1861.5 GB/s", lo: 1861.45, hi: 1861.55, band: "stated to 5 digits", unit: "GB/s",
-			model: func(t *testing.T) float64 { return luoGBs(t, H800()) }, agrees: true},
+			model: func(t *testing.T) float64 { return luoGBs(t, H800()) }, agrees: false, note: turnaroundNote},
 		{arch: "ampere", what: "latency of dependent mma m16n8k16", source: luo + ", Table VII",
 			published: "24.6 cycles", lo: 24.5, hi: 26.0, band: "the table's k16 rows (24.6, 24.5 sparse; 26.0, 24.5 with FP32 accumulators)", unit: "cycles",
 			model: func(t *testing.T) float64 { return mmaLatency(t, Ampere(), "m16n8k16") }, agrees: true},

@@ -41,11 +41,9 @@ const loadedSources = "Memory under load. DRAMLatency is the unloaded latency of
 	"rest of the loaded latency above (of costs 0.06 to 0.12 and backlogs of 1 to 3 latencies, the " +
 	"only pair that put all six points in their bands); the table's init (stores alone) and read " +
 	"(loads alone) kernels, which reach about 97 % of the pins where the copy reaches 89 %, are what " +
-	"the mechanism stands on. DRAMBytesPerCycle is the channel's rate with a deep backlog: each " +
-	"preset's published sustained bandwidth scaled up by what the model's kernel of the same kind " +
-	"loses to turnarounds at full occupancy (a copy for the V100's 750 GB/s, 0.14 %, and the H100 " +
-	"SXM5's STREAM copy, 0.48 %; Luo et al.'s kernel of five loads to one store for the A100's and " +
-	"H800's, 0.06 and 0.07 %), so that kernel moves the published bytes."
+	"the mechanism stands on. DRAMBytesPerCycle stays each preset's published sustained bandwidth, " +
+	"taken as the channel's rate with a deep backlog: the model's kernel of the published kind at full " +
+	"occupancy moves 0.06 to 0.5 % less, the turnarounds its stores still cost there."
 
 // withLoadedMemory sets m's memory-under-load figures: the unloaded DRAM
 // latency chase (cycles of m's clock), the block launch and store

@@ -105,8 +105,9 @@ type Machine struct {
 	AsyncMMA bool
 	// TMALatency is the cycles the tensor memory accelerator adds to a
 	// bulk copy beyond a load's latency at the same level, and
-	// TMABytesPerCycle the rate at which it streams one SM's copies into
-	// shared memory, one copy after another (0: 128 bytes per cycle).
+	// TMABytesPerCycle the rate at which it streams one copy into shared
+	// memory (0: 128 bytes per cycle); copies in flight together overlap,
+	// within the L2's and DRAM's bandwidth.
 	TMALatency       int
 	TMABytesPerCycle float64
 	// GMMALatency is the fewest cycles a warpgroup MMA (HGMMA) takes,
@@ -455,7 +456,7 @@ func Volta() Machine {
 		FMA:    Pipe{4, 2}, IMAD: Pipe{5, 2}, ALU: Pipe{4, 2}, FP64: Pipe{8, 4}, XU: Pipe{14, 8}, Tensor: Pipe{16, 8}, Branch: Pipe{4, 1},
 		TensorFMA: 128, TensorShape: "m8n8k4",
 		SharedLatency: 19, L1Latency: 28, L2Latency: 193, DRAMLatency: 460, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
-		DRAMBytesPerCycle: 750 * 1.0014 / 80 / 1.53,
+		DRAMBytesPerCycle: 6.13,
 		Sources: "Jia, Maggioni, Staiger, Scarpazza, \"Dissecting the NVIDIA Volta GPU Architecture via " +
 			"Microbenchmarking\" (2018, arXiv 1804.06826), from the paper: Table 3.1 (V100 column): L1 hit 28, " +
 			"L2 hit ~193, shared memory without conflicts 19 cycles; Table 4.1: FFMA, FADD, FMUL, IADD3, LOP3 " +
@@ -558,7 +559,7 @@ func Ampere() Machine {
 		FMA:    Pipe{4, 2}, ALU: Pipe{4, 2}, FP64: Pipe{5, 4}, XU: Pipe{18, 8}, Tensor: Pipe{25, 8}, Branch: Pipe{4, 1},
 		TensorFMA: 256, TensorShape: "m16n8k16", AsyncCopy: true, AsyncCopyExtra: 7,
 		SharedLatency: 23, L1Latency: 33, L2Latency: 200, DRAMLatency: 290, MembarLatency: 20, BarrierLatency: 1, FetchLatency: 4,
-		LoadWriteback: 64, SharedWriteback: 128, DRAMBytesPerCycle: 1407.2 * 1.0006 / 108 / 1.41,
+		LoadWriteback: 64, SharedWriteback: 128, DRAMBytesPerCycle: 1407.2 / 108 / 1.41,
 		Sources: "Abdelkhalik, Arafa, Santhi, Badawy, \"Demystifying the Nvidia Ampere Architecture " +
 			"through Microbenchmarking and Instruction-level Analysis\" (2022, arXiv 2208.11174), from the " +
 			"paper: Table IV: global memory 290, L2 200, L1 33, shared memory 23 cycles; Table II (dependent " +
@@ -627,7 +628,7 @@ const hopperFeatures = "TMA, warpgroup MMA and clusters, all measured on an H800
 	"NewFeatures/TMA/Latency/tma_lat_random h800_tma.txt against h800_pcie.txt: 369.1 against 264.5 " +
 	"cycles from L2, 760.9 against 656.3 from DRAM); TMABytesPerCycle 20.7 is the slope of the same " +
 	"repository's NewFeatures/TMA/Throughput/tma_bw log with one copy in flight per SM (round trips of " +
-	"857, 904 and 1005 cycles for 1, 2 and 4 KB, its GiB/s converted: 49.5 cycles per KB). GMMALatency " +
+	"857, 904 and 1005 cycles for 1, 2 and 4 KB, its GiB/s converted: 49.5 cycles per KB; with two or four copies in flight per SM the round trips grow by less than serial copies would, so the model overlaps them). GMMALatency " +
 	"13 is the latency of the smallest wgmma with A in registers, Luo et al. Table X (m64n8k16 and " +
 	"m64n16k16, RS: 13.0 cycles); the rest of Table X (the SS rows, N = 32, the throughputs) is held " +
 	"out. MaxCluster 16 and the distributed-shared-memory latencies are the repository's " +
@@ -666,7 +667,7 @@ const hopperSources = luoHopper + ": Table IV, H800 PCIe column: L1 40.7, shared
 // TMA and asynchronous copies.
 func Hopper() Machine {
 	m := Machine{Name: "hopper", Part: "H100 SXM5", SMs: 132, ClockMHz: 1980,
-		L2Latency: 281, DRAMBytesPerCycle: 2900.0 * 1.0048 / 132 / 1.98}
+		L2Latency: 281, DRAMBytesPerCycle: 2900.0 / 132 / 1.98}
 	hopperCore(&m)
 	m.Sources = "The H100 SXM5 part: L1 and shared-memory latencies are the SM's own and come from " +
 		"the H800 PCIe measurement below (the same GH100 SM); L2 281 and DRAM 690 cycles are a GH200 " +
@@ -699,7 +700,7 @@ func Hopper() Machine {
 // 114 SMs and HBM2e, the card Luo et al. measured.
 func H800() Machine {
 	m := Machine{Name: "h800", Part: "H100 PCIe", SMs: 114, ClockMHz: 1755,
-		L2Latency: 263, DRAMBytesPerCycle: 1861.5 * 1.0007 / 114 / 1.755}
+		L2Latency: 263, DRAMBytesPerCycle: 1861.5 / 114 / 1.755}
 	hopperCore(&m)
 	m.FP64, m.FP64Shared = Pipe{8, 16}, true
 	m.Sources = "The H800 PCIe part (occupancy from engine/gpu's H100 PCIe: the same compute " +

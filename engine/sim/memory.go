@@ -107,17 +107,16 @@ func (s *sm) access(sc *scheduler, in *inst, n int64, now int64) int64 {
 	transfer := 0.0
 	if in.act == actBulkCopy {
 		// A bulk copy's own bytes take time to stream in through the
-		// SM's tensor memory accelerator, one copy after another; a
+		// SM's tensor memory accelerator, at its rate for one copy; a
 		// load's latency is measured with its few sectors included.
+		// Copies in flight together overlap (the L2 and DRAM channels
+		// below bound their sum).
 		bytes = float64(in.arg)
 		rate := m.TMABytesPerCycle
 		if rate == 0 {
 			rate = 128
 		}
-		start := math.Max(float64(at), s.tmaFree)
-		s.tmaFree = start + bytes/rate
 		transfer = bytes / rate
-		at = int64(math.Ceil(start))
 	} else {
 		start := max(at, s.lsuFree)
 		s.lsuFree = start + int64(ceilDiv(int(waves), 4)*m.LSUInterval)
