@@ -122,6 +122,32 @@ func TestNoAllocationPerCycle(t *testing.T) {
 			t.Errorf("%s: %v allocations for a short run, %v for a run ten times as long", name, a, b)
 		}
 	}
+	// The same with the queue model's DRAM and L2 windows, bulk copies,
+	// mbarrier arrivals, named barriers and distributed shared memory.
+	m := Hopper()
+	m.SMs = 1
+	hc := Config{Machine: &m}
+	stage := NewProgram().
+		BranchWarps("0", NewProgram().Add(Inst{Op: "UBLKCP", Src: []string{"a"}, Bytes: 4096, Bar: "full", Level: "dram"}), nil).
+		Add(Inst{Op: "SYNCS", Bar: "full"}).
+		Add(Inst{Op: "LDS", Dst: "r0", Src: []string{"r1"}, Level: "dsmem"}).
+		LDG("r2", "r3", "l2").
+		FFMA("r4", "r2", "r0").
+		Add(Inst{Op: "BAR", Barrier: 1, Threads: 128}).
+		Add(Inst{Op: "ARRIVE", Bar: "empty"}).
+		Add(Inst{Op: "SYNCS", Bar: "empty"})
+	hopper := func(n int) Workload {
+		return Workload{Memory: Memory{Model: "queue"}, Launch: Launch{Block: 128, Blocks: 2, Cluster: 2},
+			Program: NewProgram().Add(Inst{Op: "MBARINIT", Bar: "empty", Arrivals: 4}).Loop(n, stage)}
+	}
+	if _, err := hc.Run(hopper(1)); err != nil {
+		t.Fatal(err)
+	}
+	a := testing.AllocsPerRun(3, func() { _, _ = hc.Run(hopper(10)) })
+	b := testing.AllocsPerRun(3, func() { _, _ = hc.Run(hopper(100)) })
+	if a != b {
+		t.Errorf("hopper features: %v allocations for a short run, %v for a run ten times as long", a, b)
+	}
 }
 
 // BenchmarkSASS measures simulated warp instructions per second (one
