@@ -1114,13 +1114,18 @@ func (s *sm) namedArrive(w *warp, in *inst, wait bool, now int64) {
 // releaseNamed lets the warps waiting at a named barrier go and starts
 // its next phase.
 func (s *sm) releaseNamed(nb *namedBar, now int64) {
-	at := now + int64(max(1, s.m.BarrierLatency))
-	for _, slot := range nb.waiting {
+	nb.waiting = s.wakeAt(nb.waiting, now+int64(max(1, s.m.BarrierLatency)))
+	nb.arrived = 0
+}
+
+// wakeAt lets the barrier's waiting warps go at cycle at and returns the
+// list emptied for the next phase.
+func (s *sm) wakeAt(waiting []int32, at int64) []int32 {
+	for _, slot := range waiting {
 		s.ws[slot].blockUntil = at
 		s.wake(slot, at)
 	}
-	nb.waiting = nb.waiting[:0]
-	nb.arrived = 0
+	return waiting[:0]
 }
 
 func (s *sm) release(b *blockRec, now int64) {
@@ -1136,12 +1141,7 @@ func (s *sm) release(b *blockRec, now int64) {
 		at = now + int64(max(1, s.m.BarrierLatency, lat))
 		b.cluster = false
 	}
-	for _, slot := range b.waiting {
-		w := &s.ws[slot]
-		w.blockUntil = at
-		s.wake(slot, at)
-	}
-	b.waiting = b.waiting[:0]
+	b.waiting = s.wakeAt(b.waiting, at)
 	b.arrived = 0
 }
 
