@@ -33,7 +33,7 @@ type inst struct {
 	lanes  uint32
 	warps  uint32
 	stride int32 // memory instructions: elements between consecutive threads' addresses
-	bar    int16 // UBLKCP, SYNCS, ARRIVE, MBARINIT: the mbarrier's index in the block; BAR, BAR.ARV: the named barrier
+	bar    int16 // UTMALDG, UBLKCP, SYNCS, ARRIVE, MBARINIT: the mbarrier's index in the block; BAR, BAR.ARV: the named barrier
 	rs     bool  // HGMMA: A in registers
 	group  uint8 // actCommit, actWaitGroup: groupCopy or groupMMA
 	need   need
@@ -296,7 +296,7 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 			return c.errorf(s, path, "level %q on %s, want dsmem (another block's shared memory) or none", in.Level, name)
 		case info.act == actShared:
 		case !info.global:
-			return c.errorf(s, path, "level is only for LDG, STG, LDL, STL, LDGSTS, UBLKCP, and dsmem on LDS and STS, not %s", name)
+			return c.errorf(s, path, "level is only for LDG, STG, LDL, STL, LDGSTS, UTMALDG, UBLKCP, and dsmem on LDS and STS, not %s", name)
 		case !ok || l == levelDSMEM:
 			return c.errorf(s, path, "level %q, want l1, l2, l2far or dram", in.Level)
 		}
@@ -355,7 +355,7 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	}
 	needsBar := info.act == actBulkCopy || info.act == actMbarWait || info.act == actMbarInit || info.act == actArrive
 	if in.Bar != "" && !needsBar {
-		return c.errorf(s, path, "bar is only for UBLKCP, SYNCS, ARRIVE and MBARINIT, not %s", name)
+		return c.errorf(s, path, "bar is only for UTMALDG, UBLKCP, SYNCS, ARRIVE and MBARINIT, not %s", name)
 	}
 	if in.Arrivals != 0 && info.act != actMbarInit {
 		return c.errorf(s, path, "arrivals is only for MBARINIT, not %s", name)

@@ -246,8 +246,12 @@
 // shared memory instead of a register: it joins the warp's open cp.async
 // group, LDGDEPBAR commits the group, and DEPBAR with groups: N makes the
 // warp wait (long_scoreboard) until at most N committed groups are still in
-// flight, oldest first. UBLKCP (Machine.TMA, a TMA bulk copy) moves bytes
-// from global to shared memory through the SM's tensor memory
+// flight, oldest first. UTMALDG and UBLKCP (Machine.TMA) are the two TMA
+// copies from global to shared memory: UTMALDG the tile copy through a
+// tensor map (PTX cp.async.bulk.tensor), UBLKCP the plain bulk copy of
+// contiguous bytes (cp.async.bulk). The model runs them alike (what a
+// tensor map adds, the box's addressing, swizzling and bounds, is not
+// modelled): a copy moves bytes from global to shared memory through the SM's tensor memory
 // accelerator, which adds TMALatency to its level's latency and streams
 // each copy at TMABytesPerCycle (copies in flight together overlap, within
 // the L2's and DRAM's bandwidth); when its bytes

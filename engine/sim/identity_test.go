@@ -125,7 +125,9 @@ func genAsync(r *rand.Rand, m Machine, p *Program, reg func() string) {
 			if r.IntN(2) == 0 {
 				p.Add(Inst{Op: "ARRIVE", Bar: bar})
 			} else {
-				p.Add(Inst{Op: "UBLKCP", Src: []string{reg()}, Bytes: 16 << r.IntN(10), Bar: bar, Level: []string{"l2", "dram"}[r.IntN(2)]})
+				// The tensor-map tile copy or the plain bulk copy.
+				op := []string{"UTMALDG", "UBLKCP"}[r.IntN(2)]
+				p.Add(Inst{Op: op, Src: []string{reg()}, Bytes: 16 << r.IntN(10), Bar: bar, Level: []string{"l2", "dram"}[r.IntN(2)]})
 			}
 			p.Add(Inst{Op: "SYNCS", Bar: bar})
 		})

@@ -98,7 +98,7 @@ type Machine struct {
 	// shared memory.
 	AsyncCopy      bool
 	AsyncCopyExtra int
-	// TMA allows UBLKCP (bulk copies that complete on an mbarrier),
+	// TMA allows UTMALDG and UBLKCP (TMA copies that complete on an mbarrier),
 	// SYNCS, MBARINIT and ARRIVE; AsyncMMA allows HGMMA and
 	// WARPGROUP.DEPBAR (compute capability 9.0).
 	TMA      bool

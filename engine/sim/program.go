@@ -13,8 +13,10 @@ type Inst struct {
 	// MOV, SEL, DFMA, DADD, DMUL, MUFU, HMMA, LDS, STS, LDG, STG, LDL, STL,
 	// BAR, BAR.ARV, BAR.CLUSTER, MEMBAR, NANOSLEEP, NOP or EXIT; the
 	// asynchronous LDGSTS, LDGDEPBAR and DEPBAR (cp.async and its commit
-	// and wait groups), UBLKCP and SYNCS (a bulk copy that completes on an
-	// mbarrier, and the wait for a phase of one), MBARINIT and ARRIVE (an
+	// and wait groups), UTMALDG, UBLKCP and SYNCS (a TMA copy that
+	// completes on an mbarrier: the tensor-map tile load,
+	// cp.async.bulk.tensor, or the plain bulk copy, cp.async.bulk; and the
+	// wait for a phase of one), MBARINIT and ARRIVE (an
 	// mbarrier's arrivals per phase, and one arrival), HGMMA and
 	// WARPGROUP.DEPBAR (warpgroup MMA and its wait). (Branches are
 	// [Program.Branch].)
@@ -26,7 +28,7 @@ type Inst struct {
 	// Level is where a global/local access is served: "l1", "l2" (a hit
 	// in the L2 partition near the SM), "l2far" (a hit in the far
 	// partition, Machine.L2FarLatency) or "dram". Default: "dram" for
-	// LDG/STG/LDGSTS/UBLKCP, "l1" for LDL/STL. An LDS or STS with level
+	// LDG/STG/LDGSTS/UTMALDG/UBLKCP, "l1" for LDL/STL. An LDS or STS with level
 	// "dsmem" reads or writes the shared memory of another block of its
 	// cluster (distributed shared memory; [Launch].Cluster of 2 or more).
 	Level string
@@ -56,11 +58,11 @@ type Inst struct {
 	Groups int
 	// Bytes is the size of a UTMALDG or UBLKCP copy.
 	Bytes int
-	// Bar names the mbarrier an UBLKCP or ARRIVE arrives on, a SYNCS
+	// Bar names the mbarrier a UTMALDG, UBLKCP or ARRIVE arrives on, a SYNCS
 	// waits on and an MBARINIT sets up (one name space per block, e.g.
 	// "full0").
 	Bar string
-	// Arrivals is the number of arrivals (ARRIVEs by warps, and UBLKCPs
+	// Arrivals is the number of arrivals (ARRIVEs by warps, and TMA copies
 	// whose bytes have landed) that complete one phase of the mbarrier an
 	// MBARINIT sets up. An mbarrier no MBARINIT has set up completes a
 	// phase on every arrival.
@@ -319,7 +321,7 @@ const (
 	actAsyncCopy // LDGSTS: a global load into shared memory, in the open cp.async group
 	actCommit    // LDGDEPBAR: closes the open cp.async group
 	actWaitGroup // DEPBAR, WARPGROUP.DEPBAR: wait until at most arg groups are in flight
-	actBulkCopy  // UBLKCP: a bulk copy that arrives on an mbarrier when it lands
+	actBulkCopy  // UTMALDG, UBLKCP: a TMA copy that arrives on an mbarrier when it lands
 	actMbarWait  // SYNCS: wait for the next phase of an mbarrier
 	actMbarInit  // MBARINIT: set the arrivals per phase of an mbarrier
 	actArrive    // ARRIVE: one arrival on an mbarrier

@@ -164,7 +164,7 @@ const maxGroups = 8
 const mbarRing = 64
 
 // mbarrier is one mbarrier of a block: a phase completes once it has
-// had its arrivals (an ARRIVE, or an UBLKCP whose bytes have landed).
+// had its arrivals (an ARRIVE, or a UTMALDG or UBLKCP whose bytes have landed).
 type mbarrier struct {
 	issued   int32           // phases whose arrivals are all in
 	done     [mbarRing]int64 // per phase (mod mbarRing): when it completes

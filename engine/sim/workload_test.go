@@ -84,7 +84,7 @@ func TestParseWorkloadErrors(t *testing.T) {
 		{"dst on BAR", head + "  - {op: BAR, dst: r0}\n", `w.yaml:4:6: BAR has no destination register, got dst "r0"`},
 		{"bad register", head + "  - {op: FFMA, dst: 0r, src: [r0]}\n", `w.yaml:4:6: dst: bad register name "0r"`},
 		{"bad level", head + "  - {op: LDG, dst: r0, src: [r1], level: l3}\n", `w.yaml:4:6: level "l3", want l1, l2, l2far or dram`},
-		{"level on math", head + "  - {op: FFMA, dst: r0, src: [r1], level: l1}\n", "w.yaml:4:6: level is only for LDG, STG, LDL, STL, LDGSTS, UBLKCP, and dsmem on LDS and STS"},
+		{"level on math", head + "  - {op: FFMA, dst: r0, src: [r1], level: l1}\n", "w.yaml:4:6: level is only for LDG, STG, LDL, STL, LDGSTS, UTMALDG, UBLKCP, and dsmem on LDS and STS"},
 		{"bad width", head + "  - {op: LDG, dst: r0, src: [r1], width: 3}\n", "w.yaml:4:6: width 3, want 1, 2, 4, 8 or 16"},
 		{"loop count", head + "  - loop: -1\n    body: [{op: NOP}]\n", "w.yaml:4:11: loop (the trip count): -1, want at least 0"},
 		{"loop no body", head + "  - loop: 3\n", "w.yaml:4:5: loop needs a body"},

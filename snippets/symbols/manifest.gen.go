@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "42480a8f2a9a59ee"
+const EngineFingerprint = "a68beaadd7dbf57b"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/cdna", key: "github.com/warpbook/warpbook/engine/cdna/cdna", table: engineCdna},
