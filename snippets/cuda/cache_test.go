@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"github.com/warpbook/warpbook/engine/ptxas"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ func TestCacheEntries(t *testing.T) {
 	job := Job{Source: "__global__ void k() {}\n"}
 	key := c.key(job, nil, "sm_80")
 	good := &entry{Arch: "sm_80", Functions: []Function{{Name: "_Z1kv", Demangled: "k()", Arch: "sm_80", Entry: true, Line: 2,
-		Resources: Resources{Registers: 4, ConstMem: []ConstBank{{0, 352}}}, SASS: "\t\tFunction : _Z1kv\n\t\t.....\n"}},
+		Resources: ptxas.Resources{Registers: 4, ConstMem: []ptxas.ConstBank{{Bank: 0, Bytes: 352}}}, SASS: "\t\tFunction : _Z1kv\n\t\t.....\n"}},
 		Warnings: []srcMessage{{1, 3, "warning", "w"}}}
 	c.cachePut(key, good)
 	if got := c.cacheGet(key, "sm_80"); got == nil || got.Functions[0].Resources.Registers != 4 || got.Warnings[0].Text != "w" {

@@ -23,7 +23,7 @@
 //
 // Each architecture is one device-only compile (nvcc -cubin -arch=sm_XX
 // -Xptxas -v) followed by cuobjdump -sass, cached by content under
-// CacheDir/cuda. A [Function] carries its [Resources]; Resources.Kernel
+// CacheDir/cuda. A [Function] carries its [ptxas.Resources]; Resources.Launch
 // gives the occupancy calculator's view of it, so that the occupancy a page
 // prints comes from ptxas's own register count.
 //

@@ -11,69 +11,8 @@ import (
 
 	"github.com/ianlancetaylor/demangle"
 	"github.com/warpbook/warpbook/engine/gpu"
-	"github.com/warpbook/warpbook/engine/occupancy"
+	"github.com/warpbook/warpbook/engine/ptxas"
 )
-
-// Resources are what ptxas -v reports for one function compiled for one
-// architecture. Sizes are in bytes, register counts in 32-bit registers
-// per thread.
-type Resources struct {
-	// Registers is the registers per thread ("Used N registers").
-	Registers int `json:"registers"`
-	// SharedMem is the static shared memory per block ("N bytes smem"):
-	// __shared__ arrays, not the dynamic shared memory of a launch.
-	SharedMem int `json:"shared_mem"`
-	// ConstMem lists the constant-memory banks the function uses ("N
-	// bytes cmem[B]"), bank order as ptxas prints them. Bank 0 holds the
-	// kernel's parameters.
-	ConstMem []ConstBank `json:"const_mem,omitempty"`
-	// StackFrame is the function's own stack frame ("N bytes stack
-	// frame"): local arrays and spilled registers.
-	StackFrame int `json:"stack_frame"`
-	// CumulativeStack is the stack of the function and the functions it
-	// calls ("N bytes cumulative stack size"); 0 when ptxas prints none.
-	CumulativeStack int `json:"cumulative_stack,omitempty"`
-	// SpillStores and SpillLoads are the bytes of registers spilled to
-	// local memory and loaded back ("N bytes spill stores, N bytes spill
-	// loads").
-	SpillStores int `json:"spill_stores"`
-	SpillLoads  int `json:"spill_loads"`
-	// LocalMem is the local memory per thread where ptxas reports it on
-	// its own ("N bytes lmem", older toolkits).
-	LocalMem int `json:"local_mem,omitempty"`
-	// Barriers is the named barriers the kernel uses ("used N barriers"),
-	// when ptxas reports them; 0 when it does not (CUDA 12.4 does not).
-	Barriers int `json:"barriers,omitempty"`
-	// Textures, Samplers and Surfaces count the bound texture, sampler
-	// and surface references.
-	Textures int `json:"textures,omitempty"`
-	Samplers int `json:"samplers,omitempty"`
-	Surfaces int `json:"surfaces,omitempty"`
-}
-
-// ConstBank is the constant memory a function uses in one bank.
-type ConstBank struct {
-	Bank  int `json:"bank"`
-	Bytes int `json:"bytes"`
-}
-
-// Kernel returns the occupancy calculator's view of the compiled kernel
-// launched with blockSize threads and dynamicSharedMem bytes of dynamic
-// shared memory: ptxas's registers and static shared memory, and its
-// barriers (one, for __syncthreads, when ptxas does not say).
-func (r Resources) Kernel(blockSize, dynamicSharedMem int) occupancy.Kernel {
-	barriers := r.Barriers
-	if barriers == 0 {
-		barriers = 1
-	}
-	return occupancy.Kernel{
-		BlockSize:        blockSize,
-		Registers:        r.Registers,
-		StaticSharedMem:  r.SharedMem,
-		DynamicSharedMem: dynamicSharedMem,
-		Barriers:         barriers,
-	}
-}
 
 // Function is one function of a compiled module, for one architecture.
 type Function struct {
@@ -90,7 +29,7 @@ type Function struct {
 	Entry bool `json:"entry"`
 	// Resources are ptxas's figures. A device function has only its stack
 	// and spills.
-	Resources Resources `json:"resources"`
+	Resources ptxas.Resources `json:"resources"`
 	// SASS is the function's part of cuobjdump -sass, verbatim: from its
 	// "Function :" line to the dotted line that ends it, each instruction
 	// followed by its second 64-bit word (the control information). Empty
@@ -245,7 +184,7 @@ func Parse(r io.Reader) ([]Function, error) {
 }
 
 // parseUsed reads the items of a "Used N registers, ..." line into r.
-func parseUsed(r *Resources, items string) error {
+func parseUsed(r *ptxas.Resources, items string) error {
 	for _, item := range strings.Split(items, ", ") {
 		m := itemRe.FindStringSubmatch(strings.TrimSpace(item))
 		if m == nil {
@@ -271,7 +210,7 @@ func parseUsed(r *Resources, items string) error {
 			if bank < 0 {
 				return fmt.Errorf("%q is out of range", clip(item))
 			}
-			r.ConstMem = append(r.ConstMem, ConstBank{Bank: bank, Bytes: n})
+			r.ConstMem = append(r.ConstMem, ptxas.ConstBank{Bank: bank, Bytes: n})
 		case m[2] == "textures":
 			r.Textures = n
 		case m[2] == "samplers":

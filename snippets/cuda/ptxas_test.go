@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"github.com/warpbook/warpbook/engine/ptxas"
 	"os"
 	"reflect"
 	"strings"
@@ -24,11 +25,11 @@ func TestParse(t *testing.T) {
 	}
 	want := []Function{
 		{Name: "dyn", Demangled: "dyn", Arch: "sm_50", Entry: true, Line: 2,
-			Resources: Resources{Registers: 6, ConstMem: []ConstBank{{0, 328}}}},
+			Resources: ptxas.Resources{Registers: 6, ConstMem: []ptxas.ConstBank{{Bank: 0, Bytes: 328}}}},
 		{Name: "_Z9named_barPf", Demangled: "named_bar(float*)", Arch: "sm_50", Entry: true, Line: 6,
-			Resources: Resources{Registers: 7, SharedMem: 1024, ConstMem: []ConstBank{{0, 328}}}},
+			Resources: ptxas.Resources{Registers: 7, SharedMem: 1024, ConstMem: []ptxas.ConstBank{{Bank: 0, Bytes: 328}}}},
 		{Name: "_Z8useconstPfPKfi", Demangled: "useconst(float*, float const*, int)", Arch: "sm_50", Entry: true, Line: 10,
-			Resources: Resources{Registers: 22, StackFrame: 64, CumulativeStack: 64, ConstMem: []ConstBank{{0, 340}}}},
+			Resources: ptxas.Resources{Registers: 22, StackFrame: 64, CumulativeStack: 64, ConstMem: []ptxas.ConstBank{{Bank: 0, Bytes: 340}}}},
 		{Name: "_Z6helperfi", Demangled: "helper(float, int)", Arch: "sm_50", Line: 14},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -61,11 +62,11 @@ ptxas info    : Used 168 registers, used 2 barriers, 16 bytes lmem, 1 textures, 
 		t.Fatal(err)
 	}
 	want := []Function{
-		{Name: "_Z3devv", Demangled: "dev()", Arch: "sm_80", Line: 4, Resources: Resources{StackFrame: 8}},
+		{Name: "_Z3devv", Demangled: "dev()", Arch: "sm_80", Line: 4, Resources: ptxas.Resources{StackFrame: 8}},
 		{Name: "_Z5spillPfPKf", Demangled: "spill(float*, float const*)", Arch: "sm_80", Entry: true, Line: 6,
-			Resources: Resources{Registers: 32, StackFrame: 1008, CumulativeStack: 1008, SpillStores: 1988, SpillLoads: 2012, ConstMem: []ConstBank{{0, 368}, {2, 8}}}},
+			Resources: ptxas.Resources{Registers: 32, StackFrame: 1008, CumulativeStack: 1008, SpillStores: 1988, SpillLoads: 2012, ConstMem: []ptxas.ConstBank{{Bank: 0, Bytes: 368}, {Bank: 2, Bytes: 8}}}},
 		{Name: "_Z5spillPfPKf", Demangled: "spill(float*, float const*)", Arch: "sm_90a", Entry: true, Line: 12,
-			Resources: Resources{Registers: 168, Barriers: 2, LocalMem: 16, Textures: 1, Samplers: 2, Surfaces: 3}},
+			Resources: ptxas.Resources{Registers: 168, Barriers: 2, LocalMem: 16, Textures: 1, Samplers: 2, Surfaces: 3}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", got, want)
@@ -91,18 +92,6 @@ func TestParseErrors(t *testing.T) {
 		if !errors.As(err, &pe) || pe.Line != c.line || !strings.Contains(pe.Error(), c.want) {
 			t.Errorf("%s: %v; want line %d: ...%s", c.name, err, c.line, c.want)
 		}
-	}
-}
-
-// TestResourcesKernel: the occupancy calculator gets ptxas's registers,
-// static shared memory and barriers (one when ptxas says nothing).
-func TestResourcesKernel(t *testing.T) {
-	k := Resources{Registers: 70, SharedMem: 4224}.Kernel(256, 2048)
-	if k.BlockSize != 256 || k.Registers != 70 || k.StaticSharedMem != 4224 || k.DynamicSharedMem != 2048 || k.Barriers != 1 {
-		t.Errorf("%+v", k)
-	}
-	if k := (Resources{Barriers: 3}).Kernel(32, 0); k.Barriers != 3 {
-		t.Errorf("barriers %d, want ptxas's 3", k.Barriers)
 	}
 }
 

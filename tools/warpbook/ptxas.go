@@ -11,6 +11,7 @@ import (
 
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
+	"github.com/warpbook/warpbook/engine/ptxas"
 	"github.com/warpbook/warpbook/snippets/cuda"
 	"github.com/warpbook/warpbook/snippets/page"
 )
@@ -27,7 +28,7 @@ type ptxasRow struct {
 	Line      int              `json:"line"`
 	GPU       string           `json:"gpu"`
 	CC        gpu.CC           `json:"cc"`
-	Resources cuda.Resources   `json:"resources"`
+	Resources ptxas.Resources  `json:"resources"`
 	Kernel    occupancy.Kernel `json:"kernel"`
 	Result    occupancy.Result `json:"result"`
 	// Better are the block sizes that give the highest occupancy, when it
@@ -118,7 +119,7 @@ func runOccupancyPtxas(c *cli, o occOptions) int {
 			}
 		}
 		row.GPU, row.CC = d.Name, d.CC
-		k := f.Resources.Kernel(o.threads, o.dynSmem)
+		k := f.Resources.Launch(o.threads, o.dynSmem)
 		k.MaxDynamicSharedMem, k.Carveout, k.CachePreference = base.MaxDynamicSharedMem, base.Carveout, base.CachePreference
 		k.SharedMemLimit, k.PartitionedGC = base.SharedMemLimit, base.PartitionedGC
 		row.Kernel = k
