@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/yuin/goldmark/ast"
 )
 
 // WithCode returns the page's source with the code of the cells named in
@@ -46,49 +48,129 @@ func (p *Page) WithCode(code map[string]string) ([]byte, error) {
 // would close its block, a cell that is never closed and an id the page
 // has no runnable cell for are errors.
 func (p *Page) WithOutputs(out map[string]string) ([]byte, error) {
-	for _, id := range sortedKeys(out) {
+	return p.WithVerified(Verified{Outputs: out})
+}
+
+// Verified is what "warpbook test -update" writes into a page's verified
+// blocks: the bodies of output blocks, by Go cell id; of resources
+// blocks, by CUDA cell id; of sass blocks, by [SASSBlock.Index].
+type Verified struct {
+	Outputs   map[string]string
+	Resources map[string]string
+	SASS      map[int]string
+}
+
+// WithVerified returns the page's source with the verified blocks that v
+// names holding v's text instead: a Go cell without an output block gets
+// one after it, a CUDA cell without a resources block one after its code.
+// Every other byte is kept, and each new line gets the prefix of the
+// block's fence line (a list's indentation, a quote's "> "). Text with a
+// line that would close its block, a block that is never closed, and an
+// id or index the page has no cell or block for are errors.
+func (p *Page) WithVerified(v Verified) ([]byte, error) {
+	for _, id := range sortedKeys(v.Outputs) {
 		if p.Cell(id) == nil {
 			return nil, fmt.Errorf("%s: no snippet with id %q", p.Path, id)
 		}
 	}
+	for _, id := range sortedKeys(v.Resources) {
+		if p.cudaCell(id) == nil {
+			return nil, fmt.Errorf("%s: no CUDA cell with id %q", p.Path, id)
+		}
+	}
+	for i := range v.SASS {
+		if i < 0 || i >= len(p.SASS) {
+			return nil, fmt.Errorf("%s: no sass block %d", p.Path, i)
+		}
+	}
 	var edits []splice
+	add := func(e splice, err error) error {
+		if err == nil {
+			edits = append(edits, e)
+		}
+		return err
+	}
 	for _, c := range p.Cells {
-		id := c.ID()
-		if _, ok := out[id]; !ok || p.Cell(id) != c {
+		body, ok := v.Outputs[c.ID()]
+		if !ok || p.Cell(c.ID()) != c {
 			continue
 		}
-		open, fence := c.Pos, "```"
-		if c.Output != nil {
-			open, fence = c.OutputPos, p.fenceAt(c.Output.Pos())
+		if err := add(p.rewriteBlock(c.ID(), c.Code, c.Pos, c.Output, c.OutputPos, "output", body)); err != nil {
+			return nil, err
 		}
-		nl, prefix := p.lineEnd(open.Line), p.indent(open)
-		var b strings.Builder
-		if body := out[id]; body != "" {
-			lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
-			if i := writePrefixed(&b, lines, prefix, nl, fence); i >= 0 {
-				return nil, fmt.Errorf("%s: %s: cannot update: the output has a line that would close its output block: %q", c.Pos, id, strings.TrimSpace(lines[i]))
-			}
-		}
-		if c.Output != nil {
-			closing, ok := p.closingFence(c.Output)
-			if !ok {
-				return nil, fmt.Errorf("%s: %s: cannot update: the output block is never closed", c.OutputPos, id)
-			}
-			edits = append(edits, splice{p.lineStart(c.OutputPos.Line + 1), p.lineStart(closing), b.String()})
+	}
+	for _, c := range p.CUDA {
+		body, ok := v.Resources[c.ID()]
+		if !ok || p.cudaCell(c.ID()) != c {
 			continue
 		}
-		closing, ok := p.closingFence(c.Code)
-		if !ok {
-			return nil, fmt.Errorf("%s: %s: cannot update: the snippet is never closed", c.Pos, id)
+		if err := add(p.rewriteBlock(c.ID(), c.Code, c.Pos, c.Resources, c.ResourcesPos, "resources", body)); err != nil {
+			return nil, err
 		}
-		at := p.lineStart(closing + 1)
-		text := prefix + "```output" + nl + b.String() + prefix + "```" + nl
-		if at == len(p.Source) && !bytes.HasSuffix(p.Source, []byte("\n")) {
-			text = nl + text
+	}
+	for _, i := range sortedInts(v.SASS) {
+		s := p.SASS[i]
+		if err := add(p.rewriteBlock(s.ID(), nil, s.Pos, s.Block, s.Pos, "sass", v.SASS[i])); err != nil {
+			return nil, err
 		}
-		edits = append(edits, splice{at, at, text})
 	}
 	return p.apply(edits), nil
+}
+
+// rewriteBlock returns the splice that makes block (whose fence is at
+// open) hold body; with no block, the splice that adds a block of the
+// given info string after owner (whose fence is at ownerPos).
+func (p *Page) rewriteBlock(id string, owner *ast.FencedCodeBlock, ownerPos Pos, block *ast.FencedCodeBlock, open Pos, info, body string) (splice, error) {
+	fence := "```"
+	if block != nil {
+		fence = p.fenceAt(block.Pos())
+	} else {
+		open = ownerPos
+	}
+	nl, prefix := p.lineEnd(open.Line), p.indent(open)
+	var b strings.Builder
+	if body != "" {
+		lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+		if i := writePrefixed(&b, lines, prefix, nl, fence); i >= 0 {
+			return splice{}, fmt.Errorf("%s: %s: cannot update: the %s has a line that would close its block: %q", ownerPos, id, info, strings.TrimSpace(lines[i]))
+		}
+	}
+	if block != nil {
+		closing, ok := p.closingFence(block)
+		if !ok {
+			return splice{}, fmt.Errorf("%s: %s: cannot update: the %s block is never closed", open, id, info)
+		}
+		return splice{p.lineStart(open.Line + 1), p.lineStart(closing), b.String()}, nil
+	}
+	closing, ok := p.closingFence(owner)
+	if !ok {
+		return splice{}, fmt.Errorf("%s: %s: cannot update: the cell is never closed", ownerPos, id)
+	}
+	at := p.lineStart(closing + 1)
+	text := prefix + "```" + info + nl + b.String() + prefix + "```" + nl
+	if at == len(p.Source) && !bytes.HasSuffix(p.Source, []byte("\n")) {
+		text = nl + text
+	}
+	return splice{at, at, text}, nil
+}
+
+// cudaCell returns the CUDA cell with the given id, or nil.
+func (p *Page) cudaCell(id string) *CUDACell {
+	for _, c := range p.CUDA {
+		if c.ID() == id {
+			return c
+		}
+	}
+	return nil
+}
+
+func sortedInts(m map[int]string) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
 }
 
 // splice replaces Source[start:end] by text.

@@ -32,6 +32,11 @@ type Page struct {
 	Cells []*Cell
 	// Checks are the page's checked prose values, in document order.
 	Checks []*Check
+	// CUDA are the page's CUDA cells (fenced blocks whose info string
+	// starts with "cuda compile"), and SASS its sass blocks, in document
+	// order.
+	CUDA []*CUDACell
+	SASS []*SASSBlock
 	// Diagnostics are the page's parse errors (what Parse returned as its
 	// error); a page with any is not run.
 	Diagnostics Diagnostics
@@ -176,6 +181,23 @@ func (pg *Page) transform(doc *ast.Document) {
 			node.AppendChild(node, c.Output)
 		}
 	}
+	for _, c := range pg.CUDA {
+		node := &CUDANode{Cell: c}
+		node.SetPos(c.Code.Pos())
+		parent := c.Code.Parent()
+		parent.InsertBefore(parent, c.Code, node)
+		node.AppendChild(node, c.Code)
+		if c.Resources != nil {
+			node.AppendChild(node, c.Resources)
+		}
+	}
+	for _, s := range pg.SASS {
+		node := &SASSNode{SASS: s}
+		node.SetPos(s.Block.Pos())
+		parent := s.Block.Parent()
+		parent.ReplaceChild(parent, s.Block, node)
+		node.AppendChild(node, s.Block)
+	}
 	for i, l := range links {
 		node := &CheckNode{Check: pg.Checks[i]}
 		node.SetPos(l.Pos())
@@ -212,6 +234,21 @@ func (pg *Page) fencedBlock(n *ast.FencedCodeBlock, diags *Diagnostics) *Cell {
 		if len(toks) >= 2 {
 			*diags = append(*diags, &Diagnostic{Pos: shift(infoPos, toks[1].col),
 				Msg: fmt.Sprintf("a display-only go block takes no attributes (found %q); start the info string with \"go run\" to run it", toks[1].text)})
+		}
+	case "cuda":
+		if len(toks) >= 2 && toks[1].text == "compile" {
+			pg.CUDA = append(pg.CUDA, pg.newCUDACell(n, infoPos, toks[2:], diags))
+			return nil
+		}
+		if len(toks) >= 2 {
+			*diags = append(*diags, &Diagnostic{Pos: shift(infoPos, toks[1].col),
+				Msg: fmt.Sprintf("a display-only cuda block takes no attributes (found %q); start the info string with \"cuda compile\" to compile it", toks[1].text)})
+		}
+	case "resources":
+		pg.resources(n, infoPos, toks, diags)
+	case "sass":
+		if s := pg.sass(n, infoPos, toks[1:], diags); s != nil {
+			pg.SASS = append(pg.SASS, s)
 		}
 	case "output":
 		if len(toks) > 1 {
@@ -286,16 +323,23 @@ func shift(p Pos, col int) Pos {
 	return p
 }
 
-// assignIDs reports duplicate cell ids.
+// assignIDs reports duplicate ids: Go cells and CUDA cells share one
+// namespace (anchors, -run).
 func (pg *Page) assignIDs() {
-	seen := map[string]*Cell{}
-	for _, c := range pg.Cells {
-		if first, ok := seen[c.ID()]; ok {
-			pg.Diagnostics = append(pg.Diagnostics, &Diagnostic{Pos: c.Pos, ID: c.ID(),
-				Msg: fmt.Sprintf("duplicate snippet id %q (first used at line %d)", c.ID(), first.Pos.Line)})
-			continue
+	seen := map[string]Pos{}
+	add := func(id string, at Pos) {
+		if first, ok := seen[id]; ok {
+			pg.Diagnostics = append(pg.Diagnostics, &Diagnostic{Pos: at, ID: id,
+				Msg: fmt.Sprintf("duplicate snippet id %q (first used at line %d)", id, first.Line)})
+			return
 		}
-		seen[c.ID()] = c
+		seen[id] = at
+	}
+	for _, c := range pg.Cells {
+		add(c.ID(), c.Pos)
+	}
+	for _, c := range pg.CUDA {
+		add(c.ID(), c.Pos)
 	}
 }
 
