@@ -27,8 +27,9 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testdata
 // "report" and "updated.md" sections (absent when -update changes
 // nothing). The archive comment holds settings, one "key: value" a line:
 // timeout, native, output-limit, memory-limit, path (the page's path, as
-// given to Parse; page.md by default); other lines describe the
-// case. Run with -update to rewrite
+// given to Parse; page.md by default), cuda (compile the page's CUDA cells
+// with the toolkit: skipped without one, failed without one under
+// WARPBOOK_CUDA_REQUIRE); other lines describe the case. Run with -update to rewrite
 // the golden sections, then review them with git diff.
 func TestCorpus(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txtar")
@@ -67,6 +68,8 @@ func TestCorpus(t *testing.T) {
 					k.MemoryLimit, _ = strconv.ParseInt(val, 10, 64)
 				case "path":
 					path = val
+				case "cuda":
+					k.CUDA = &CUDA{Toolkit: needToolkit(t), CacheDir: t.TempDir()}
 				default:
 					t.Fatalf("unknown setting %q in the archive comment", key)
 				}

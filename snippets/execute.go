@@ -51,6 +51,7 @@ func (k *Kernel) prepare(p *page.Page) *pageRun {
 		Page:     p,
 		Cells:    make([]*CellResult, len(p.Cells)),
 		Checks:   make([]*CheckResult, len(p.Checks)),
+		CUDA:     make([]*CUDAResult, len(p.CUDA)),
 		Verifier: k.Verifier(),
 	}}
 	r := pr.r
@@ -120,7 +121,7 @@ func (k *Kernel) prepare(p *page.Page) *pageRun {
 			if len(u.diags) > 0 {
 				continue // a checked value that does not compile
 			}
-			pr.jobs = append(pr.jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr})
+			pr.jobs = append(pr.jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr, Prelude: pl.prelude(s)})
 			pr.timeouts[u.index] = k.wallLimit(u.timeout)
 		}
 	}
@@ -136,6 +137,11 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 	if pr.pl == nil {
 		return pr.r
 	}
+	// The CUDA cells compile while the Go cells run: they read the
+	// recorded resources, not the compile's.
+	cudaDone := make(chan []*CUDAResult, 1)
+	go func() { cudaDone <- k.checkCUDA(ctx, pr.r.Page) }()
+	defer func() { pr.r.CUDA = <-cudaDone }()
 	if len(pr.jobs) > 0 {
 		var start worker.StartFunc
 		lim := worker.Limits{Timeout: pr.timeouts, Startup: startupTimeout, Output: k.outputLimit(), Memory: k.memoryLimit()}
@@ -390,6 +396,9 @@ func (pl *plan) keys(v Verifier, mode string) map[*unit]string {
 	keys := map[*unit]string{}
 	for _, s := range pl.sessions {
 		h := newHash(v.Tool, v.Engine, v.Go, v.Native, mode)
+		for _, c := range pl.prelude(s) {
+			h = h.add(c)
+		}
 		for _, u := range s.units {
 			h = h.add(u.expr)
 			for _, c := range u.chunks {

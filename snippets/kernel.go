@@ -53,6 +53,13 @@ type Kernel struct {
 	// does, and never natively) and keeps compiled pages and interpreters
 	// between runs; see [Resident].
 	Resident *Resident
+	// CUDA, when not nil, compiles the pages' CUDA cells with NVIDIA's
+	// toolkit and checks the resources and SASS their pages record (see
+	// [CUDAResult]). Without it they are not compiled: their results are
+	// skips wrapping [ErrNoCUDA], and their recorded blocks stand as they
+	// are (the browser kernel has none). The Go snippets of a page read
+	// the recorded resources either way.
+	CUDA *CUDA
 	// Started, when not nil, is called just before each cell or checked
 	// value starts, with its id and time limit, on the goroutine that runs
 	// the snippets (InProcess or Resident only). It is how the browser kernel's page

@@ -289,9 +289,9 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 // foldable reports whether a session's program (package main, with
 // [worker.HelperGo] beside it), parsed as f, can be a package of an
 // executable shared with other sessions: it has no init function and no
-// package-level variable with an initializer, whose initialization would
-// run in every session's process, and it does not declare
-// [worker.HelperEntry].
+// package-level variable with an initializer (but the kernel's cuda),
+// whose initialization would run in every session's process, and it does
+// not declare [worker.HelperEntry].
 func foldable(f *ast.File) bool {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
@@ -303,7 +303,10 @@ func foldable(f *ast.File) bool {
 			for _, sp := range d.Specs {
 				switch sp := sp.(type) {
 				case *ast.ValueSpec:
-					if d.Tok == token.VAR && len(sp.Values) > 0 {
+					// The kernel's own cuda (see cudaDecl) only builds a
+					// value: a session's cells declare no package-level
+					// variable of their own (a var is a statement).
+					if d.Tok == token.VAR && len(sp.Values) > 0 && !(len(sp.Names) == 1 && sp.Names[0].Name == cudaVar) {
 						return false
 					}
 					for _, n := range sp.Names {

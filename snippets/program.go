@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,6 +35,9 @@ type plan struct {
 	record *Facts
 	// typeChecks counts the programs compile type-checked.
 	typeChecks int
+	// cuda is the declaration of the variable cuda (see cudaDecl); ""
+	// for a page without CUDA cells.
+	cuda string
 }
 
 // cellCode is one cell's source cut into items.
@@ -101,7 +105,7 @@ func (u *unit) pos() page.Pos {
 // newPlan cuts the page's cells and builds its sessions and units. Cells
 // with skip= or error= are not part of any session.
 func newPlan(p *page.Page, timeout time.Duration) *plan {
-	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*page.Cell]*unit{}, byCheck: map[*page.Check]*unit{}, errCells: map[*page.Cell]*errResult{}}
+	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*page.Cell]*unit{}, byCheck: map[*page.Check]*unit{}, errCells: map[*page.Cell]*errResult{}, cuda: cudaDecl(p)}
 	pl.codes = make([]*cellCode, len(p.Cells))
 	for i, c := range p.Cells {
 		if c.Attrs.Skip != "" {
@@ -257,6 +261,19 @@ func (pl *plan) write(s *session, alone *standalone) string {
 	}
 	var imports, decls, body strings.Builder
 	imported := map[string]bool{} // name + " " + path
+	if pl.cuda != "" {
+		// The kernel's declaration of cuda comes first; a cell's own
+		// import of ptxas is then the same import, made once.
+		imported[" "+strconv.Quote(ptxasPath)] = true
+		if alone != nil {
+			fmt.Fprintf(&imports, "import %q\n", ptxasPath)
+			decls.WriteString("// cuda holds the kernels of the page's CUDA cells, as ptxas compiled them\n// (the page's resources blocks).\n")
+			decls.WriteString(pl.cuda)
+		} else {
+			fmt.Fprintf(&imports, "import /*line %s:1:1*/%q\n", cudaFile, ptxasPath)
+			fmt.Fprintf(&decls, "/*line %s:1:1*/%s", cudaFile, pl.cuda)
+		}
+	}
 	depth := 0
 	var block map[string]bool // names declared in the innermost block (alone)
 	for _, u := range s.units {

@@ -23,6 +23,11 @@ func Summarize(results []*PageResult) Summary {
 	for _, r := range results {
 		s.Pages++
 		s.Warn += len(r.Page.Warnings())
+		for _, c := range r.CUDA {
+			if c != nil {
+				s.Warn += len(c.Warnings)
+			}
+		}
 		count := func(st Status) {
 			switch st {
 			case StatusPass:
@@ -43,6 +48,11 @@ func Summarize(results []*PageResult) Summary {
 				count(c.Status)
 			}
 		}
+		for _, c := range r.CUDA {
+			if c != nil {
+				count(c.Status)
+			}
+		}
 	}
 	return s
 }
@@ -56,6 +66,13 @@ func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 		if verbose {
 			for _, d := range r.Page.Warnings() {
 				fmt.Fprintf(w, "%s: warning: %s\n", d.Pos, d.Msg)
+			}
+			for _, c := range r.CUDA {
+				if c != nil {
+					for _, d := range c.Warnings {
+						fmt.Fprintf(w, "%s: warning: %s\n", d.Pos, d.Msg)
+					}
+				}
 			}
 			for i, c := range r.Cells {
 				if c == nil {
@@ -79,6 +96,19 @@ func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 				}
 				ch := r.Page.Checks[i]
 				fmt.Fprintf(w, "--- %s: %s %s [%s](= %q)\n", strings.ToUpper(c.Status.String()), ch.Pos, c.ID, ch.Text, ch.Expr)
+			}
+			for i, c := range r.CUDA {
+				if c == nil {
+					continue
+				}
+				line := fmt.Sprintf("--- %s: %s %s (CUDA", strings.ToUpper(c.Status.String()), r.Page.CUDA[i].Pos, c.ID)
+				switch {
+				case c.Status == StatusSkip:
+					line += ", " + c.Skip
+				case c.Elapsed > 0:
+					line += fmt.Sprintf(", %.2fs", c.Elapsed.Seconds())
+				}
+				fmt.Fprintln(w, line+")")
 			}
 		}
 		_ = r.AllDiagnostics().Write(w)
@@ -157,6 +187,11 @@ func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
 		for _, c := range r.Checks {
 			if c != nil {
 				entries = append(entries, entry{c.ID, c.Status, c.Diagnostics, 0, ""})
+			}
+		}
+		for _, c := range r.CUDA {
+			if c != nil {
+				entries = append(entries, entry{c.ID, c.Status, c.Diagnostics, c.Elapsed, ""})
 			}
 		}
 		var total float64

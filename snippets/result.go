@@ -138,6 +138,9 @@ type PageResult struct {
 	Cells []*CellResult `json:"cells"`
 	// Checks has one result per checked value, in order (nil when left out).
 	Checks []*CheckResult `json:"checks"`
+	// CUDA has one result per CUDA cell of the page, in order (nil when
+	// left out).
+	CUDA []*CUDAResult `json:"cuda,omitempty"`
 	// Diagnostics are problems that belong to no single cell (a parse
 	// error, a worker that would not start).
 	Diagnostics page.Diagnostics `json:"-"`
@@ -156,6 +159,11 @@ func (r *PageResult) Failed() bool {
 		}
 	}
 	for _, c := range r.Checks {
+		if c != nil && c.Status == StatusFail {
+			return true
+		}
+	}
+	for _, c := range r.CUDA {
 		if c != nil && c.Status == StatusFail {
 			return true
 		}
@@ -182,6 +190,11 @@ func (r *PageResult) AllDiagnostics() page.Diagnostics {
 		}
 	}
 	for _, c := range r.Checks {
+		if c != nil {
+			all = append(all, c.Diagnostics...)
+		}
+	}
+	for _, c := range r.CUDA {
 		if c != nil {
 			all = append(all, c.Diagnostics...)
 		}

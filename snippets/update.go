@@ -29,21 +29,35 @@ func Updatable(cr *CellResult) bool {
 
 // Update returns the page's source with the output block of every
 // updatable cell rewritten to what the cell printed (an output block is
-// inserted after a cell that has none). Every other byte is kept. It
-// returns the ids of the cells it rewrote; with none, src is the page's
-// own source.
+// inserted after a cell that has none), and the resources and sass blocks
+// of every CUDA cell whose only failure is that they differ from its
+// compile rewritten to what the compiler gives. Every other byte is kept.
+// It returns the ids of the cells it rewrote; with none, src is the
+// page's own source.
 func Update(r *PageResult) (src []byte, ids []string, err error) {
-	out := map[string]string{}
+	v := page.Verified{Outputs: map[string]string{}, Resources: map[string]string{}, SASS: map[int]string{}}
 	for _, cr := range r.Cells {
 		if Updatable(cr) {
-			out[cr.ID] = normalize(cr.Output, false)
+			v.Outputs[cr.ID] = normalize(cr.Output, false)
 			ids = append(ids, cr.ID)
 		}
+	}
+	for i, cr := range r.CUDA {
+		if !cudaUpdatable(cr) {
+			continue
+		}
+		v.Resources[cr.ID] = cr.Resources
+		for _, s := range r.Page.CUDA[i].SASS {
+			if text, ok := cr.SASS[s.Index]; ok {
+				v.SASS[s.Index] = text
+			}
+		}
+		ids = append(ids, cr.ID)
 	}
 	if len(ids) == 0 {
 		return r.Page.Source, nil, nil
 	}
-	if src, err = r.Page.WithOutputs(out); err != nil {
+	if src, err = r.Page.WithVerified(v); err != nil {
 		return r.Page.Source, nil, err
 	}
 	return src, ids, nil

@@ -140,7 +140,7 @@ func (c *Compiler) Compile(ctx context.Context, job Job) (*Result, error) {
 	}
 	seen := map[string]bool{}
 	for _, a := range job.Archs {
-		if err := checkArch(a); err != nil {
+		if err := CheckArch(a); err != nil {
 			return nil, refuse(0, 0, "%v", err)
 		}
 		if seen[a] {

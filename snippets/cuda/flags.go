@@ -11,8 +11,9 @@ import (
 // CUDA 12.8 and is modelled only.
 var Archs = []string{"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"}
 
-// checkArch reports whether nvcc may be asked for arch.
-func checkArch(arch string) error {
+// CheckArch reports whether nvcc may be asked for arch: an error names
+// the architectures it may.
+func CheckArch(arch string) error {
 	for _, a := range Archs {
 		if a == arch {
 			return nil
@@ -65,6 +66,13 @@ func FlagHelp() string {
 		}
 	}
 	return b.String()
+}
+
+// CheckFlags reports whether a page may give nvcc flags: an error names
+// the first flag that is not allowed and the ones that are.
+func CheckFlags(flags []string) error {
+	_, _, err := nvccFlags(flags)
+	return err
 }
 
 // nvccFlags checks the flags a page gives against the allow-list and

@@ -147,12 +147,12 @@ func TestFlags(t *testing.T) {
 
 func TestArchs(t *testing.T) {
 	for _, a := range []string{"sm_50", "sm_80", "sm_90a"} {
-		if err := checkArch(a); err != nil {
+		if err := CheckArch(a); err != nil {
 			t.Error(err)
 		}
 	}
 	for _, a := range []string{"sm_100", "compute_80", "sm_80 -I/etc", "sm_35", ""} {
-		if checkArch(a) == nil {
+		if CheckArch(a) == nil {
 			t.Errorf("%q accepted", a)
 		}
 	}

@@ -137,7 +137,7 @@ func TestWithVerified(t *testing.T) {
 	if want := listed + "  ```resources\n  A\n\n  B\n  ```\n"; err != nil || string(out) != want {
 		t.Errorf("got %v\n%s\nwant\n%s", err, out, want)
 	}
-	if _, err := pg.WithVerified(Verified{Resources: map[string]string{"cuda-1": "```\n"}}); err == nil || !strings.Contains(err.Error(), "would close its block") {
+	if _, err := pg.WithVerified(Verified{Resources: map[string]string{"cuda-1": "```\n"}}); err == nil || !strings.Contains(err.Error(), "would close its resources block") {
 		t.Errorf("a fence in the text: %v", err)
 	}
 	if _, err := pg.WithVerified(Verified{SASS: map[int]string{0: ""}}); err == nil {

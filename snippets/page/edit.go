@@ -132,7 +132,8 @@ func (p *Page) rewriteBlock(id string, owner *ast.FencedCodeBlock, ownerPos Pos,
 	if body != "" {
 		lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
 		if i := writePrefixed(&b, lines, prefix, nl, fence); i >= 0 {
-			return splice{}, fmt.Errorf("%s: %s: cannot update: the %s has a line that would close its block: %q", ownerPos, id, info, strings.TrimSpace(lines[i]))
+			what := map[string]string{"output": "output", "resources": "resource table", "sass": "SASS excerpt"}[info]
+			return splice{}, fmt.Errorf("%s: %s: cannot update: the %s has a line that would close its %s block: %q", ownerPos, id, what, info, strings.TrimSpace(lines[i]))
 		}
 	}
 	if block != nil {

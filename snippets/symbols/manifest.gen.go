@@ -8,13 +8,14 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "a68beaadd7dbf57b"
+const EngineFingerprint = "6917249b584e532e"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/cdna", key: "github.com/warpbook/warpbook/engine/cdna/cdna", table: engineCdna},
 	{path: "github.com/warpbook/warpbook/engine/gpu", key: "github.com/warpbook/warpbook/engine/gpu/gpu", table: engineGpu},
 	{path: "github.com/warpbook/warpbook/engine/latency", key: "github.com/warpbook/warpbook/engine/latency/latency", table: engineLatency},
 	{path: "github.com/warpbook/warpbook/engine/occupancy", key: "github.com/warpbook/warpbook/engine/occupancy/occupancy", table: engineOccupancy},
+	{path: "github.com/warpbook/warpbook/engine/ptxas", key: "github.com/warpbook/warpbook/engine/ptxas/ptxas", table: enginePtxas},
 	{path: "github.com/warpbook/warpbook/engine/roofline", key: "github.com/warpbook/warpbook/engine/roofline/roofline", table: engineRoofline},
 	{path: "github.com/warpbook/warpbook/engine/sass", key: "github.com/warpbook/warpbook/engine/sass/sass", table: engineSass},
 	{path: "github.com/warpbook/warpbook/engine/sim", key: "github.com/warpbook/warpbook/engine/sim/sim", table: engineSim},

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -169,14 +170,15 @@ func runTest(c *cli, o testOptions, paths []string) int {
 // markUpdated records that -update fixed the given cells.
 func markUpdated(r *snippets.PageResult, ids []string) {
 	for _, c := range r.Cells {
-		if c == nil {
-			continue
+		if c != nil && slices.Contains(ids, c.ID) {
+			c.Status = snippets.StatusPass
+			c.Diagnostics = nil
 		}
-		for _, id := range ids {
-			if c.ID == id {
-				c.Status = snippets.StatusPass
-				c.Diagnostics = nil
-			}
+	}
+	for _, c := range r.CUDA {
+		if c != nil && slices.Contains(ids, c.ID) {
+			c.Status = snippets.StatusPass
+			c.Diagnostics = nil
 		}
 	}
 }

@@ -61,6 +61,11 @@ type Unit struct {
 	Stmt []bool `json:"stmt,omitempty"`
 	// Expr is a checked value's expression.
 	Expr string `json:"expr,omitempty"`
+	// Prelude is what a new interpreter of the unit's session evaluates
+	// before the unit: declarations the kernel gives every session of the
+	// page (the variable cuda of a page with CUDA cells). Every unit of a
+	// session carries the same prelude.
+	Prelude []string `json:"prelude,omitempty"`
 }
 
 // Kind is what an [Event] reports.

@@ -84,6 +84,12 @@ func serve(j *Job, out, errOut io.Writer, leaks bool, started func(u int)) {
 				continue
 			}
 			sessions[u.Session] = it
+			if err := prelude(it, &u); err != nil {
+				msg := err.Error()
+				mark(Event{U: u.U, Kind: Start})
+				mark(Event{U: u.U, Kind: Done, Error: &msg})
+				continue
+			}
 		}
 		base := runtime.NumGoroutine()
 		mark(Event{U: u.U, Kind: Start})
@@ -142,6 +148,16 @@ func (i *Interpreter) panicText() string {
 		return ""
 	}
 	return v.String()
+}
+
+// prelude evaluates the unit's prelude in a session's new interpreter.
+func prelude(it *Interpreter, u *Unit) error {
+	for _, c := range u.Prelude {
+		if _, err := eval(it, c); err != nil {
+			return fmt.Errorf("the kernel's prelude of the session: %w", err)
+		}
+	}
+	return nil
 }
 
 // settle waits up to grace for the goroutines above base to end and
