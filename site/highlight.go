@@ -47,6 +47,12 @@ func lexerFor(lang string) chroma.Lexer {
 	if lang == "go" || lang == "golang" {
 		return chroma.Coalesce(goLexer{})
 	}
+	if lang == "cuda" || lang == "cu" {
+		if l := newCUDALexer(); l != nil {
+			return chroma.Coalesce(l)
+		}
+		return nil
+	}
 	l := lexers.Get(lang)
 	if l == nil {
 		return nil

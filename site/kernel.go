@@ -21,7 +21,7 @@ type Kernel interface {
 func (b *build) runCells() error {
 	var run []*htmlPage
 	for _, p := range b.pages {
-		if p.snip != nil && len(p.snip.Diagnostics) == 0 && (len(p.snip.Cells) > 0 || len(p.snip.Checks) > 0) {
+		if p.snip != nil && len(p.snip.Diagnostics) == 0 && (len(p.snip.Cells) > 0 || len(p.snip.Checks) > 0 || len(p.snip.CUDA) > 0) {
 			run = append(run, p)
 		}
 	}

@@ -135,6 +135,8 @@ func (r *renderer) RegisterFuncs(reg grender.NodeRendererFuncRegisterer) {
 	reg.Register(page.KindAlert, r.alert)
 	reg.Register(page.KindCell, r.cell)
 	reg.Register(page.KindCheck, r.check)
+	reg.Register(page.KindCUDA, r.cudaCell)
+	reg.Register(page.KindSASS, r.sass)
 	reg.Register(page.KindFrontMatter, r.skip)
 	reg.Register(page.KindCaption, r.caption)
 	reg.Register(page.KindRef, r.ref)

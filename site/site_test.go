@@ -693,7 +693,7 @@ func fmtInt(i int) string {
 
 // fakeKernel verifies every cell by echoing its expected output, as a
 // kernel that found everything right would.
-type fakeKernel struct{ fail bool }
+type fakeKernel struct{ fail, noCUDA bool }
 
 // relabelKernel verifies every cell with an output that differs from the
 // page's, so that a test sees which of the two the site shows.
@@ -729,6 +729,15 @@ func (k fakeKernel) Stream(ctx context.Context, pages []*mdpage.Page, done func(
 		}
 		for _, c := range p.Checks {
 			r.Checks = append(r.Checks, &snippets.CheckResult{ID: c.ID(), Status: snippets.StatusPass, Value: c.Text})
+		}
+		// CUDA cells compile to what they record, or are not compiled
+		// (no toolkit) with noCUDA.
+		for _, c := range p.CUDA {
+			cr := &snippets.CUDAResult{ID: c.ID(), Status: snippets.StatusPass, Resources: c.Recorded()}
+			if k.noCUDA {
+				cr = &snippets.CUDAResult{ID: c.ID(), Status: snippets.StatusSkip, Skip: snippets.ErrNoCUDA.Error()}
+			}
+			r.CUDA = append(r.CUDA, cr)
 		}
 		done(i, r)
 	}
@@ -767,6 +776,39 @@ func TestCells(t *testing.T) {
 	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "book/a.md:3:") }) {
 		t.Errorf("errors %q lack the attribute error at book/a.md:3", lines)
 	}
+}
+
+const cudaPage = "# CUDA\n\n" +
+	"```cuda compile id=ilp arch=sm_80,sm_90a flags=\"-maxrregcount=64\"\n__global__ void ilp4(float* __restrict__ y) { y[threadIdx.x] = 1; }\n```\n" +
+	"```resources\nKERNEL  ARCH    REGISTERS  SMEM  STACK  SPILL-STORES  SPILL-LOADS\nilp4    sm_80          8     0      0             0            0\n```\n" +
+	"```sass arch=sm_80 match=\"^STG\"\n/*0070*/ STG.E [R2.64], R5 ;\n```\n"
+
+// TestCUDACells: a CUDA cell shows its source highlighted as CUDA, the
+// architectures and flags it compiles with, its resources and SASS marked
+// by how far the build checked them, and a note (shown by Edit) that
+// names what compiling it takes.
+func TestCUDACells(t *testing.T) {
+	s := build(t, book("a.md", cudaPage), site.Options{Kernel: fakeKernel{}})
+	a := page(t, s, "a.html")
+	contains(t, "a.html", a,
+		`<div class="cell cuda-cell" id="cuda-ilp" data-cuda="ilp">`,
+		`<p class="cuda-head">CUDA, compiled for <code>sm_80</code>, <code>sm_90a</code> with <code>-maxrregcount=64</code></p>`,
+		`<code class="language-cuda"><span class="k">__global__</span> <span class="kt">void</span> <span class="nf">ilp4</span>(<span class="kt">float</span><span class="o">*</span> <span class="k">__restrict__</span> y)`,
+		`Resources per kernel, as ptxas reports them (registers per thread; bytes) <span class="verified">✓ verified: compiled in this build</span></p><pre class="output" tabindex="0"><code>KERNEL  ARCH    REGISTERS`,
+		`SASS of <code>ilp4</code> for <code>sm_80</code>, the instructions matching <code>^STG</code> (cuobjdump) <span class="verified">✓ verified: compiled in this build</span></p><pre class="output" tabindex="0"><code>/*0070*/ STG.E [R2.64], R5 ;</code></pre>`,
+		`<p class="cell-meta">book/a.md:3 · <code>warpbook test -run &#39;^ilp$&#39; book/a.md</code></p>`,
+		`<p class="cuda-note" hidden>This kernel is compiled by NVIDIA's CUDA toolkit, which this page cannot run:`,
+		`with the toolkit fetched by <code>tools/cuda/fetch</code>`,
+	)
+	lacks(t, "a.html", a, "```resources", "```sass")
+	// Without a toolkit the recorded blocks are shown as they are, and say so.
+	s = build(t, book("a.md", cudaPage), site.Options{Kernel: fakeKernel{noCUDA: true}})
+	contains(t, "a.html", page(t, s, "a.html"), `<span class="unverified">as recorded: not compiled in this build</span>`)
+	// A plain cuda block is highlighted, and is not a cell.
+	s = build(t, book("a.md", "# A\n\n```cuda\n__shared__ float s[32];\n```\n"), site.Options{Kernel: fakeKernel{}})
+	a = page(t, s, "a.html")
+	contains(t, "a.html", a, `<code class="language-cuda"><span class="k">__shared__</span>`)
+	lacks(t, "a.html", a, "cuda-cell")
 }
 
 func TestNoOutsideRequests(t *testing.T) {

@@ -1,0 +1,120 @@
+package site
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/cuda"
+	"github.com/warpbook/warpbook/snippets/page"
+)
+
+// cudaResult returns the kernel's result for CUDA cell c, or nil.
+func (r *renderer) cudaResult(c *page.CUDACell) *snippets.CUDAResult {
+	if r.p.results == nil || c.Index >= len(r.p.results.CUDA) {
+		return nil
+	}
+	return r.p.results.CUDA[c.Index]
+}
+
+// cudaMark says how far the build checked a CUDA cell's recorded blocks:
+// compiled and matched, recorded but not compiled here (no toolkit), or
+// not checked at all (a build without a kernel).
+func cudaMark(res *snippets.CUDAResult) string {
+	switch {
+	case res == nil:
+		return `<span class="unverified">not verified in this build</span>`
+	case res.Status == snippets.StatusPass:
+		return `<span class="verified">✓ verified: compiled in this build</span>`
+	}
+	return `<span class="unverified">as recorded: not compiled in this build</span>`
+}
+
+// cudaCell writes a CUDA cell: its source, highlighted, under a line that
+// names its architectures and flags, then its resources block marked as
+// the compiler's figures, then where it is and the command that checks
+// it. A note that Edit shows says what compiling it takes.
+func (r *renderer) cudaCell(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	c := node.(*page.CUDANode).Cell
+	res := r.cudaResult(c)
+	id := r.id("cuda-" + c.ID())
+	fmt.Fprintf(w, `<div class="cell cuda-cell" id="%s"`, html.EscapeString(id))
+	if !r.print {
+		fmt.Fprintf(w, ` data-cuda="%s"`, html.EscapeString(c.ID()))
+	}
+	w.WriteString(">\n")
+	archs := make([]string, len(c.Attrs.Archs))
+	for i, a := range c.Attrs.Archs {
+		archs[i] = "<code>" + html.EscapeString(a) + "</code>"
+	}
+	fmt.Fprintf(w, `<p class="cuda-head">CUDA, compiled for %s`, strings.Join(archs, ", "))
+	if len(c.Attrs.Flags) > 0 {
+		fmt.Fprintf(w, ` with <code>%s</code>`, html.EscapeString(strings.Join(c.Attrs.Flags, " ")))
+	}
+	w.WriteString("</p>\n")
+	code := strings.TrimSuffix(c.Source(), "\n")
+	fmt.Fprintf(w, `<pre class="code" tabindex="0"%s><code class="language-cuda">`, wide(code))
+	w.WriteString(r.b.highlight("cuda", code))
+	w.WriteString("</code></pre>\n")
+	output(w, "Resources per kernel, as ptxas reports them (registers per thread; bytes)", cudaMark(res), c.Recorded())
+	file := r.b.repoPath(r.p.path)
+	loc := fmt.Sprintf("%s:%d", file, c.Pos.Line)
+	test := fmt.Sprintf("warpbook test -run '^%s$' %s", c.ID(), file)
+	w.WriteString(`<p class="cell-meta">`)
+	if u := r.b.sourceURL(r.p.path, c.Pos.Line); u != "" {
+		fmt.Fprintf(w, `<a href="%s" rel="noopener">%s</a>`, html.EscapeString(u), html.EscapeString(loc))
+	} else {
+		w.WriteString(html.EscapeString(loc))
+	}
+	fmt.Fprintf(w, ` · <code>%s</code></p>`+"\n", html.EscapeString(test))
+	if !r.print {
+		fmt.Fprintf(w, `<p class="cuda-note" hidden>This kernel is compiled by NVIDIA's CUDA toolkit, which this page cannot run: to change it and see its registers and SASS, edit it in <code>%s</code> on your own machine, in a clone of the book's repository, with the toolkit fetched by <code>%s</code>, and run <code>%s</code> (add <code>-update</code> to record what the compiler gives).</p>`+"\n",
+			html.EscapeString(file), html.EscapeString(cuda.FetchCommand), html.EscapeString(test))
+	}
+	w.WriteString("</div>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// sass writes a sass block: the instructions it quotes, marked as the
+// compiler's, under a line that says whose they are and how they were
+// chosen.
+func (r *renderer) sass(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	s := node.(*page.SASSNode).SASS
+	kernel := s.Kernel
+	if kernel == "" && len(s.Cell.Kernels) > 0 {
+		kernel = s.Cell.Kernels[0].Name
+	}
+	label := "SASS"
+	if kernel != "" {
+		label += " of <code>" + html.EscapeString(kernel) + "</code>"
+	}
+	label += " for <code>" + html.EscapeString(s.ArchOrDefault()) + "</code>"
+	var how []string
+	if s.Match != "" {
+		how = append(how, "the instructions matching <code>"+html.EscapeString(s.Match)+"</code>")
+	}
+	if s.From != "" {
+		how = append(how, "from <code>"+html.EscapeString(s.From)+"</code>")
+	}
+	if s.To != "" {
+		how = append(how, "to <code>"+html.EscapeString(s.To)+"</code>")
+	}
+	if len(how) > 0 {
+		label += ", " + strings.Join(how, " ")
+	}
+	label += " (cuobjdump)"
+	w.WriteString(`<div class="sass-block">` + "\n")
+	output(w, label, cudaMark(r.cudaResult(s.Cell)), s.Expected())
+	w.WriteString("</div>\n")
+	return ast.WalkSkipChildren, nil
+}
