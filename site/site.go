@@ -98,6 +98,10 @@ type Options struct {
 	// Provenance says where the book's source comes from (see
 	// [Provenance]); the pages show it to readers.
 	Provenance Provenance
+	// CUDA names the toolkit the kernel compiles the pages' CUDA cells
+	// with ("" for none): a build with another toolkit, or without one,
+	// does not reuse the last one's site.
+	CUDA string
 	// PDF, when set, prints a written site's print edition (print.html in
 	// dir) to PDF, as package site/pdf does; [BuildDir] writes it into
 	// the site as book.pdf.

@@ -159,8 +159,8 @@ func BuildDir(ctx context.Context, fsys fs.FS, out string, opts Options, force b
 	go tool()
 	pv := opts.Provenance
 	extra := func() string {
-		return fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v\x00live=%v", tool(), opts.Strict, out,
-			pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil, opts.Live != nil)
+		return fmt.Sprintf("%s\x00strict=%v\x00out=%s\x00source=%s,%v,%d,%s\x00pdf=%v\x00live=%v\x00cuda=%s", tool(), opts.Strict, out,
+			pv.Commit, pv.Dirty, pv.Date.Unix(), pv.Prefix, opts.PDF != nil, opts.Live != nil, opts.CUDA)
 	}
 	if !force && upToDate(out, func() (string, error) { return inputKey(fsys, extra()) }) {
 		return nil, true, nil

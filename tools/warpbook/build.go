@@ -24,9 +24,12 @@ var buildCommand = command{
 
 Build parses, runs and verifies every page of the book (default: book), then
 renders the site into -o. On any failing snippet, broken link or malformed
-page it prints every problem at once, writes nothing and exits 1. When
-neither the book nor the tool changed since the last build into -o, it does
-nothing (--force rebuilds).`,
+page it prints every problem at once, writes nothing and exits 1. It
+compiles the book's CUDA cells with NVIDIA's toolkit and checks what they
+record; without a toolkit it says so once and shows them as recorded
+(--require-cuda fails instead). When neither the book nor the tool (nor
+the toolkit) changed since the last build into -o, it does nothing
+(--force rebuilds).`,
 	setup: func(fs *flag.FlagSet, c *cli) func([]string) int {
 		book := fs.String("book", "book", "book `directory` (or give it as the argument): Markdown pages, SUMMARY.md, book.yaml")
 		out := fs.String("o", "_site", "output `directory`, replaced atomically")
@@ -34,11 +37,12 @@ nothing (--force rebuilds).`,
 		force := fs.Bool("force", false, "rebuild even when nothing changed")
 		liveKernel := fs.Bool("live", true, "build the browser kernel and the practice module, so that readers can run and edit the snippets and generate problems (needs the Go toolchain and the warpbook module)")
 		toPDF := fs.Bool("pdf", false, "also print the print edition to book.pdf in the site, with Chromium (skipped, with a message, without one)")
+		requireCUDA := fs.Bool("require-cuda", false, requireCUDAUsage)
 		return func(args []string) int {
 			if code, ok := c.bookArg(book, args); !ok {
 				return code
 			}
-			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF, live: *liveKernel})
+			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF, live: *liveKernel, requireCUDA: *requireCUDA})
 		}
 	},
 }
@@ -46,6 +50,7 @@ nothing (--force rebuilds).`,
 // buildFlags are the build command's options.
 type buildFlags struct {
 	strict, force, pdf, live bool
+	requireCUDA              bool
 }
 
 // buildBook builds the book in dir into out and reports like the build
@@ -66,10 +71,21 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 	// collections make it faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	prog := newProgress(c.stderr, "pages verified")
+	k := &countingKernel{Kernel: newKernel()}
+	var noCUDA error
+	k.CUDA, noCUDA = findCUDA(ctx, k.CacheDir)
+	cudaName := ""
+	switch {
+	case k.CUDA != nil:
+		cudaName = k.CUDA.Toolkit.String()
+	case f.requireCUDA:
+		return c.failf("--require-cuda: no CUDA toolkit to compile the book's CUDA cells: %v", noCUDA)
+	}
 	opts := site.Options{
 		Dir:        dir,
 		Strict:     f.strict,
-		Kernel:     newKernel(),
+		Kernel:     k,
+		CUDA:       cudaName,
 		Figures:    newFigures(),
 		Live:       newLive(f.live, ""),
 		Practice:   newLive(f.live, live.PracticePackage),
@@ -92,6 +108,7 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 	prog.clear()
 	pruneCache()
 	stdout, stderr := c.stdout, c.stderr
+	reportUncompiled(c, int(k.uncompiled.Load()), noCUDA)
 	if upToDate {
 		fmt.Fprintf(stdout, "%s is up to date\n", out)
 		return 0

@@ -26,9 +26,12 @@ var testCommand = command{
 
 Runs the Go snippets of Markdown pages, checks what they print against the
 pages' output blocks, checks their prose values and figures, and reports
-every difference as file.md:LINE:COL with a diff. Paths are .md files or
-directories (searched for *.md); the default is book. Each page is reported
-as soon as it is verified.
+every difference as file.md:LINE:COL with a diff. It compiles the pages'
+CUDA cells with NVIDIA's toolkit and checks the resources and SASS they
+record; without a toolkit it says so once and leaves them as recorded
+(--require-cuda fails instead). Paths are .md files or directories
+(searched for *.md); the default is book. Each page is reported as soon as
+it is verified.
 
 Exit status: 0 all pass, 1 any failure, 2 a usage error or a malformed page
 (the other pages still run).`,
@@ -38,7 +41,8 @@ Exit status: 0 all pass, 1 any failure, 2 a usage error or a malformed page
 		fs.BoolVar(&o.verbose, "v", false, "print every snippet's status")
 		fs.BoolVar(&o.json, "json", false, "print test2json-style events")
 		fs.StringVar(&o.format, "format", "text", "report format: text or github (workflow annotations)")
-		fs.BoolVar(&o.update, "update", false, "rewrite the output blocks of snippets whose output differs")
+		fs.BoolVar(&o.update, "update", false, "rewrite the output blocks of snippets whose output differs, and the resources and sass blocks of CUDA cells that differ from their compile")
+		fs.BoolVar(&o.requireCUDA, "require-cuda", false, requireCUDAUsage)
 		fs.BoolVar(&o.native, "native", false, "also compile every page's snippets with the Go toolchain, run them and compare")
 		fs.DurationVar(&o.timeout, "timeout", snippets.DefaultTimeout, "time limit per snippet (timeout= overrides)")
 		fs.StringVar(&o.cache, "cache", "", `result cache directory (default: the user cache directory's warpbook; "off" disables it)`)
@@ -52,6 +56,7 @@ type testOptions struct {
 	run, format, cache string
 	verbose, json      bool
 	update, native     bool
+	requireCUDA        bool
 	timeout            time.Duration
 	jobs               int
 }
@@ -91,6 +96,14 @@ func runTest(c *cli, o testOptions, paths []string) int {
 	if pages == nil {
 		return code
 	}
+	var noCUDA error
+	if hasCUDA(pages) {
+		k.CUDA, noCUDA = findCUDA(context.Background(), k.CacheDir)
+		if k.CUDA == nil && o.requireCUDA {
+			return c.failf("--require-cuda: no CUDA toolkit to compile the pages' CUDA cells: %v", noCUDA)
+		}
+	}
+	uncompiledCells := 0
 	// Figures are drawn from the engine as build draws them, so that test
 	// reports a figure's error as build does (and remembers what it drew).
 	figures := &site.Figures{CacheDir: k.CacheDir}
@@ -98,6 +111,11 @@ func runTest(c *cli, o testOptions, paths []string) int {
 	failed := false
 	report := func(r *snippets.PageResult) {
 		results = append(results, r)
+		for _, c := range r.CUDA {
+			if uncompiled(c) {
+				uncompiledCells++
+			}
+		}
 		if k.Filter == nil && len(r.Page.Diagnostics) == 0 {
 			r.Diagnostics = append(r.Diagnostics, figures.Check(r.Page)...)
 		}
@@ -143,6 +161,7 @@ func runTest(c *cli, o testOptions, paths []string) int {
 	if k.CacheDir != "" {
 		pruneCache()
 	}
+	reportUncompiled(c, uncompiledCells, noCUDA)
 	s := snippets.Summarize(results)
 	if k.Filter != nil && s.Pass+s.Fail+s.Skip == 0 {
 		// As go test does for a -run that matches no test.
