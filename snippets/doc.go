@@ -79,7 +79,22 @@
 // paths never reach generated code: the programs name the page by a
 // constant.
 //
+// # CUDA cells
+//
+// With [Kernel.CUDA] set (a [CUDA] compiler: NVIDIA's toolkit, see package
+// cuda), the kernel compiles each CUDA cell of a page ([page.CUDACell])
+// while its Go cells run, and checks the cell's resources and sass blocks
+// against the compile ([CUDAResult]); without it the cells are skipped
+// with [ErrNoCUDA] and their blocks stand as recorded. Either way, every
+// Go session of a page with CUDA cells, but a whole program's, has a
+// package-level variable cuda, a ptxas.Kernels holding the kernels the
+// page's resources blocks record: the kernel declares it from the page
+// (never from a compile), so a page runs alike with a toolkit or without,
+// natively and in the browser kernel, and the occupancy a page prints is
+// computed from ptxas's own register counts.
+//
 // [Update] and [UpdateFile] rewrite the output blocks of the cells whose
-// only failure is their output; [WriteText], [WriteJSON] and [WriteGitHub]
+// only failure is their output, and the resources and sass blocks of the
+// CUDA cells whose only failure is that they differ from the compile; [WriteText], [WriteJSON] and [WriteGitHub]
 // report results as "warpbook test" prints them.
 package snippets

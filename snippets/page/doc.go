@@ -52,6 +52,15 @@
 // lists it. The author's reference for all of this, with every attribute,
 // is docs/writing.md in the repository.
 //
+// A fenced block whose info string starts with "cuda compile" is a
+// [CUDACell] (attributes [CUDAAttrs]: arch=, id=, flags=): CUDA that the
+// kernel compiles with NVIDIA's toolkit. The "resources" block right after
+// it records ptxas's figures per kernel and architecture (parsed into
+// CUDACell.Kernels with [ptxas.ParseTable]), and "sass" blocks after it,
+// or anywhere below it with cell=ID, quote chosen instructions
+// ([SASSBlock]). In the AST a [CUDANode] holds the cell's two blocks and a
+// [SASSNode] each sass block.
+//
 // # Figures, tables and references
 //
 // A figure block's info string may give it an id ("```figure
@@ -64,8 +73,9 @@
 //
 // [ReadFile] reads a page, or any file of a book, within a limit on its
 // size ([MaxPageBytes], [MaxAssetBytes]) and refuses what is not a regular
-// file or leads outside the book. [Page.WithCode] and [Page.WithOutputs]
-// return the page's source with cells' code or output blocks replaced,
+// file or leads outside the book. [Page.WithCode] and [Page.WithVerified]
+// ([Page.WithOutputs] for outputs alone) return the page's source with
+// cells' code or verified blocks (outputs, resources, SASS) replaced,
 // every other byte kept: what a reader's edits in the browser and
 // "warpbook test -update" make of the page.
 package page
