@@ -37,7 +37,8 @@ func cudaMark(res *snippets.CUDAResult) string {
 // cudaCell writes a CUDA cell: its source, highlighted, under a line that
 // names its architectures and flags, then its resources block marked as
 // the compiler's figures, then where it is and the command that checks
-// it. A note that Edit shows says what compiling it takes.
+// it. Its Edit (a details element: no script) says what compiling it
+// takes.
 func (r *renderer) cudaCell(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkSkipChildren, nil
@@ -45,11 +46,7 @@ func (r *renderer) cudaCell(w util.BufWriter, src []byte, node ast.Node, enterin
 	c := node.(*page.CUDANode).Cell
 	res := r.cudaResult(c)
 	id := r.id("cuda-" + c.ID())
-	fmt.Fprintf(w, `<div class="cell cuda-cell" id="%s"`, html.EscapeString(id))
-	if !r.print {
-		fmt.Fprintf(w, ` data-cuda="%s"`, html.EscapeString(c.ID()))
-	}
-	w.WriteString(">\n")
+	fmt.Fprintf(w, `<div class="cell cuda-cell" id="%s">`+"\n", html.EscapeString(id))
 	archs := make([]string, len(c.Attrs.Archs))
 	for i, a := range c.Attrs.Archs {
 		archs[i] = "<code>" + html.EscapeString(a) + "</code>"
@@ -63,22 +60,22 @@ func (r *renderer) cudaCell(w util.BufWriter, src []byte, node ast.Node, enterin
 	fmt.Fprintf(w, `<pre class="code" tabindex="0"%s><code class="language-cuda">`, wide(code))
 	w.WriteString(r.b.highlight("cuda", code))
 	w.WriteString("</code></pre>\n")
-	output(w, "Resources per kernel, as ptxas reports them (registers per thread; bytes)", cudaMark(res), c.Recorded())
 	file := r.b.repoPath(r.p.path)
-	loc := fmt.Sprintf("%s:%d", file, c.Pos.Line)
 	test := fmt.Sprintf("warpbook test -run '^%s$' %s", c.ID(), file)
+	if !r.print {
+		// Edit, without script: what changing the kernel takes.
+		fmt.Fprintf(w, `<details class="cuda-edit"><summary>Edit</summary><p>Compiling CUDA needs NVIDIA's toolkit on your machine, not in this page: in a clone of the book's repository run <code>%s</code>, edit <code>%s</code>, and run <code>%s</code> (<code>-update</code> records the new registers and SASS).</p></details>`+"\n",
+			html.EscapeString(cuda.FetchCommand), html.EscapeString(file), html.EscapeString(test))
+	}
+	output(w, "ptxas: registers per thread, sizes in bytes", cudaMark(res), c.Recorded())
+	loc := fmt.Sprintf("%s:%d", file, c.Pos.Line)
 	w.WriteString(`<p class="cell-meta">`)
 	if u := r.b.sourceURL(r.p.path, c.Pos.Line); u != "" {
 		fmt.Fprintf(w, `<a href="%s" rel="noopener">%s</a>`, html.EscapeString(u), html.EscapeString(loc))
 	} else {
 		w.WriteString(html.EscapeString(loc))
 	}
-	fmt.Fprintf(w, ` · <code>%s</code></p>`+"\n", html.EscapeString(test))
-	if !r.print {
-		fmt.Fprintf(w, `<p class="cuda-note" hidden>This kernel is compiled by NVIDIA's CUDA toolkit, which this page cannot run: to change it and see its registers and SASS, edit it in <code>%s</code> on your own machine, in a clone of the book's repository, with the toolkit fetched by <code>%s</code>, and run <code>%s</code> (add <code>-update</code> to record what the compiler gives).</p>`+"\n",
-			html.EscapeString(file), html.EscapeString(cuda.FetchCommand), html.EscapeString(test))
-	}
-	w.WriteString("</div>\n")
+	w.WriteString("</p>\n</div>\n")
 	return ast.WalkSkipChildren, nil
 }
 

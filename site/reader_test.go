@@ -263,7 +263,9 @@ func TestNumberedFloats(t *testing.T) {
 // visit, gzipped: its HTML and the stylesheets and scripts it loads before
 // the reader does anything (the search index and library, the programs of
 // "Copy as program" and the figures' numbers load, or open, on demand).
-const pageWeightBudget = 50 << 10
+// It was 50 KiB until the mechanism chapters gained compiled CUDA cells
+// (the kernel, ptxas's table and SASS excerpts: 2 to 6 KB a chapter).
+const pageWeightBudget = 54 << 10
 
 // The real book's chapters stay within the page weight budget. go test
 // -run PageWeight -v ./site prints each one's weight (docs/benchmarks.md

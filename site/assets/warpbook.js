@@ -1,8 +1,8 @@
 // warpbook: progressive enhancements. Every page works without this file;
 // it adds the theme button, keyboard shortcuts, copy buttons, the "On
-// this page" highlight, the figure step control, the question filter and
-// the Edit of CUDA cells (search is assets/search.js, loaded when the
-// reader first reaches for the search box). It makes no network request.
+// this page" highlight, the figure step control and the question filter
+// (search is assets/search.js, loaded when the reader first reaches for
+// the search box). It makes no network request.
 (function () {
   "use strict";
   var doc = document.documentElement;
@@ -285,39 +285,6 @@
     setupTagFilter();
     setupSearch();
     setupKeys();
-    setupCUDA();
-  }
-
-  // CUDA cells compile with NVIDIA's toolkit, which a page cannot run: their
-  // Edit shows the note that says so and what to run instead.
-  function setupCUDA() {
-    var cells = document.querySelectorAll(".cuda-cell[data-cuda]");
-    for (var i = 0; i < cells.length; i++) {
-      (function (cell) {
-        var note = cell.querySelector(".cuda-note");
-        var pre = cell.querySelector("pre.code");
-        if (!note || !pre) return;
-        var id = cell.getAttribute("data-cuda");
-        note.id = cell.id + "-note";
-        var bar = document.createElement("div");
-        bar.className = "cell-tools";
-        bar.setAttribute("role", "group");
-        bar.setAttribute("aria-label", "CUDA cell " + id);
-        var b = document.createElement("button");
-        b.type = "button";
-        b.className = "cell-edit";
-        b.textContent = "Edit";
-        b.setAttribute("aria-label", "Edit CUDA cell " + id);
-        b.setAttribute("aria-controls", note.id);
-        b.setAttribute("aria-expanded", "false");
-        b.addEventListener("click", function () {
-          note.hidden = !note.hidden;
-          b.setAttribute("aria-expanded", String(!note.hidden));
-        });
-        bar.appendChild(b);
-        pre.after(bar);
-      })(cells[i]);
-    }
   }
 
   if (document.readyState === "loading") {
