@@ -109,6 +109,9 @@ func (r *renderer) sass(w util.BufWriter, src []byte, node ast.Node, entering bo
 	if len(how) > 0 {
 		label += ", " + strings.Join(how, " ")
 	}
+	if s.Control {
+		label += ", with each instruction's control information"
+	}
 	label += " (cuobjdump)"
 	w.WriteString(`<div class="sass-block">` + "\n")
 	output(w, label, cudaMark(r.cudaResult(s.Cell)), s.Expected())

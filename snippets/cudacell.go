@@ -93,7 +93,7 @@ func (k *Kernel) checkCUDACell(ctx context.Context, c *page.CUDACell) *CUDAResul
 			fail(s.Pos, nil, "%s: %v", s.ID(), err)
 			continue
 		}
-		sel := cuda.Selection{Context: s.Context, Raw: s.Raw}
+		sel := cuda.Selection{Context: s.Context, Raw: s.Raw, Control: s.Control}
 		for re, dst := range map[string]**regexp.Regexp{s.Match: &sel.Match, s.From: &sel.From, s.To: &sel.To} {
 			if re != "" {
 				*dst = regexp.MustCompile(re) // the page model compiled it

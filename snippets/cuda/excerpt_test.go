@@ -5,6 +5,8 @@ import (
 	"os"
 	"regexp"
 	"testing"
+
+	"github.com/warpbook/warpbook/engine/sass"
 )
 
 // saxpySM80 is cuobjdump -sass of saxpy compiled by nvcc 12.4 for sm_80
@@ -65,6 +67,19 @@ func TestExcerpt(t *testing.T) {
 				t.Errorf("got %v\n%s\nwant\n%s", err, got, tc.want)
 			}
 		})
+	}
+	// With Control, each instruction's control information as engine/sass
+	// decodes it from the second word, columns aligned.
+	got, err := Excerpt(saxpySM80, Selection{From: re(`^ISETP`), To: re(`EXIT`), Control: true})
+	want := "/*0040*/     ISETP.GE.AND P0, PT, R4, c[0x0][0x178], PT ;  " + sass.DecodeControl(0x000fda0003f06270).String() + "\n" +
+		"/*0050*/ @P0 EXIT ;                                        " + sass.DecodeControl(0x000fea0003800000).String() + "\n"
+	if err != nil || got != want {
+		t.Errorf("control: got %v\n%s\nwant\n%s", err, got, want)
+	}
+	// Listings before sm_70 (three instructions to a control word) are
+	// not read.
+	if _, err := Excerpt("\t\tFunction : k\n        /*0008*/                   MOV R1, c[0x0][0x20] ;   /* 0x4c98078000870001 */\n", Selection{}); err == nil {
+		t.Error("no error for a listing engine/sass does not read")
 	}
 	for _, sel := range []Selection{{Match: re(`^HGMMA`)}, {From: re(`^HGMMA`)}, {From: re(`^EXIT`), To: re(`^LDG`)}} {
 		if _, err := Excerpt(saxpySM80, sel); !errors.Is(err, ErrSelection) {

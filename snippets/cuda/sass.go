@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/warpbook/warpbook/engine/sass"
 )
 
 // SplitSASS splits the output of cuobjdump -sass for one cubin into its
@@ -70,37 +72,43 @@ type Selection struct {
 	// address and text, "/*0080*/ FFMA R9, R2, R3, R9 ;", with guard
 	// predicates in a column of their own so that opcodes line up.
 	Raw bool
+	// Control follows each instruction (not Raw) with its control
+	// information as engine/sass decodes it, in CuAssembler's notation:
+	// "B--2---:R-:W-:-:S04" (the counters it waits on, the ones it sets
+	// when its sources are read and its result written, yield, stall).
+	Control bool
 }
-
-// instRE is an instruction line of a cuobjdump listing: its address,
-// its text and its first encoding word.
-var instRE = regexp.MustCompile(`^\s*/\*([0-9a-f]{4,8})\*/\s+(.*?)\s*/\* 0x[0-9a-f]{16} \*/\s*$`)
-
-// guardRE is an instruction's guard predicate.
-var guardRE = regexp.MustCompile(`^@!?U?P[0-7T]\s+`)
 
 // An ErrSelection is a selection that keeps nothing, or whose From or To
 // matches no instruction: what the page asks for is not in the SASS.
 var ErrSelection = errors.New("the selection keeps no instruction")
 
-// Excerpt returns the instructions of sass (one function's listing, as in
-// Function.SASS) that sel keeps, one a line. Where instructions between two
-// kept ones are left out, a line "..." stands for them. A selection that
-// keeps nothing is an error wrapping ErrSelection that says why.
-func Excerpt(sass string, sel Selection) (string, error) {
+// Excerpt returns the instructions of listing (one function's part of
+// cuobjdump -sass for sm_70 or later, as in Function.SASS; engine/sass
+// reads it) that sel keeps, one a line. Where instructions between two kept
+// ones are left out, a line "..." stands for them. A selection that keeps
+// nothing is an error wrapping ErrSelection that says why.
+func Excerpt(listing string, sel Selection) (string, error) {
+	l, err := sass.Parse("listing", []byte(listing))
+	if err != nil {
+		return "", fmt.Errorf("reading the SASS: %w", err)
+	}
+	if len(l.Functions) != 1 {
+		return "", fmt.Errorf("the SASS holds %d functions, not one", len(l.Functions))
+	}
+	lines := strings.Split(listing, "\n")
 	type inst struct {
-		addr, text string
-		lines      []string // the instruction's lines as cuobjdump prints them
+		*sass.Inst
+		text string // as cuobjdump prints it, " ;" included
 	}
 	var insts []inst
-	for _, line := range strings.Split(sass, "\n") {
-		if m := instRE.FindStringSubmatch(line); m != nil {
-			insts = append(insts, inst{addr: m[1], text: m[2], lines: []string{line}})
-			continue
+	for i := range l.Functions[0].Insts {
+		in := &l.Functions[0].Insts[i]
+		text := lines[in.Line-1][in.Col-1:]
+		if j := strings.Index(text, "/*"); j >= 0 {
+			text = text[:j]
 		}
-		if n := len(insts); n > 0 && strings.HasPrefix(strings.TrimSpace(line), "/* 0x") {
-			insts[n-1].lines = append(insts[n-1].lines, line)
-		}
+		insts = append(insts, inst{in, strings.TrimSpace(text)})
 	}
 	if len(insts) == 0 {
 		return "", fmt.Errorf("%w: the listing has no instructions", ErrSelection)
@@ -120,23 +128,26 @@ func Excerpt(sass string, sel Selection) (string, error) {
 		hi = lo + n + 1
 	}
 	keep := make([]bool, len(insts))
-	any := false
+	kept := false
 	for i := lo; i < hi; i++ {
 		if sel.Match != nil && !sel.Match.MatchString(insts[i].text) {
 			continue
 		}
-		any = true
+		kept = true
 		for j := max(lo, i-sel.Context); j < min(hi, i+sel.Context+1); j++ {
 			keep[j] = true
 		}
 	}
-	if !any {
+	if !kept {
 		return "", fmt.Errorf("%w: no instruction matches match=%q", ErrSelection, sel.Match)
 	}
-	guard := 0
+	guard, width := 0, 0
 	for i, in := range insts {
 		if keep[i] {
-			guard = max(guard, len(strings.TrimSpace(guardRE.FindString(in.text))))
+			if in.Pred != "" {
+				guard = max(guard, len(in.Pred)+1)
+			}
+			width = max(width, len(in.text)-len(guardOf(in.text)))
 		}
 	}
 	var b strings.Builder
@@ -150,21 +161,34 @@ func Excerpt(sass string, sel Selection) (string, error) {
 		}
 		last = i
 		if sel.Raw {
-			for _, l := range in.lines {
-				b.WriteString(strings.TrimRight(l, " "))
+			b.WriteString(strings.TrimRight(lines[in.Line-1], " "))
+			b.WriteByte('\n')
+			if in.Line < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[in.Line]), "/* 0x") {
+				b.WriteString(strings.TrimRight(lines[in.Line], " "))
 				b.WriteByte('\n')
 			}
 			continue
 		}
-		g := guardRE.FindString(in.text)
-		text := strings.TrimPrefix(in.text, g)
-		g = strings.TrimSpace(g)
-		b.WriteString("/*" + in.addr + "*/ ")
+		g := guardOf(in.text)
+		text := strings.TrimSpace(strings.TrimPrefix(in.text, g))
+		fmt.Fprintf(&b, "/*%04x*/ ", in.Addr)
 		if guard > 0 {
 			b.WriteString(strings.Repeat(" ", guard-len(g)) + g + " ")
 		}
 		b.WriteString(text)
+		if sel.Control && in.HasEncoding {
+			b.WriteString(strings.Repeat(" ", width-len(text)) + "  " + in.Ctrl.String())
+		}
 		b.WriteByte('\n')
 	}
 	return b.String(), nil
+}
+
+// guardOf returns an instruction's guard predicate as printed ("@!P0"),
+// "" for none.
+func guardOf(text string) string {
+	if g, _, ok := strings.Cut(text, " "); ok && strings.HasPrefix(g, "@") {
+		return g
+	}
+	return ""
 }

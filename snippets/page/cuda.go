@@ -120,10 +120,11 @@ type SASSBlock struct {
 	Arch string
 	// Match, From and To are the selection's regular expressions (Go's
 	// syntax, matched against an instruction's text), "" where not given;
-	// Context is context=N and Raw the raw flag. See snippets/cuda.Selection.
+	// Context is context=N, Raw the raw flag and Control the control flag.
+	// See snippets/cuda.Selection.
 	Match, From, To string
 	Context         int
-	Raw             bool
+	Raw, Control    bool
 	src             []byte
 }
 
@@ -348,15 +349,18 @@ func (pg *Page) sass(n *ast.FencedCodeBlock, infoPos Pos, attrs []infoToken, dia
 				continue
 			}
 			s.Context = v
-		case "raw":
+		case "raw", "control":
 			if t.isKV {
-				bad(t, "raw is a flag and takes no value")
+				bad(t, "%s is a flag and takes no value", t.key)
 				continue
 			}
-			s.Raw = true
+			*map[string]*bool{"raw": &s.Raw, "control": &s.Control}[t.key] = true
 		default:
-			bad(t, "unknown attribute %q of a sass block (known: cell, kernel, arch, match, from, to, context, raw)", t.key)
+			bad(t, "unknown attribute %q of a sass block (known: cell, kernel, arch, match, from, to, context, raw, control)", t.key)
 		}
+	}
+	if s.Raw && s.Control {
+		*diags = append(*diags, &Diagnostic{Pos: s.Pos, Msg: "raw shows the control words as they are: drop control, or raw"})
 	}
 	if s.Context > 0 && s.Match == "" {
 		*diags = append(*diags, &Diagnostic{Pos: s.Pos, Msg: "context= keeps instructions around the ones match= keeps: give match= too"})

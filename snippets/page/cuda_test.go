@@ -23,7 +23,7 @@ const cudaPage = "# ILP\n" + // 1
 	"\n" + // 16
 	"Prose.\n" + // 17
 	"\n" + // 18
-	"```sass cell=ilp kernel=ilp4 from=\"^S2R\" to=\"^EXIT\" raw\n" + // 19
+	"```sass cell=ilp kernel=ilp4 from=\"^S2R\" to=\"^EXIT\" control\n" + // 19
 	"```\n" + // 20
 	"\n" + // 21
 	"```cuda\n" + // 22
@@ -55,7 +55,7 @@ func TestParseCUDA(t *testing.T) {
 	if s0.Cell != c || s0.ArchOrDefault() != "sm_90a" || s0.Match != "^(LDG|STG)" || s0.Expected() != "/*0060*/ LDG.E R3, desc[UR4][R2.64] ;\n" || s0.ID() != "ilp/sass-1" {
 		t.Errorf("first sass block %+v", s0)
 	}
-	if s1.Cell != c || s1.Kernel != "ilp4" || s1.ArchOrDefault() != "sm_80" || s1.From != "^S2R" || s1.To != "^EXIT" || !s1.Raw || s1.ID() != "ilp/sass-2" {
+	if s1.Cell != c || s1.Kernel != "ilp4" || s1.ArchOrDefault() != "sm_80" || s1.From != "^S2R" || s1.To != "^EXIT" || !s1.Control || s1.Raw || s1.ID() != "ilp/sass-2" {
 		t.Errorf("second sass block %+v", s1)
 	}
 	// In the AST: the cell's node holds its two blocks; each sass block
@@ -96,6 +96,7 @@ func TestParseCUDAErrors(t *testing.T) {
 		{"sass context range", cell + "```sass match=. context=100\n```\n", "x.md:4:17: context=100: a number of instructions from 0 to 64"},
 		{"sass raw value", cell + "```sass raw=yes\n```\n", "x.md:4:9: raw is a flag"},
 		{"sass unknown", cell + "```sass lines=3\n```\n", `x.md:4:9: unknown attribute "lines" of a sass block`},
+		{"sass raw and control", cell + "```sass raw control\n```\n", "x.md:4:1: raw shows the control words as they are"},
 		{"sass empty value", cell + "```sass kernel\n```\n", "x.md:4:9: kernel needs a value: kernel=NAME"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,7 +125,7 @@ func TestWithVerified(t *testing.T) {
 	want := strings.Replace(cudaPage, "KERNEL  ARCH    REGISTERS  SMEM  STACK  SPILL-STORES  SPILL-LOADS\n"+
 		"ilp4    sm_80           8     0      0             0            0\n"+
 		"ilp4    sm_90a          8     0      0             0            0\n", "T\n", 1)
-	want = strings.Replace(want, "raw\n```\n", "raw\n/*0000*/ MOV R1 ;\n```\n", 1)
+	want = strings.Replace(want, "control\n```\n", "control\n/*0000*/ MOV R1 ;\n```\n", 1)
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
