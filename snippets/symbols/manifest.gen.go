@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "6917249b584e532e"
+const EngineFingerprint = "2ea3a15efbcd1caf"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/cdna", key: "github.com/warpbook/warpbook/engine/cdna/cdna", table: engineCdna},
