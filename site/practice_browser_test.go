@@ -448,7 +448,7 @@ func TestPracticeBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := evalJS[string](tb, `localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith("warpbook-practice/")) || "")`)
+		before := evalJS[string](tb, `localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith("warpbook-practice/")) || "") ?? ""`)
 		tb.do(chromedp.Click(chromedp.CSS("#pr-mock-box > summary")))
 		evalAsync[bool](tb, api+`.mock.start(6, `+fmt.Sprint(seed)+`).then(() => true)`)
 		if !evalJS[bool](tb, `document.getElementById('pr-mock').checkVisibility() && !document.getElementById('pr-cards').checkVisibility()`) {
@@ -509,7 +509,7 @@ func TestPracticeBrowser(t *testing.T) {
 				t.Errorf("result link %s: %v", l, err)
 			}
 		}
-		if after := evalJS[string](tb, `localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith("warpbook-practice/")) || "")`); after != before {
+		if after := evalJS[string](tb, `localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith("warpbook-practice/")) || "") ?? ""`); after != before {
 			t.Errorf("the mock interview changed the schedule")
 		}
 		runAxe(t, tb, axe, "practice.html, the interview's results")
