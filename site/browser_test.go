@@ -496,7 +496,7 @@ func TestBrowser(t *testing.T) {
 		}
 		tb.do(chromedp.Click(chromedp.CSS("#cuda-saxpy .cuda-edit summary")), chromedp.WaitVisible(chromedp.CSS(note)))
 		text := evalJS[string](tb, `document.querySelector('`+note+`').textContent`)
-		for _, want := range []string{"needs NVIDIA's toolkit on your machine", "tools/cuda/fetch", "warpbook test -run '^saxpy$' testdata/book/cells.md"} {
+		for _, want := range []string{"needs NVIDIA's toolkit on your machine", "tools/cuda/fetch", "warpbook test -run '^saxpy$' cells.md"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the note %q does not say %q", text, want)
 			}

@@ -792,12 +792,12 @@ func TestCUDACells(t *testing.T) {
 	a := page(t, s, "a.html")
 	contains(t, "a.html", a,
 		`<div class="cell cuda-cell" id="cuda-ilp">`,
-		`<details class="cuda-edit"><summary>Edit</summary><p>Compiling CUDA needs NVIDIA's toolkit on your machine, not in this page: in a clone of the book's repository run <code>tools/cuda/fetch</code>, edit <code>book/a.md</code>, and run <code>warpbook test -run &#39;^ilp$&#39; book/a.md</code>`,
+		`<details class="cuda-edit"><summary>Edit</summary><p>Compiling CUDA needs NVIDIA's toolkit on your machine, not in this page: in a clone of the book's repository run <code>tools/cuda/fetch</code>, edit <code>a.md</code>, and run <code>warpbook test -run &#39;^ilp$&#39; a.md</code>`,
 		`<p class="cuda-head">CUDA, compiled for <code>sm_80</code>, <code>sm_90a</code> with <code>-maxrregcount=64</code></p>`,
 		`<code class="language-cuda"><span class="k">__global__</span> <span class="kt">void</span> <span class="nf">ilp4</span>(<span class="kt">float</span><span class="o">*</span> <span class="k">__restrict__</span> y)`,
 		`ptxas: registers per thread, sizes in bytes <span class="verified">✓ verified: compiled in this build</span></p><pre class="output" tabindex="0"><code>KERNEL  ARCH    REGISTERS`,
 		`SASS of <code>ilp4</code> for <code>sm_80</code>, the instructions matching <code>^STG</code> (cuobjdump) <span class="verified">✓ verified: compiled in this build</span></p><pre class="output" tabindex="0"><code>/*0070*/ STG.E [R2.64], R5 ;</code></pre>`,
-		`<p class="cell-meta">book/a.md:3</p>`,
+		`<p class="cell-meta">a.md:3</p>`,
 	)
 	lacks(t, "a.html", a, "```resources", "```sass")
 	// Without a toolkit the recorded blocks are shown as they are, and say so.

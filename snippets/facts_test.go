@@ -115,14 +115,26 @@ func TestFactsBook(t *testing.T) {
 	}
 }
 
-// factPages are four pages of the test corpus, and four of the book when
-// the whole-book tests run (see booktest).
+// factPages are four pages of the test corpus that have Go cells, and
+// four of the book when the whole-book tests run (see booktest).
 func factPages(t *testing.T) []*page.Page {
-	pages := corpusPages(t)[:4]
+	pages := withCells(corpusPages(t), 4)
 	if booktest.Enabled() {
-		pages = append(pages, bookPages(t)[:4]...)
+		pages = append(pages, withCells(bookPages(t), 4)...)
 	}
 	return pages
+}
+
+// withCells returns the first n of pages that have Go cells (a page of
+// CUDA cells only has none).
+func withCells(pages []*page.Page, n int) []*page.Page {
+	var out []*page.Page
+	for _, p := range pages {
+		if len(p.Cells) > 0 && len(out) < n {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // TestFactsEdited: an edit changes the program of the edited cell's
