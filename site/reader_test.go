@@ -264,8 +264,10 @@ func TestNumberedFloats(t *testing.T) {
 // the reader does anything (the search index and library, the programs of
 // "Copy as program" and the figures' numbers load, or open, on demand).
 // It was 50 KiB until the mechanism chapters gained compiled CUDA cells
-// (the kernel, ptxas's table and SASS excerpts: 2 to 6 KB a chapter).
-const pageWeightBudget = 54 << 10
+// (the kernel, ptxas's table and SASS excerpts: 2 to 6 KB a chapter), 54
+// KiB until the memory system's second half added the TMA unit's prose to
+// async-copies (54.5 KB).
+const pageWeightBudget = 56 << 10
 
 // The real book's chapters stay within the page weight budget. go test
 // -run PageWeight -v ./site prints each one's weight (docs/benchmarks.md
