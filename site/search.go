@@ -73,6 +73,11 @@ func (b *build) addSearchText(p *htmlPage, d *docText, n ast.Node) {
 				if f, err := b.figures.draw(c.Lines().Value(src)); err == nil {
 					d.text = append(d.text, f.Caption, f.Alt)
 				}
+			case "sass", "resources":
+				// The compiler's output (addresses, registers, ptxas's
+				// table) is left out: the prose names the instructions
+				// and counts that matter, and the output would be most
+				// of the index's bytes and none of its good answers.
 			default:
 				d.code = append(d.code, body)
 			}
