@@ -73,6 +73,7 @@ func commands() map[string]command {
 		"build":     buildCommand,
 		"cache":     cacheCommand,
 		"gpus":      gpusCommand,
+		"init":      initCommand,
 		"occupancy": occupancyCommand,
 		"practice":  practiceCommand,
 		"run":       runCommand,
