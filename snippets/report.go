@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -228,29 +229,56 @@ func WriteJSON(w io.Writer, results []*PageResult, now func() time.Time) error {
 
 // WriteGitHub writes every problem as a GitHub Actions workflow command
 // (::error file=...,line=...,col=...,title=...::message), and every
-// warning as ::warning.
-func WriteGitHub(w io.Writer, results []*PageResult) {
+// warning as ::warning. File paths are made relative to root, the
+// repository's top directory, as GitHub wants them (see [AnnotationPath]).
+func WriteGitHub(w io.Writer, results []*PageResult, root string) {
 	for _, r := range results {
 		for _, d := range r.Page.Warnings() {
-			fmt.Fprintf(w, "::warning %s::%s\n", ghProps(d), ghData(d.Msg))
+			fmt.Fprintf(w, "::warning %s::%s\n", ghProps(d, root), GitHubData(d.Msg))
 		}
-		for _, d := range r.AllDiagnostics() {
-			msg := d.Msg
-			if d.Diff != "" {
-				msg += "\n" + strings.TrimRight(d.Diff, "\n")
-			}
-			if d.Hint != "" {
-				msg += "\nto update: " + d.Hint
-			}
-			fmt.Fprintf(w, "::error %s::%s\n", ghProps(d), ghData(msg))
-		}
+		WriteGitHubErrors(w, r.AllDiagnostics(), root)
 	}
 }
 
-// ghProps returns a workflow command's properties for d: its file, line,
-// column and ID.
-func ghProps(d *page.Diagnostic) string {
-	props := "file=" + ghProp(d.Pos.File)
+// WriteGitHubErrors writes each of ds as a GitHub Actions ::error
+// workflow command, with its diff and the command that updates it, and its
+// file relative to root.
+func WriteGitHubErrors(w io.Writer, ds page.Diagnostics, root string) {
+	for _, d := range ds {
+		msg := d.Msg
+		if d.Diff != "" {
+			msg += "\n" + strings.TrimRight(d.Diff, "\n")
+		}
+		if d.Hint != "" {
+			msg += "\nto update: " + d.Hint
+		}
+		fmt.Fprintf(w, "::error %s::%s\n", ghProps(d, root), GitHubData(msg))
+	}
+}
+
+// AnnotationPath returns file, a path as a diagnostic names it (relative
+// to the working directory, or absolute), relative to root, with slashes:
+// the path a workflow annotation needs. A file outside root, or an empty
+// root, leaves the path as it was, with slashes.
+func AnnotationPath(file, root string) string {
+	if root == "" {
+		return filepath.ToSlash(file)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return filepath.ToSlash(file)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(file)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// ghProps returns a workflow command's properties for d: its file
+// (relative to root), line, column and ID.
+func ghProps(d *page.Diagnostic, root string) string {
+	props := "file=" + ghProp(AnnotationPath(d.Pos.File, root))
 	if d.Pos.Line > 0 {
 		props += fmt.Sprintf(",line=%d", d.Pos.Line)
 	}
@@ -263,7 +291,8 @@ func ghProps(d *page.Diagnostic) string {
 	return props
 }
 
-func ghData(s string) string {
+// GitHubData escapes s as the message of a workflow command.
+func GitHubData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }
 

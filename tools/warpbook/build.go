@@ -36,13 +36,17 @@ the toolkit) changed since the last build into -o, it does nothing
 		strict := fs.Bool("strict", false, "refuse to build while any page is a draft")
 		force := fs.Bool("force", false, "rebuild even when nothing changed")
 		liveKernel := fs.Bool("live", true, "build the browser kernel and the practice module, so that readers can run and edit the snippets and generate problems (needs the Go toolchain and the warpbook module)")
+		format := fs.String("format", "text", "report format: text or github (workflow annotations, with paths from the repository's top)")
 		toPDF := fs.Bool("pdf", false, "also print the print edition to book.pdf in the site, with Chromium (skipped, with a message, without one)")
 		requireCUDA := fs.Bool("require-cuda", false, requireCUDAUsage)
 		return func(args []string) int {
 			if code, ok := c.bookArg(book, args); !ok {
 				return code
 			}
-			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF, live: *liveKernel, requireCUDA: *requireCUDA})
+			if *format != "text" && *format != "github" {
+				return c.usagef("-format must be text or github, not %q", *format)
+			}
+			return buildBook(context.Background(), c, *book, *out, buildFlags{strict: *strict, force: *force, pdf: *toPDF, live: *liveKernel, requireCUDA: *requireCUDA, github: *format == "github"})
 		}
 	},
 }
@@ -51,6 +55,7 @@ the toolkit) changed since the last build into -o, it does nothing
 type buildFlags struct {
 	strict, force, pdf, live bool
 	requireCUDA              bool
+	github                   bool // report as workflow annotations
 }
 
 // buildBook builds the book in dir into out and reports like the build
@@ -93,6 +98,10 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 		Provenance: provenance(dir),
 		Warnf: func(format string, args ...any) {
 			prog.clear()
+			if f.github {
+				fmt.Fprintf(c.stdout, "::warning::%s\n", snippets.GitHubData(fmt.Sprintf(format, args...)))
+				return
+			}
 			fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
 		},
 	}
@@ -120,7 +129,11 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 	if err != nil {
 		var list page.Diagnostics
 		if errors.As(err, &list) {
-			list.Write(stderr)
+			if f.github {
+				snippets.WriteGitHubErrors(stdout, list, repoRoot())
+			} else {
+				list.Write(stderr)
+			}
 			fmt.Fprintf(stderr, "warpbook build: %s; nothing written\n", plural(len(list), "error", "errors"))
 		} else {
 			fmt.Fprintf(stderr, "warpbook build: %v; nothing written\n", err)
@@ -135,7 +148,7 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 	if p, ok := s.Files["book.pdf"]; ok {
 		fmt.Fprintf(stdout, "printed the print edition to %s (%d KB)\n", filepath.Join(out, "book.pdf"), len(p)/1024)
 	}
-	if abs, err := filepath.Abs(filepath.Join(out, "index.html")); err == nil {
+	if abs, err := filepath.Abs(filepath.Join(out, "index.html")); err == nil && !f.github {
 		fmt.Fprintf(stdout, "open %s, or preview with: warpbook serve\n", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())
 	}
 	return 0

@@ -15,9 +15,10 @@ import (
 // TestSameDiagnostics builds each book of testdata/samediag/*.txtar with
 // warpbook test and warpbook build, and checks that both print the
 // archive's "diagnostics" section, byte for byte (each diagnostic with its
-// diff and hint), and that build prints besides only the "build-only"
-// section: the problems only a whole book shows (links, anchors). Test and
-// build read a page the same way and report its problems the same way.
+// diff and hint), the problems only a whole book shows (links, anchors,
+// figure ids, questions' sections) included: test checks a book with
+// build's code, reads a page the same way and reports its problems the
+// same way. With -format=github both print the same annotations.
 func TestSameDiagnostics(t *testing.T) {
 	files, err := filepath.Glob("testdata/samediag/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -63,9 +64,13 @@ func TestSameDiagnostics(t *testing.T) {
 			if got, w := strings.Join(sorted(tested), ""), strings.Join(sorted(diagnostics(want["diagnostics"])), ""); got != w {
 				t.Errorf("warpbook test printed:\n%s", udiff.Unified("want", "test", w, got))
 			}
-			both := append(diagnostics(want["diagnostics"]), diagnostics(want["build-only"])...)
-			if got, w := strings.Join(sorted(built), ""), strings.Join(sorted(both), ""); got != w {
+			if got, w := strings.Join(sorted(built), ""), strings.Join(sorted(diagnostics(want["diagnostics"])), ""); got != w {
 				t.Errorf("warpbook build printed:\n%s", udiff.Unified("want", "build", w, got))
+			}
+			_, out, _ = runCmd(t, "", "test", "-cache", "off", "-format=github", "book")
+			_, gh, _ := runCmd(t, "", "build", "--force", "-format=github", "-o", filepath.Join(dir, "_site"), "--book", "book")
+			if got, w := annotations(gh), annotations(out); got != w || w == "" {
+				t.Errorf("warpbook build -format=github printed:\n%s", udiff.Unified("test", "build", w, got))
 			}
 		})
 	}
@@ -87,6 +92,17 @@ func diagnostics(out string) []string {
 		}
 	}
 	return ds
+}
+
+// annotations returns the ::error and ::warning lines of out, sorted.
+func annotations(out string) string {
+	var as []string
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if strings.HasPrefix(l, "::error ") || strings.HasPrefix(l, "::warning ") {
+			as = append(as, l)
+		}
+	}
+	return strings.Join(sorted(as), "")
 }
 
 func sorted(s []string) []string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,8 +31,10 @@ every difference as file.md:LINE:COL with a diff. It compiles the pages'
 CUDA cells with NVIDIA's toolkit and checks the resources and SASS they
 record; without a toolkit it says so once and leaves them as recorded
 (--require-cuda fails instead). Paths are .md files or directories
-(searched for *.md); the default is book. Each page is reported as soon as
-it is verified.
+(searched for *.md); the default is book. A directory is also checked as
+build checks a book (links, anchors, figure and table ids, questions'
+sections, SUMMARY.md, book.yaml), by the same code. Each page is reported
+as soon as it is verified.
 
 Exit status: 0 all pass, 1 any failure, 2 a usage error or a malformed page
 (the other pages still run).`,
@@ -107,6 +110,19 @@ func runTest(c *cli, o testOptions, paths []string) int {
 	// Figures are drawn from the engine as build draws them, so that test
 	// reports a figure's error as build does (and remembers what it drew).
 	figures := &site.Figures{CacheDir: k.CacheDir}
+	// Every directory is checked as a book, by build's own code, unless
+	// -run narrows the run to some snippets.
+	var book map[string]page.Diagnostics
+	if k.Filter == nil {
+		var err error
+		if book, err = checkBooks(paths, figures); err != nil {
+			return c.failf("%v", err)
+		}
+	}
+	root := ""
+	if o.format == "github" {
+		root = repoRoot()
+	}
 	var results []*snippets.PageResult
 	failed := false
 	report := func(r *snippets.PageResult) {
@@ -119,6 +135,8 @@ func runTest(c *cli, o testOptions, paths []string) int {
 		if k.Filter == nil && len(r.Page.Diagnostics) == 0 {
 			r.Diagnostics = append(r.Diagnostics, figures.Check(r.Page)...)
 		}
+		r.Diagnostics = append(r.Diagnostics, newDiagnostics(book[r.Page.Path], r.AllDiagnostics())...)
+		delete(book, r.Page.Path)
 		if o.update {
 			ids, err := snippets.UpdateFile(r)
 			if err != nil {
@@ -138,7 +156,7 @@ func runTest(c *cli, o testOptions, paths []string) int {
 				code = max(code, 1)
 			}
 		case o.format == "github":
-			snippets.WriteGitHub(stdout, one)
+			snippets.WriteGitHub(stdout, one, root)
 		default:
 			snippets.WriteText(stdout, one, o.verbose)
 		}
@@ -158,6 +176,10 @@ func runTest(c *cli, o testOptions, paths []string) int {
 		prog.update(next, len(done))
 	})
 	prog.clear()
+	// What the book checks found in files that are no page (book.yaml).
+	for _, file := range slices.Sorted(maps.Keys(book)) {
+		report(&snippets.PageResult{Page: &page.Page{Path: file}, Diagnostics: book[file]})
+	}
 	if k.CacheDir != "" {
 		pruneCache()
 	}
@@ -167,7 +189,7 @@ func runTest(c *cli, o testOptions, paths []string) int {
 		// As go test does for a -run that matches no test.
 		fmt.Fprintf(stderr, "warpbook test: warning: -run %q matches no snippet or checked value\n", o.run)
 	}
-	if !o.json && o.format == "text" {
+	if !o.json {
 		warn := ""
 		switch {
 		case s.Warn > 0 && o.verbose:
@@ -288,4 +310,79 @@ func markdownFiles(paths []string) ([]pageFile, error) {
 		return nil, fmt.Errorf("no Markdown files in %s", strings.Join(paths, " "))
 	}
 	return files, nil
+}
+
+// checkBooks checks each directory of paths as build checks a book, with
+// build's own code (site.Build with no kernel: snippets are not run
+// there, test runs them), and returns the problems by file.
+func checkBooks(paths []string, figures *site.Figures) (map[string]page.Diagnostics, error) {
+	byFile := map[string]page.Diagnostics{}
+	for _, dir := range paths {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		ds, err := checkBook(dir, figures)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range ds {
+			byFile[d.Pos.File] = append(byFile[d.Pos.File], d)
+		}
+	}
+	return byFile, nil
+}
+
+// checkBook checks the book in dir as build does and returns its problems.
+func checkBook(dir string, figures *site.Figures) (page.Diagnostics, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	_, err = site.Build(context.Background(), root.FS(), site.Options{Dir: dir, Figures: figures})
+	var list page.Diagnostics
+	if errors.As(err, &list) {
+		return list, nil
+	}
+	return nil, err
+}
+
+// newDiagnostics returns the diagnostics of ds that are not in seen (the
+// same position, message, diff and hint): a page's problems that the
+// book's checks found beside the ones its run found.
+func newDiagnostics(ds, seen page.Diagnostics) page.Diagnostics {
+	key := func(d *page.Diagnostic) string { return d.Error() + "\x00" + d.Diff + "\x00" + d.Hint }
+	have := map[string]bool{}
+	for _, d := range seen {
+		have[key(d)] = true
+	}
+	var out page.Diagnostics
+	for _, d := range ds {
+		if !have[key(d)] {
+			have[key(d)] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// repoRoot returns the top directory of the git repository holding the
+// working directory (the nearest directory above it with a .git), else the
+// working directory: the root workflow annotations' paths start from. It
+// reads no git configuration.
+func repoRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return wd
+		}
+		d = up
+	}
 }
