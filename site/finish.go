@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/warpbook/warpbook/snippets/page"
 )
 
@@ -51,18 +50,16 @@ func unescapeAttr(s string) string {
 	return strings.NewReplacer("&amp;", "&", "&#34;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">").Replace(s)
 }
 
-// nearestID suggests the id closest to want, by edit distance.
+// nearestID suggests the id closest to want, by edit distance (see
+// page.Nearest), leaving out the site's own ids.
 func nearestID(want string, ids map[string]bool) string {
-	best, bestD := "", len(want)/2+1
-	for _, id := range sortedKeys(ids) {
-		if strings.HasPrefix(id, "wb-") {
-			continue
-		}
-		if d := levenshtein.ComputeDistance(want, id); d < bestD {
-			best, bestD = id, d
+	var cands []string
+	for id := range ids {
+		if !strings.HasPrefix(id, "wb-") {
+			cands = append(cands, id)
 		}
 	}
-	return best
+	return page.Nearest(want, cands)
 }
 
 // finish refuses drafts in strict mode and adds the assets and the files

@@ -84,7 +84,10 @@ func (b *build) load() (err error) {
 	parallel(b.pages, b.parse)
 	warned := 0
 	for _, p := range b.pages {
-		warned += len(p.snip.Warnings())
+		for _, d := range p.snip.Notices {
+			b.warnf("%s: %s", d.Pos, d.Msg)
+		}
+		warned += len(p.snip.Warnings()) - len(p.snip.Notices)
 	}
 	if warned > 0 {
 		b.warnf("%d numbers typed in prose are printed by snippets (warpbook test -v lists them)", warned)

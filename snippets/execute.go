@@ -249,6 +249,7 @@ func (pl *plan) compile() page.Diagnostics {
 		s.foldable = !s.program && len(ck.files) > 0 && foldable(ck.files[0])
 		ck.errs = append(ck.errs, pl.lintRedeclared(s, ck)...)
 		ck.errs = append(ck.errs, pl.lintLater(s, ck)...)
+		pl.explainUndefined(s, ck)
 		for _, e := range ck.errs {
 			i, u := pl.unitAt(s, e.pos)
 			u.diags = append(u.diags, &page.Diagnostic{Pos: e.pos, ID: u.id(), Msg: e.msg, Err: e.err})
@@ -297,6 +298,7 @@ func (pl *plan) checkAbove(s *session) {
 	}
 	ck.errs = append(ck.errs, pl.lintRedeclared(above, ck)...)
 	ck.errs = append(ck.errs, pl.lintLater(above, ck)...)
+	pl.explainUndefined(above, ck)
 	for _, e := range ck.errs {
 		var te types.Error
 		if errors.As(e.err, &te) && te.Soft && (strings.Contains(te.Msg, "declared and not used") || strings.Contains(te.Msg, "imported and not used")) {

@@ -1,6 +1,7 @@
 package snippets
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -426,4 +427,99 @@ func (pl *plan) lintLater(s *session, ck *checked) []posError {
 		}
 	}
 	return errs
+}
+
+// explainUndefined adds what an author needs to the type checker's
+// "undefined: NAME" errors: where NAME is declared when that is in a cell
+// further down (the session runs top to bottom), else the name in scope
+// there nearest to it; and for "undefined: pkg.Name", the package's
+// exported name nearest to it.
+func (pl *plan) explainUndefined(s *session, ck *checked) {
+	if ck.pkg == nil || s.program {
+		return
+	}
+	for i := range ck.errs {
+		e := &ck.errs[i]
+		var te types.Error
+		if !errors.As(e.err, &te) {
+			continue
+		}
+		name, ok := strings.CutPrefix(te.Msg, "undefined: ")
+		if !ok || strings.ContainsAny(name, " ") {
+			continue
+		}
+		if qual, sel, ok := strings.Cut(name, "."); ok {
+			if near := nearestExported(ck.pkg, qual, sel); near != "" {
+				e.msg += fmt.Sprintf(" (did you mean %s.%s?)", qual, near)
+			}
+			continue
+		}
+		if later := pl.laterDecl(s, ck, name, e.pos); later != "" {
+			e.msg += later
+			continue
+		}
+		if near := nearestInScope(ck.pkg, te.Pos, name); near != "" {
+			e.msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+	}
+}
+
+// laterDecl returns ", defined in a later cell, ID, at FILE:LINE" when
+// name is declared in a unit of s below the one at use, else "".
+func (pl *plan) laterDecl(s *session, ck *checked, name string, use page.Pos) string {
+	ui, _ := pl.unitAt(s, use)
+	var best page.Pos
+	var bestID string
+	for id, obj := range ck.info.Defs {
+		if obj == nil || id.Name != name {
+			continue
+		}
+		decl, ok := pl.pos(id.Pos())
+		if !ok {
+			continue
+		}
+		di, d := pl.unitAt(s, decl)
+		if di > ui && d.covers(decl) && (bestID == "" || before(decl, best)) {
+			best, bestID = decl, d.id()
+		}
+	}
+	if bestID == "" {
+		return ""
+	}
+	return fmt.Sprintf(": it is defined in a later cell (%s), at %s:%d; cells run top to bottom, so move it up", bestID, best.File, best.Line)
+}
+
+// nearestInScope returns the name visible at pos nearest to name.
+func nearestInScope(pkg *types.Package, pos token.Pos, name string) string {
+	inner := pkg.Scope().Innermost(pos)
+	if inner == nil {
+		inner = pkg.Scope()
+	}
+	var names []string
+	for sc := inner; sc != nil; sc = sc.Parent() {
+		for _, n := range sc.Names() {
+			if _, obj := inner.LookupParent(n, pos); obj != nil && !strings.HasPrefix(n, "wb") && !strings.HasPrefix(n, "_") {
+				names = append(names, n)
+			}
+		}
+	}
+	return page.Nearest(name, names)
+}
+
+// nearestExported returns the exported name of the package imported as
+// qual nearest to sel.
+func nearestExported(pkg *types.Package, qual, sel string) string {
+	for _, imp := range pkg.Imports() {
+		if imp.Name() != qual {
+			continue
+		}
+		var names []string
+		for _, n := range imp.Scope().Names() {
+			if token.IsExported(n) {
+				names = append(names, n)
+			}
+		}
+		return page.Nearest(sel, names)
+	}
+	return ""
 }

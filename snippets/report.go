@@ -60,14 +60,19 @@ func Summarize(results []*PageResult) Summary {
 
 // WriteText writes results the way "warpbook test" prints them: each
 // problem as "file.md:LINE:COL: ID: what", with its diff and the command
-// that would fix it indented below, then one line per page. Verbose adds a
-// line per cell and the page's warnings.
+// that would fix it indented below, then one line per page, after the
+// page's notices (a fence that looks like a snippet). Verbose adds a line
+// per cell and all the page's warnings.
 func WriteText(w io.Writer, results []*PageResult, verbose bool) {
 	for _, r := range results {
+		warnings := r.Page.Notices
 		if verbose {
-			for _, d := range r.Page.Warnings() {
-				fmt.Fprintf(w, "%s: warning: %s\n", d.Pos, d.Msg)
-			}
+			warnings = r.Page.Warnings()
+		}
+		for _, d := range warnings {
+			fmt.Fprintf(w, "%s: warning: %s\n", d.Pos, d.Msg)
+		}
+		if verbose {
 			for _, c := range r.CUDA {
 				if c != nil {
 					for _, d := range c.Warnings {

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets/internal/worker"
@@ -43,6 +44,10 @@ type edit struct {
 //     just before it panics ("" for a value Go prints itself): "panic(x)"
 //     becomes "func() { _wbv := x; _wbPanicText = _wbv.Error();
 //     panic(_wbv) }()", which panics with the same value.
+//   - yaegi says only which function a runtime panic came from. Each
+//     statement first notes its page line in the session's variable
+//     worker.PanicLine ("_wbPanicLine = 12; xs[i] = 0"), so that the panic
+//     is reported at the line it happened on.
 //
 // ck is the session's type-checked program. The caller regenerates the
 // session's chunks afterwards.
@@ -92,6 +97,47 @@ func (pl *plan) rewrite(s *session, ck *checked) {
 			add(v.Pos(), token.NoPos, "(")
 			add(v.End(), token.NoPos, ")")
 		}
+	}
+	// Each statement notes its page line before it runs, so that a panic
+	// is reported at its line (first, so that the note goes before any
+	// other edit at the statement's start).
+	// Not in a whole program: yaegi runs its main when it reads it, and
+	// declaring the variable first would make it run twice.
+	for _, f := range ck.files {
+		if s.program {
+			break
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			var list []ast.Stmt
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				list = n.List
+			case *ast.CaseClause:
+				list = n.Body
+			case *ast.CommClause:
+				list = n.Body
+			}
+			line := 0
+			for _, st := range list {
+				switch st.(type) {
+				case *ast.EmptyStmt, *ast.CaseClause, *ast.CommClause:
+					continue // a switch's or select's clauses: their bodies are lists
+				}
+				// One note a line, before a statement that starts it
+				// (one after another on its line has its line noted).
+				src, off, ok := pl.offset(st.Pos())
+				if !ok {
+					continue
+				}
+				p, _ := pl.pos(st.Pos())
+				if p.Line == line || strings.TrimLeft(src.text[src.lines[src.lineOf(off)]:off], " \t") != "" {
+					continue
+				}
+				line = p.Line
+				add(st.Pos(), token.NoPos, worker.PanicLine+" = "+strconv.Itoa(p.Line)+"; ")
+			}
+			return true
+		})
 	}
 	isTop := func(n ast.Node) bool {
 		p, ok := pl.pos(n.Pos())

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/page"
 )
 
@@ -292,6 +293,13 @@ func (s *snippetSource) plain(start, end int) (string, []page.Pos) {
 	for l := s.lineOf(start); l < len(s.lines) && s.lines[l] < end; l++ {
 		p := s.cell.Lines[l].Pos
 		p.Col += max(s.lines[l], start) - s.lines[l]
+		// A line note (see rewrite) goes before the statement that starts
+		// the line: the interpreter's columns on the line count it.
+		for _, e := range s.edits {
+			if e.start == e.end && e.start >= max(s.lines[l], start) && e.start < end && s.lineOf(e.start) == l && strings.HasPrefix(e.text, worker.PanicLine+" = ") {
+				p.Col -= len(e.text)
+			}
+		}
 		pos = append(pos, p)
 	}
 	if !strings.HasSuffix(text, "\n") {

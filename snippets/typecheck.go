@@ -31,6 +31,7 @@ const goVersion = "go1.26"
 
 // checked is a type-checked session.
 type checked struct {
+	pkg   *types.Package // the checked package, for the scopes of messages
 	files []*ast.File
 	info  *types.Info
 	errs  []posError // type, parse and sandbox errors, in the page
@@ -105,7 +106,7 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 			add(pl.fset.Position(te.Pos), te.Msg, err)
 		},
 	}
-	_, _ = conf.Check("main", pl.fset, ck.files, ck.info)
+	ck.pkg, _ = conf.Check("main", pl.fset, ck.files, ck.info)
 	// go/types accepts a function without a body (its body may be in
 	// assembly); the go command builds none here, and refuses it.
 	for _, f := range ck.files {

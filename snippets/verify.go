@@ -85,7 +85,8 @@ func (k *Kernel) verify(pl *plan, r *PageResult, outcomes, native map[int]*worke
 		case c.Attrs.Panics != "" && !strings.Contains(*o.Panic, c.Attrs.Panics):
 			fail(c.Pos, nil, "panicked with %q, which does not contain panics=%q", *o.Panic, c.Attrs.Panics)
 		case c.Attrs.Panics == "" && o.Panic != nil:
-			fail(c.Pos, nil, "panicked: %s", *o.Panic)
+			pos, where := panicAt(p, c, o.PanicLine)
+			fail(pos, nil, "panicked%s: %s", where, *o.Panic)
 		}
 		if d := compareOutput(c, cr.Output); d != nil {
 			cr.Diagnostics = append(cr.Diagnostics, d)
@@ -304,4 +305,25 @@ func (u *unit) mapError(chunk int, msg string, def page.Pos) (page.Pos, string) 
 	p := cm.pos[i]
 	p.Col += col - 1
 	return p, msg[len(m[0]):]
+}
+
+// panicAt returns where the cell c panicked, from the page line the
+// session noted (0: not known, then the cell's start), and how to say it:
+// " on line K of the snippet", or " on line K of snippet ID" when the line
+// is in another cell (a function declared above).
+func panicAt(p *page.Page, c *page.Cell, line int) (page.Pos, string) {
+	for _, cc := range p.Cells {
+		for k, l := range cc.Lines {
+			if l.Pos.Line != line {
+				continue
+			}
+			pos := l.Pos
+			pos.Col += len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
+			if cc == c {
+				return pos, fmt.Sprintf(" on line %d of the snippet", k+1)
+			}
+			return pos, fmt.Sprintf(" on line %d of snippet %s", k+1, cc.ID())
+		}
+	}
+	return c.Pos, ""
 }

@@ -294,7 +294,11 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 				}
 			}
 		default:
-			bad(t, "unknown attribute %q (known: id, panics, error, unordered, skip, timeout, fresh, nodrill, drill)", t.key)
+			if near := Nearest(t.key, knownAttrs); near != "" {
+				bad(t, "unknown attribute %q: did you mean %s? (known: %s)", t.key, near, strings.Join(knownAttrs, ", "))
+			} else {
+				bad(t, "unknown attribute %q (known: %s)", t.key, strings.Join(knownAttrs, ", "))
+			}
 		}
 	}
 	if c.Attrs.NoDrill && c.Attrs.Drill != "" {
@@ -320,6 +324,10 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 	}
 	return c
 }
+
+// knownAttrs are the attributes of a snippet, in the order messages list
+// them.
+var knownAttrs = []string{"id", "panics", "error", "unordered", "skip", "timeout", "fresh", "nodrill", "drill"}
 
 var attrUsage = map[string]string{
 	"id":      "id=NAME",

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/yuin/goldmark/ast"
@@ -42,14 +44,19 @@ type Page struct {
 	Diagnostics Diagnostics
 
 	lines    []int              // byte offset of the start of each line
-	warnings func() Diagnostics // lintNumbers, once
+	warnings func() Diagnostics // Notices, then lintNumbers, once
+
+	// Notices are warnings Parse finds that every command shows: a fence
+	// that looks like a snippet but is not one (```go-run, ```Go run).
+	// [Page.Warnings] includes them.
+	Notices Diagnostics
 }
 
-// Warnings returns the problems that do not stop the page: numbers typed
-// in its prose that one of its snippets prints (see the package
-// documentation). They are found on the first call, not by Parse: the
-// browser kernel, which parses a page before its first run, never shows
-// them.
+// Warnings returns the problems that do not stop the page: its Notices,
+// then numbers typed in its prose that one of its snippets prints (see
+// the package documentation). The numbers are found on the first call,
+// not by Parse: the browser kernel, which parses a page before its first
+// run, never shows them.
 func (p *Page) Warnings() Diagnostics {
 	if p.warnings == nil {
 		return nil
@@ -120,7 +127,9 @@ func Parse(path string, src []byte) (*Page, error) {
 	ctx.Set(transformKey, pg.transform)
 	pg.Doc = markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)).(*ast.Document)
 	pg.assignIDs()
-	pg.warnings = sync.OnceValue(pg.lintNumbers)
+	pg.warnings = sync.OnceValue(func() Diagnostics {
+		return append(slices.Clip(pg.Notices), pg.lintNumbers()...)
+	})
 	pg.Diagnostics.Sort()
 	return pg, pg.Diagnostics.Err()
 }
@@ -226,6 +235,12 @@ func (pg *Page) fencedBlock(n *ast.FencedCodeBlock, diags *Diagnostics) *Cell {
 	if len(toks) == 0 {
 		return nil
 	}
+	if toks[0].text != "go" || len(toks) < 2 || toks[1].text != "run" {
+		if looksRunnable(info) {
+			pg.Notices = append(pg.Notices, &Diagnostic{Pos: infoPos,
+				Msg: fmt.Sprintf("this fence looks like a snippet but is not one, so it never runs: write ```go run (found ```%s)", info)})
+		}
+	}
 	switch toks[0].text {
 	case "go":
 		if len(toks) >= 2 && toks[1].text == "run" {
@@ -280,6 +295,23 @@ func (pg *Page) fencedBlock(n *ast.FencedCodeBlock, diags *Diagnostics) *Cell {
 		}
 	}
 	return nil
+}
+
+// looksRunnable reports whether a fence's info string that does not start
+// a snippet reads as a mistyped "go run": go-run, Go run, golang run,
+// go_run, gorun, {go run}.
+func looksRunnable(info string) bool {
+	s := strings.ToLower(info)
+	s = strings.Trim(s, "{}. \t")
+	s = strings.NewReplacer("-", " ", "_", " ", ":", " ", ",", " ", "golang", "go").Replace(s)
+	f := strings.Fields(s)
+	switch {
+	case len(f) >= 2 && f[0] == "go" && f[1] == "run":
+		return true
+	case len(f) >= 1 && f[0] == "gorun":
+		return true
+	}
+	return false
 }
 
 func isDisplayGo(n *ast.FencedCodeBlock, src []byte) bool {

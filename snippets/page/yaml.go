@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
@@ -87,8 +89,87 @@ func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos,
 			l, col := bytePos(data, tk.Position)
 			d.Pos = at(l, col)
 		}
+		if strings.HasPrefix(d.Msg, "unknown field ") {
+			d.Msg += didYouMeanKey(keys, d.Pos, reflect.TypeOf(v))
+		}
 	}
 	return nil, d
+}
+
+// didYouMeanKey returns " (did you mean KEY?)" for the unknown key at pos,
+// with the key of t's YAML fields at its level nearest to it, or "".
+func didYouMeanKey(keys map[string]Pos, pos Pos, t reflect.Type) string {
+	for path, p := range keys {
+		if p != pos || strings.HasSuffix(path, "]") {
+			continue
+		}
+		parts := strings.Split(path, ".")
+		for _, part := range parts[:len(parts)-1] {
+			name, _, _ := strings.Cut(part, "[")
+			if t = yamlField(t, name); t == nil {
+				return ""
+			}
+			for range strings.Count(part, "[") { // an item of a sequence
+				for t.Kind() == reflect.Pointer {
+					t = t.Elem()
+				}
+				if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+					return ""
+				}
+				t = t.Elem()
+			}
+		}
+		if near := Nearest(parts[len(parts)-1], yamlFields(t)); near != "" {
+			return " (did you mean " + near + "?)"
+		}
+		return ""
+	}
+	return ""
+}
+
+// yamlFields returns the YAML keys of struct type t (through pointers).
+func yamlFields(t reflect.Type) []string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for f := range t.Fields() {
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = strings.ToLower(f.Name)
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// yamlField returns the type of struct type t's field with YAML key name.
+func yamlField(t reflect.Type, name string) reflect.Type {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	for f := range t.Fields() {
+		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if key == "" {
+			key = strings.ToLower(f.Name)
+		}
+		if f.IsExported() && key == name {
+			return f.Type
+		}
+	}
+	return nil
 }
 
 // keyPaths returns the position of every key of a document, from

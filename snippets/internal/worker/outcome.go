@@ -26,6 +26,9 @@ type Outcome struct {
 	Output string `json:"output"`
 	// Panic is the message of the panic the unit raised.
 	Panic *string `json:"panic,omitempty"`
+	// PanicLine is the page line of the statement that panicked (0: not
+	// known).
+	PanicLine int `json:"panicLine,omitempty"`
 	// Error is the interpreter's compile error, about chunk Chunk.
 	Error *string `json:"error,omitempty"`
 	Chunk int     `json:"chunk,omitempty"`

@@ -120,6 +120,9 @@ type Event struct {
 	Kind Kind `json:"ev"`
 	// Panic is the message of the panic the unit raised.
 	Panic *string `json:"panic,omitempty"`
+	// PanicLine is the page line of the statement that panicked, as the
+	// kernel's rewrite noted it in [PanicLine] (0: not known).
+	PanicLine int `json:"panicLine,omitempty"`
 	// Error is the interpreter's compile error.
 	Error *string `json:"error,omitempty"`
 	// Value is a checked value's value, as fmt.Sprint prints it.

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -323,7 +324,7 @@ func (r *runner) piece(pc piece) {
 			return
 		}
 		r.read()
-		o.Panic, o.Error, o.Value, o.Chunk = e.Panic, e.Error, e.Value, e.Chunk
+		o.Panic, o.Error, o.Value, o.Chunk, o.PanicLine = e.Panic, e.Error, e.Value, e.Chunk, e.PanicLine
 		o.Elapsed = r.usage.wall.Sub(r.since.wall)
 		o.CPU = r.usage.cpu - r.since.cpu
 		for _, s := range []*string{e.Panic, e.Value} {
@@ -414,6 +415,15 @@ const OutOfMemory = "crashed: out of memory"
 // CrashMessage explains how a process died, from its stderr.
 func CrashMessage(stderr []byte, err error, stdout []byte) string {
 	s := string(stderr)
+	// What the program wrote itself: its standard error up to the
+	// runtime's report (a panic, a fatal error), else its standard output.
+	own := tail(ownOutput(s), 10)
+	if own == "" {
+		own = tail(string(stdout), 10)
+	}
+	if own != "" {
+		own = "; the program's own output ends:\n" + own
+	}
 	switch {
 	case strings.Contains(s, "stack exceeds") || strings.Contains(s, "stack overflow") ||
 		// In a browser, Go's calls nest in the JavaScript engine's own
@@ -429,18 +439,50 @@ func CrashMessage(stderr []byte, err error, stdout []byte) string {
 			msg = strings.TrimSuffix(msg, " [recovered, repanicked]")
 			msg = strings.TrimSuffix(msg, " [recovered]")
 			if strings.Contains(s, "\ngoroutine ") {
-				return "crashed: panic in a goroutine: " + msg + " (a goroutine's panic cannot be recovered; it ends the program)"
+				return "crashed: panic in a goroutine: " + msg + " (a goroutine's panic cannot be recovered; it ends the program)" + own
 			}
-			return "crashed: panic: " + msg
+			return "crashed: panic: " + msg + own
 		}
 		if msg, ok := strings.CutPrefix(line, "fatal error: "); ok {
-			return "crashed: fatal error: " + msg
+			return "crashed: fatal error: " + msg + own
 		}
 	}
 	if err != nil {
-		return "crashed: " + err.Error()
+		return "crashed: " + err.Error() + own
 	}
-	return "the process ended before the snippet finished"
+	return "the process ended before the snippet finished" + own
+}
+
+// ownOutput returns s, a process's standard error, up to the report of
+// the Go runtime (or of yaegi) on why it stopped.
+func ownOutput(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") || strings.HasPrefix(l, "runtime: ") || yaegiPanic.MatchString(l) {
+			break
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// yaegiPanic matches the line yaegi writes for each function a panic
+// leaves ("12:3: panic: main.f(...)").
+var yaegiPanic = regexp.MustCompile(`^(\S*:)?\d+:\d+: panic`)
+
+// tail returns the last n non-blank lines of s, each indented by a tab,
+// each cut to 200 bytes.
+func tail(s string, n int) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimRight(l, " \t\r"); l != "" {
+			if len(l) > 200 {
+				l = l[:200] + "…"
+			}
+			lines = append(lines, "\t"+l)
+		}
+	}
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 func plural(n int, noun string) string {

@@ -153,6 +153,21 @@ func main() {
 	}
 }
 `, OutputLimit, "printed more than the output limit of 4 KiB"},
+		// A program that ends with an exit status and no panic: its own
+		// last words say why.
+		{"exit", true, `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	fmt.Fprintln(os.Stderr, "setting up")
+	fmt.Fprintln(os.Stderr, "cannot go on: 42")
+	os.Exit(3)
+}
+`, NoLimit, "crashed: exit status 3; the program's own output ends:\n\tsetting up\n\tcannot go on: 42"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

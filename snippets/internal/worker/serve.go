@@ -137,6 +137,25 @@ func runUnit(it *Interpreter, u *Unit, limit int64) Event {
 // it when a chunk first uses it.
 const PanicText = "_wbPanicText"
 
+// PanicLine is the session variable in which the kernel's rewrite notes,
+// before each statement of the session's cells, the page line of that
+// statement, so that a runtime panic can be reported at its line (the
+// interpreter says only which function panicked). An interpreter declares
+// it when a chunk first uses it.
+const PanicLine = "_wbPanicLine"
+
+// panicLine returns the line the session noted last (0 when none).
+func (i *Interpreter) panicLine() int {
+	if !i.lines {
+		return 0
+	}
+	v, err := i.it.Eval(PanicLine)
+	if err != nil || !v.IsValid() || !v.CanInt() {
+		return 0
+	}
+	return int(v.Int())
+}
+
 // panicText returns what the session noted for its last panic statement
 // ("" when none, or when it did not know better than the value itself).
 func (i *Interpreter) panicText() string {
@@ -191,6 +210,7 @@ func (i *Interpreter) setErr(e *Event, err error, limit int64) {
 		}
 		msg = truncate(msg, limit)
 		e.Panic = &msg
+		e.PanicLine = i.panicLine()
 		return
 	}
 	msg := truncate(err.Error(), limit)
@@ -255,6 +275,7 @@ type Interpreter struct {
 	out, errOut io.Writer
 	given       map[string]bool // the tables given, by symbols.Symbols's key
 	panics      bool            // PanicText is declared
+	lines       bool            // PanicLine is declared
 }
 
 // NewInterpreter returns an interpreter that sees only the generated
@@ -307,6 +328,12 @@ func (i *Interpreter) Eval(src string) (reflect.Value, error) {
 			return reflect.Value{}, fmt.Errorf("declaring %s: %w", PanicText, err)
 		}
 		i.panics = true
+	}
+	if !i.lines && strings.Contains(src, PanicLine) {
+		if _, err := i.it.Eval("package main\nvar " + PanicLine + " int\n"); err != nil {
+			return reflect.Value{}, fmt.Errorf("declaring %s: %w", PanicLine, err)
+		}
+		i.lines = true
 	}
 	return i.it.Eval(src)
 }
