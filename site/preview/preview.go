@@ -53,7 +53,8 @@ func (s *Server) logf(format string, args ...any) {
 }
 
 // Rebuild builds the book and makes the result current. It returns the
-// build's error, if any.
+// build's error, if any. A build whose ctx ends before it is done changes
+// nothing (it returns ctx's error): what it would show is stale.
 func (s *Server) Rebuild(ctx context.Context) error {
 	opts := s.Options
 	opts.Dir = s.Dir
@@ -62,6 +63,10 @@ func (s *Server) Rebuild(ctx context.Context) error {
 	}
 	start := time.Now()
 	built, err := s.build(ctx, opts)
+	if ctx.Err() != nil {
+		s.logf("build canceled: the book changed again")
+		return ctx.Err()
+	}
 	s.mu.Lock()
 	if err == nil {
 		s.site = built
@@ -100,7 +105,12 @@ func (s *Server) Version() int {
 }
 
 // Watch rebuilds the book whenever one of its files changes, until ctx
-// ends. Changes that come together are built once.
+// ends. Changes that come together are built once, and a change during a
+// build cancels it (its result would be stale: after an infinite loop is
+// saved and fixed, the fix need not wait for the loop's time limit) and
+// builds again once it has stopped. That build is not canceled in its turn
+// (a change during it waits for it): saves that come faster than builds
+// still see every second one finish.
 func (s *Server) Watch(ctx context.Context) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -124,10 +134,40 @@ func (s *Server) Watch(ctx context.Context) error {
 	const settle = 50 * time.Millisecond
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	var (
+		cancel   context.CancelFunc // the running build's; nil when none runs
+		done     chan struct{}      // closed when the running build returns
+		pending  bool               // a change came during the running build
+		canceled bool               // the running build was canceled
+		again    bool               // the running build replaces a canceled one
+	)
+	start := func() {
+		var bctx context.Context
+		bctx, cancel = context.WithCancel(ctx)
+		done = make(chan struct{})
+		go func(done chan struct{}) {
+			defer close(done)
+			s.Rebuild(bctx)
+		}(done)
+	}
+	defer func() {
+		if cancel != nil {
+			cancel()
+			<-done
+		}
+	}()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-done:
+			cancel, done = nil, nil
+			again = canceled
+			canceled = false
+			if pending {
+				pending = false
+				start()
+			}
 		case ev, ok := <-w.Events:
 			if !ok {
 				return nil
@@ -147,7 +187,16 @@ func (s *Server) Watch(ctx context.Context) error {
 			}
 			s.logf("watch: %v", err)
 		case <-timer.C:
-			s.Rebuild(ctx)
+			if cancel != nil {
+				if !again && !canceled {
+					cancel()
+					canceled = true
+				}
+				pending = true
+				continue
+			}
+			again = false
+			start()
 		}
 	}
 }
