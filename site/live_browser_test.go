@@ -164,6 +164,22 @@ func native(t *testing.T, dir, path string, edits map[string]string, id string) 
 	return stdout, b.String()
 }
 
+// codeOf is the code of cell id of the page at path in the book in dir,
+// as its editor opens it.
+func codeOf(t *testing.T, dir, path, id string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(dir, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := mdpage.Parse(path, src)
+	c := p.Cell(id)
+	if c == nil {
+		t.Fatalf("%s has no cell %s", path, id)
+	}
+	return c.Source()
+}
+
 // resources lists the URLs the tab has asked for so far.
 func (tb *tab) resources() string {
 	tb.mu.Lock()
@@ -273,6 +289,41 @@ func TestBrowserLive(t *testing.T) {
 		}
 	})
 
+	// Checked values after an edit: those the run re-checked show their
+	// new value; those below a later cell are stale until a run reaches
+	// them; a failed run leaves the book's values, marked not re-checked.
+	t.Run("values", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		marks := func() string {
+			return evalJS[string](tb, `Array.from(document.querySelectorAll("[data-check]")).map(s => {
+				const m = s.nextElementSibling && s.nextElementSibling.matches("ins.check-new") ? s.nextElementSibling : null;
+				return s.textContent + (s.classList.contains("changed") ? " struck" : "") + (m ? " [" + m.textContent + "]" : "");
+			}).join("; ")`)
+		}
+		src := strings.Replace(codeOf(t, book, page, "a100"), "Registers: 33", "Registers: 32", 1)
+		tb.run("a100", &src)
+		if got, want := marks(), "75 % struck [100 %]; 48 struck [64]; 96 [stale]"; got != want {
+			t.Errorf("after a run of the edited a100: %s, want %s", got, want)
+		}
+		tb.run("twice", nil)
+		if got, want := marks(), "75 % struck [100 %]; 48 struck [64]; 96 struck [128]"; got != want {
+			t.Errorf("after a run of twice: %s, want %s", got, want)
+		}
+		bad := src + "fmt.Println(undefinedName)\n"
+		if r := tb.run("a100", &bad); r.Status != "fail" {
+			t.Fatalf("a100 with an undefined name: %s", r.Status)
+		}
+		if got, want := marks(), "75 % [not re-checked]; 48 [not re-checked]; 96 [stale]"; got != want {
+			t.Errorf("after a failed run: %s, want %s", got, want)
+		}
+		runAxe(tb.t, tb, readAxe(t), "values marked after an edit")
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("a100")`))
+		if got, want := marks(), "75 %; 48; 96"; got != want {
+			t.Errorf("after Reset: %s, want %s", got, want)
+		}
+	})
+
 	// Runs of edited cells, one after another in one tab (each tab loads
 	// the kernel anew, which costs the browser more than the runs).
 	t.Run("runs", func(t *testing.T) {
@@ -357,6 +408,76 @@ func TestBrowserLive(t *testing.T) {
 		}
 	})
 
+	// A runaway cell is stopped by Stop as soon as it is pressed and by the
+	// page's default time limit (10 s, below the book's 40 s); the stopped
+	// edit is not replayed above the next cell, whose Run gives its
+	// verified output; Allow longer runs a cell to the book's limit.
+	t.Run("stop", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		if r := tb.run("twice", nil); r.Status != "pass" || r.Stdout != "96\n" {
+			t.Fatalf("twice, before: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+		stopAt := regexp.MustCompile(`^index\.md:5:1: a100: stopped after [0-9.]+m?s: you pressed Stop\n$`)
+		limitAt := "index.md:5:1: a100: did not finish within 10s, the browser's time limit for a cell (an infinite loop? Allow longer lets it run to the book's limit)\n"
+		next := func(what string) {
+			t.Helper()
+			start := time.Now()
+			r := tb.run("twice", nil)
+			t.Logf("twice after %s: %v", what, time.Since(start))
+			if r.Status != "pass" || r.Stdout != "96\n" || r.Error != "" {
+				t.Errorf("twice after %s: %s %q %q", what, r.Status, r.Stdout, r.Error)
+			}
+		}
+		loop := "for {\n}\n"
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.stopRun = window.warpbook.run("a100", `+jsString(loop)+`)`),
+			chromedp.Poll[chromedp.Void](`window.warpbook.running() === "a100"`, chromedp.WithPollingTimeout(5*time.Minute)))
+		clicked := time.Now()
+		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-stop`)))
+		// The click ended the worker at once: nothing runs.
+		if now := evalJS[any](tb, `window.warpbook.running()`); now != nil {
+			t.Errorf("after Stop, the kernel still runs %v", now)
+		}
+		r, err := chromedp.Run(tb.ctx, chromedp.Evaluate[runResult](`window.stopRun`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("Stop: the diagnostic %v after the click", time.Since(clicked))
+		if r.Status != "fail" || !stopAt.MatchString(r.Error) {
+			t.Errorf("stopped: %s %q, want %v", r.Status, r.Error, stopAt)
+		}
+		if !evalJS[bool](tb, `document.querySelector('.cell[data-cell="a100"] .cell-stop').hidden`) {
+			t.Error("Stop is still shown after the run")
+		}
+		next("Stop")
+
+		start := time.Now()
+		r = tb.run("a100", &loop)
+		t.Logf("stopped by the default limit after %v", time.Since(start))
+		if r.Status != "fail" || r.Error != limitAt {
+			t.Errorf("default limit: %s %q, want %q", r.Status, r.Error, limitAt)
+		}
+		if !evalJS[bool](tb, `!!document.querySelector('.cell[data-cell="a100"] .run-longer')`) {
+			t.Error("no Allow longer after the default limit")
+		}
+		next("the default limit")
+
+		// With a page limit below quick's own (4 s), Allow longer runs it
+		// to quick's limit, which stops it with the native message.
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.timeLimit = 1000`))
+		r = tb.run("quick", &loop)
+		if !strings.Contains(r.Error, "quick: did not finish within 1s, the browser's time limit") {
+			t.Errorf("a 1 s page limit: %q", r.Error)
+		}
+		errText := `document.querySelector('.cell[data-cell="quick"] .run-error').textContent`
+		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="quick"] .run-longer`)),
+			chromedp.Poll[chromedp.Void](`window.warpbook.running() === null && `+errText+`.indexOf("within 1s") < 0`, chromedp.WithPollingTimeout(5*time.Minute)))
+		if got, want := evalJS[string](tb, errText), "index.md:35:1: quick: did not finish within 4s (an infinite loop?)"; got != want {
+			t.Errorf("allowed longer: %q, want %q", got, want)
+		}
+		runAxe(tb.t, tb, readAxe(t), "a stopped cell")
+	})
+
 	// Runaway recursion stops as natively, with a stack overflow, and a
 	// snippet that allocates without end stops at the memory limit, with
 	// the native kernel's message, before the tab takes much more than
@@ -364,6 +485,8 @@ func TestBrowserLive(t *testing.T) {
 	t.Run("limits", func(t *testing.T) {
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
+		// The book's limits, as natively: not the page's shorter one.
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.timeLimit = 0`))
 		// The browser's memory is sampled while the snippets run: the
 		// process that peaks may be gone when they are over.
 		peaks := make(chan int64)

@@ -194,26 +194,44 @@
     queue = job.catch(function () {});
     return job;
   }
+  // The page's own time limit for a cell, in ms: a reader waits a few
+  // seconds for a cell, not the book's limit (four times a cell's CPU
+  // time limit, 40 s by default, since the browser counts wall-clock
+  // time). Allow longer lifts it for the page; 0 leaves only the book's.
+  api.timeLimit = 10000;
+  var longer = false;
+  // inflight is the run the worker is busy with: its cell and how to
+  // stop it.
+  var inflight = null;
   function send(run) {
     return loadKernel().then(function (k) {
       if (!worker) worker = startWorker(k);
       var wk = worker;
       return wk.ready.then(function () {
         return new Promise(function (resolve) {
-          var id = nextID++, timer = null, current = null;
+          var id = nextID++, timer = null, current = null, sentAt = performance.now();
           function finish(res) {
             clearTimeout(timer);
             wk.onMessage = null;
+            inflight = null;
             resolve(res);
           }
-          function stopped(stderr) {
+          // stopped ends the worker (the one way to stop Go in
+          // WebAssembly) and asks a new one for the diagnostic, at the
+          // unit that was running: why is "stop" or "limit" when the
+          // reader or the page's own limit stopped it.
+          function stopped(stderr, why, afterMs) {
             clearTimeout(timer);
             wk.onMessage = null;
+            inflight = null;
             stopWorker();
-            var again = Object.assign({}, run, { stopped: current || run.cell });
+            var unit = current || run.cell;
+            var again = Object.assign({}, run, { stopped: unit });
             if (stderr !== undefined) again.stderr = stderr;
-            resolve(send(again));
+            if (why) { again.reason = why; again.afterMs = afterMs || Math.round(performance.now() - sentAt); }
+            resolve(send(again).then(function (res) { res.stoppedAt = unit; res.stoppedBy = why || ""; return res; }));
           }
+          inflight = { cell: run.cell, stop: function () { stopped(undefined, "stop"); } };
           wk.onMessage = function (m) {
             if (typeof m === "string") {
               var r = JSON.parse(m);
@@ -224,8 +242,12 @@
             }
             if (m.started) {
               current = m.started;
+              if (inflight) inflight.unit = current;
+              sentAt = performance.now();
               clearTimeout(timer);
-              timer = setTimeout(function () { stopped(); }, m.limitMs);
+              var limit = m.limitMs, why;
+              if (!longer && api.timeLimit > 0 && api.timeLimit < limit) { limit = api.timeLimit; why = "limit"; }
+              timer = setTimeout(function () { stopped(undefined, why, limit); }, limit);
             } else if (m.exited !== undefined) {
               stopped(m.stderr || "the kernel stopped (exit status " + m.exited + ")");
             }
@@ -252,26 +274,69 @@
     if (!kernelURL) return Promise.resolve({ status: "fail", stdout: "", error: off + "\n" });
     var timing = { cell: id, start: performance.now() };
     for (var eid in editors) edits[eid] = editors[eid].getValue();
-    var loading = !kernel || !worker;
-    status(cell, loading ? "Loading the kernel…" : "Running…", "busy");
+    var loading = !kernel || !worker, sent = {};
+    busy(cell, loading ? "Loading the kernel…" : "Running…");
     // The kernel loads while the page's source does.
     if (!kernel) loadKernel().catch(function () {});
     return loadPage().then(function (p) {
       var ed = {};
-      for (var k in edits) ed[k] = edits[k];
+      for (var k in edits) {
+        // An edit that was stopped is not run again as a cell above
+        // another: the others run with the book's code for it until
+        // the reader runs that cell again.
+        if (k !== id && held[k] !== undefined && held[k] === edits[k]) continue;
+        ed[k] = edits[k];
+      }
+      sent = ed;
       return request({ path: p.path, source: p.source, facts: p.facts, cell: id, edits: ed });
     }).then(function (res) {
+      idle(cell);
+      if (res.stoppedAt && edits[res.stoppedAt] !== undefined) hold(res.stoppedAt);
+      else if (!res.stoppedAt && held[id] !== undefined) unhold(id);
       show(cell, res);
-      values(res.values || []);
+      values(res.values || [], sent);
       timing.shown = performance.now();
       api.timings.push(timing);
       return res;
     }, function (err) {
+      idle(cell);
       status(cell, "Could not run: " + err.message, "fail");
       throw err;
     });
   }
+  // held holds the edits that were stopped, by cell id.
+  var held = {};
+  function hold(id) {
+    held[id] = edits[id];
+    var c = cellByID(id);
+    if (c) c.classList.add("held");
+  }
+  function unhold(id) {
+    delete held[id];
+    var c = cellByID(id);
+    if (c) c.classList.remove("held");
+  }
+  // busy shows that a cell runs: its Stop button, and after a second how
+  // long it has run; idle ends that.
+  function busy(cell, text) {
+    idle(cell);
+    status(cell, text, "busy");
+    cell.querySelector(".cell-stop").hidden = false;
+    var t0 = performance.now();
+    cell.warpbookTick = setInterval(function () {
+      var s = Math.round((performance.now() - t0) / 1000);
+      status(cell, text.replace(/…$/, "") + "… " + s + " s", "busy");
+    }, 1000);
+  }
+  function idle(cell) {
+    clearInterval(cell.warpbookTick);
+    var stop = cell.querySelector(".cell-stop");
+    if (stop) stop.hidden = true;
+  }
   api.run = run;
+  // running says which cell or checked value the kernel is running: null
+  // when it runs nothing, "" while it prepares a run.
+  api.running = function () { return inflight ? (inflight.unit || "") : null; };
   // timings holds, for each run, when it started and when its result was
   // shown (performance.now(), in ms): what the benchmarks measure.
   api.timings = [];
@@ -344,38 +409,88 @@
       ep.appendChild(el("code", "", res.error.replace(/\n$/, "")));
       box.appendChild(ep);
     }
+    if (res.stoppedAt) {
+      var note = el("p", "run-note");
+      if (held[res.stoppedAt] !== undefined) {
+        note.appendChild(document.createTextNode("Your edit of " + res.stoppedAt + " was stopped: other snippets run with the book's code for it until you run it again. "));
+      }
+      if (res.stoppedBy === "limit") {
+        var id = cell.getAttribute("data-cell");
+        note.appendChild(button("Allow longer and run again", "run-longer", "Allow longer and run again: snippets on this page may run to the book's time limit; runs snippet " + id, function () {
+          longer = true;
+          run(id).catch(function () {});
+        }));
+      }
+      if (note.firstChild) box.appendChild(note);
+    }
     status(cell, "", "");
   }
 
-  // values marks the checked prose values the run changed, with the new
-  // value beside the old.
-  function values(list) {
+  // Checked prose values after a run. A value the run evaluated shows the
+  // new value beside the book's, struck through, when it changed, and
+  // "not re-checked", the book's value left as it is, when the run failed
+  // before it evaluated it. A value the run did not reach that depends on
+  // an edit (an edited cell lies above it) is "stale" until a run
+  // evaluates it.
+  var checked = {}; // value id -> {key: the edits above it then, v: the kernel's Value}
+  function values(list, sent) {
     list.forEach(function (v) {
-      var spans = document.querySelectorAll('[data-check="' + v.id + '"]');
-      for (var i = 0; i < spans.length; i++) {
-        var s = spans[i], mark = s.nextElementSibling;
-        if (!mark || !mark.classList.contains("check-new")) mark = null;
-        var changed = v.error ? "?" : (v.value.trim() !== v.text ? v.value.trim() : null);
-        if (changed === null) {
-          s.classList.remove("changed");
-          if (mark) mark.remove();
-          continue;
-        }
-        if (!mark) {
-          mark = el("ins", "check-new");
-          s.after(mark);
-        }
-        s.classList.add("changed");
-        mark.textContent = changed;
-        mark.title = v.error ? v.error : "In your edited session: " + changed + " (the book says " + v.text + ")";
-      }
+      var s = document.querySelector('[data-check="' + v.id + '"]');
+      if (s) checked[v.id] = { key: editsAbove(s, sent), v: v };
     });
+    renderValues();
   }
-  function clearValues() {
-    var marks = document.querySelectorAll(".check-new");
-    for (var i = 0; i < marks.length; i++) marks[i].remove();
-    var ch = document.querySelectorAll(".checked.changed");
-    for (var j = 0; j < ch.length; j++) ch[j].classList.remove("changed");
+  // editsAbove names the edits of the cells above node, as a string.
+  function editsAbove(node, eds) {
+    var key = [];
+    var cells = document.querySelectorAll(".cell[data-cell]");
+    for (var i = 0; i < cells.length; i++) {
+      if (!(cells[i].compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING)) break;
+      var id = cells[i].getAttribute("data-cell");
+      if (eds[id] !== undefined) key.push(id + "\u0000" + eds[id]);
+    }
+    return key.join("\u0000");
+  }
+  // applied is what later runs will run: the edits less those held.
+  function applied() {
+    var ed = {};
+    for (var k in edits) if (held[k] !== edits[k]) ed[k] = edits[k];
+    return ed;
+  }
+  function renderValues() {
+    var now = applied();
+    var spans = document.querySelectorAll("[data-check]");
+    for (var i = 0; i < spans.length; i++) {
+      var s = spans[i], st = checked[s.getAttribute("data-check")], key = editsAbove(s, now);
+      var changed = null, note = null, title = "";
+      if (st && st.key === key) {
+        if (st.v.error || st.v.value === "") {
+          note = "not re-checked";
+          title = "Your run failed before it re-checked this value: the book's stands." + (st.v.error ? " " + st.v.error : "");
+        } else if (st.v.value.trim() !== st.v.text) {
+          changed = st.v.value.trim();
+          title = "In your edited session: " + changed + " (the book says " + st.v.text + ")";
+        }
+      } else if (key !== "") {
+        note = "stale";
+        title = "Depends on your edit above: run the snippet above this value to re-check it.";
+      }
+      var mark = s.nextElementSibling;
+      if (!mark || !mark.classList.contains("check-new")) mark = null;
+      s.classList.toggle("changed", changed !== null);
+      s.classList.toggle("unchecked", note !== null);
+      if (changed === null && note === null) {
+        if (mark) mark.remove();
+        continue;
+      }
+      if (!mark) {
+        mark = el("ins", "check-new");
+        s.after(mark);
+      }
+      mark.textContent = changed !== null ? changed : note;
+      mark.classList.toggle("check-note", note !== null);
+      mark.title = title;
+    }
   }
 
   // The editor: assets/editor.js (CodeMirror, vendored) on first Edit; a
@@ -424,6 +539,7 @@
     var id = cell.getAttribute("data-cell");
     if (editors[id]) { editors[id].destroy(); delete editors[id]; }
     delete edits[id];
+    unhold(id);
     var host = cell.querySelector(".cell-editor");
     if (host) host.remove();
     cell.querySelector("pre.code").hidden = false;
@@ -434,7 +550,7 @@
     var box = cell.querySelector(".cell-run");
     box.hidden = true;
     box.textContent = "";
-    if (Object.keys(edits).length === 0) clearValues();
+    renderValues();
   }
 
   // Buttons on every cell that runs.
@@ -457,6 +573,11 @@
         bar.setAttribute("role", "group");
         bar.setAttribute("aria-label", "Snippet " + id);
         bar.appendChild(button("▶ Run", "cell-run-button", "Run snippet " + id, function () { run(id).catch(function () {}); }));
+        var stop = button("■ Stop", "cell-stop", "Stop snippet " + id, function () {
+          if (inflight && inflight.cell === id) inflight.stop();
+        });
+        stop.hidden = true;
+        bar.appendChild(stop);
         bar.appendChild(button("Edit", "cell-edit", "Edit snippet " + id, function () { edit(cell); }));
         var r = button("Reset", "cell-reset", "Reset snippet " + id + " to the book's code", function () { reset(cell); });
         r.hidden = true;

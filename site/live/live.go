@@ -42,7 +42,9 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/warpbook/warpbook/snippets"
 	"github.com/warpbook/warpbook/snippets/page"
@@ -72,6 +74,13 @@ type Request struct {
 	// error): the result reports that, without running anything.
 	Stopped string  `json:"stopped,omitempty"`
 	Stderr  *string `json:"stderr,omitempty"`
+	// Reason says who stopped the previous run when it was neither the
+	// unit's time limit as the book sets it nor the worker dying: "stop"
+	// (the reader pressed Stop) or "limit" (the page's own time limit,
+	// shorter than the book's, which the reader may lift). AfterMs is how
+	// long the unit had run then, in milliseconds.
+	Reason  string `json:"reason,omitempty"`
+	AfterMs int64  `json:"afterMs,omitempty"`
 }
 
 // Result is what a run found.
@@ -154,8 +163,15 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 			stderr = []byte(*req.Stderr)
 		}
 		if d := k.Stopped(pg, req.Stopped, stderr); d != nil {
+			after := (time.Duration(req.AfterMs) * time.Millisecond).Round(100 * time.Millisecond)
+			switch req.Reason {
+			case "stop":
+				d.Msg = fmt.Sprintf("stopped after %v: you pressed Stop", after)
+			case "limit":
+				d.Msg = fmt.Sprintf("did not finish within %v, the browser's time limit for a cell (an infinite loop? Allow longer lets it run to the book's limit)", after)
+			}
+			// Nothing ran in this worker: it needs no restart.
 			res.Error = writeDiags(page.Diagnostics{d})
-			res.Restart = true
 			return res
 		}
 	}
