@@ -249,7 +249,7 @@ func TestBrowserLive(t *testing.T) {
 			chromedp.KeyEvent("\nfmt.Println(\"blocks:\", r.ActiveBlocks)"),
 			chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(cdpCtrl)),
 			chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .run-diff`)))
-		code := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cm-content').innerText`)
+		code := evalJS[string](tb, `window.warpbook.code("a100")`)
 		if !strings.HasSuffix(strings.TrimSpace(code), `fmt.Println("blocks:", r.ActiveBlocks)`) {
 			t.Fatalf("the editor holds %q", code)
 		}
@@ -286,6 +286,71 @@ func TestBrowserLive(t *testing.T) {
 		}
 		if r := tb.run("twice", nil); r.Stdout != "96\n" || r.Status != "pass" {
 			t.Errorf("twice after Reset: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+	})
+
+	// The editor opens with the setup lines the book hides folded, and
+	// numbers its lines as the code's own: a problem is said at the
+	// editor's line, where it is marked inline, and shown whole.
+	t.Run("editor", func(t *testing.T) {
+		tb := newTab(t, bctx, fileBase)
+		tb.open("index.html")
+		src, _ := os.ReadFile(filepath.Join(book, page))
+		pg, _ := mdpage.Parse(page, src)
+		cell := pg.Cell("a100")
+		hidden := 0
+		for _, l := range cell.Lines {
+			if l.Hidden {
+				hidden++
+			}
+		}
+		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-edit`)),
+			chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cm-setupFold`)))
+		if got, want := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .cm-setupFold').textContent`), fmt.Sprintf("⋯ %d lines of setup", hidden); got != want {
+			t.Errorf("the fold says %q, want %q", got, want)
+		}
+		numbers := `Array.from(document.querySelectorAll('.cell[data-cell="a100"] .cm-lineNumbers .cm-gutterElement')).filter(e => e.textContent !== "" && e.getBoundingClientRect().height > 0).map(e => e.textContent).join(" ")`
+		if got := evalJS[string](tb, numbers); !strings.HasPrefix(got, fmt.Sprintf("1 %d ", hidden+1)) {
+			t.Errorf("line numbers with the setup folded: %q, want 1 then %d", got, hidden+1)
+		}
+		for _, theme := range []string{"dark", "light"} {
+			tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", ` + jsString(theme) + `)`))
+			runAxe(tb.t, tb, readAxe(t), "the editor open, its setup folded ("+theme+")")
+		}
+
+		long := strings.Repeat("veryLongUndefinedName", 8)
+		bad := cell.Source() + "fmt.Println(" + long + ")\n"
+		r := tb.run("a100", &bad)
+		_, want := native(t, book, page, map[string]string{"a100": bad}, "a100")
+		m := regexp.MustCompile(`^index\.md:(\d+):(\d+): (a100: .*)\n$`).FindStringSubmatch(want)
+		if m == nil || r.Error != want {
+			t.Fatalf("the run's problems %q; the native kernel's %q", r.Error, want)
+		}
+		mdLine, _ := strconv.Atoi(m[1])
+		line := mdLine - cell.Lines[0].Pos.Line + 1
+		shown := evalJS[string](tb, `document.querySelector('.cell[data-cell="a100"] .run-error').textContent`)
+		if wantShown := fmt.Sprintf("line %d:%s: %s", line, m[2], m[3]); shown != wantShown {
+			t.Errorf("the problem reads %q, want %q", shown, wantShown)
+		}
+		// Shown whole: the block is as wide as its box, its text wrapped.
+		if evalJS[bool](tb, `(e => e.scrollWidth > e.clientWidth)(document.querySelector('.cell[data-cell="a100"] .run-error'))`) {
+			t.Error("the problem overflows its block")
+		}
+		// The inline mark sits on the line the gutter numbers as the
+		// problem's line.
+		tb.do(chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cm-lintRange-error`)))
+		at := evalJS[string](tb, `(() => {
+			const mark = document.querySelector('.cell[data-cell="a100"] .cm-lintRange-error').getBoundingClientRect();
+			const nums = Array.from(document.querySelectorAll('.cell[data-cell="a100"] .cm-lineNumbers .cm-gutterElement'));
+			const n = nums.find(e => { const b = e.getBoundingClientRect(); return b.height > 0 && b.top <= mark.top + 1 && mark.top < b.bottom; });
+			return n ? n.textContent : "";
+		})()`)
+		if at != strconv.Itoa(line) {
+			t.Errorf("the inline mark is on editor line %q, want %d", at, line)
+		}
+		for _, theme := range []string{"dark", "light"} {
+			tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", ` + jsString(theme) + `)`))
+			runAxe(tb.t, tb, readAxe(t), "the editor open with a problem marked ("+theme+")")
 		}
 	})
 

@@ -351,6 +351,22 @@
     }
     return null;
   }
+  // setupLines lists the runs of setup lines of a cell's code as the book
+  // shows it ([first, last], from 1): the lines it hides.
+  function setupLines(cell) {
+    var code = cell.querySelector("pre.code code"), runs = [], n = 1;
+    if (!code) return runs;
+    for (var c = code.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1 && c.classList.contains("hl")) {
+        var last = runs[runs.length - 1];
+        if (last && last[1] === n - 1) last[1] = n; else runs.push([n, n]);
+        n++;
+        continue;
+      }
+      n += (c.textContent.match(/\n/g) || []).length;
+    }
+    return runs;
+  }
   function codeOf(cell) {
     var code = cell.querySelector("pre.code code");
     return code ? code.textContent : "";
@@ -406,9 +422,10 @@
     if (res.error) {
       var ep = el("pre", "output run-error");
       ep.tabIndex = 0;
-      ep.appendChild(el("code", "", res.error.replace(/\n$/, "")));
+      ep.appendChild(el("code", "", inEditorLines(res.error, res.marks || []).replace(/\n$/, "")));
       box.appendChild(ep);
     }
+    markEditors(res.marks || []);
     if (res.stoppedAt) {
       var note = el("p", "run-note");
       if (held[res.stoppedAt] !== undefined) {
@@ -424,6 +441,35 @@
       if (note.firstChild) box.appendChild(note);
     }
     status(cell, "", "");
+  }
+
+  // inEditorLines says the positions of problems in a cell open in the
+  // editor as the editor numbers its lines ("line 8:5: id: ...") rather
+  // than as lines of the Markdown.
+  function inEditorLines(text, marks) {
+    return text.split("\n").map(function (line) {
+      for (var i = 0; i < marks.length; i++) {
+        var m = marks[i];
+        if (editors[m.cell] && line.indexOf(m.at + ": ") === 0) return "line " + m.line + ":" + m.col + ": " + line.slice(m.at.length + 2);
+      }
+      return line;
+    }).join("\n");
+  }
+  // markEditors marks each open editor's problems inline.
+  function markEditors(marks) {
+    for (var id in editors) {
+      var ed = editors[id];
+      if (!ed.mark) continue;
+      var code = ed.getValue().split("\n"), mine = [];
+      marks.forEach(function (m) {
+        if (m.cell !== id) return;
+        // The kernel counts columns in bytes; the editor in UTF-16 units.
+        var text = code[m.line - 1] || "";
+        var bytes = new TextEncoder().encode(text).slice(0, m.col - 1);
+        mine.push({ line: m.line, col: new TextDecoder().decode(bytes).length + 1, message: m.message });
+      });
+      ed.mark(mine);
+    }
   }
 
   // Checked prose values after a run. A value the run evaluated shows the
@@ -526,7 +572,9 @@
       var toggle = cell.querySelector(".show-hidden-label");
       if (toggle) toggle.hidden = true;
       var opts = { label: "Code of snippet " + id + " (Ctrl+Enter runs it)", onRun: function () { run(id); } };
-      var code = edits[id] !== undefined ? edits[id] : codeOf(cell).replace(/\n$/, "");
+      var book = codeOf(cell).replace(/\n$/, "");
+      var code = edits[id] !== undefined ? edits[id] : book;
+      if (code === book) opts.setup = setupLines(cell);
       var ed = lib ? lib.create(host, code, opts) : textArea(host, code, opts);
       editors[id] = ed;
       cell.classList.add("editing", "edited");
@@ -639,6 +687,14 @@
     }
   }
   api.edit = function (id) { var c = cellByID(id); return c ? edit(c) : Promise.reject(new Error("no snippet " + id)); };
+  // code is a cell's code as the reader has it: the editor's, hidden
+  // lines included, or the book's.
+  api.code = function (id) {
+    if (editors[id]) return editors[id].getValue();
+    if (edits[id] !== undefined) return edits[id];
+    var c = cellByID(id);
+    return c ? codeOf(c).replace(/\n$/, "") : null;
+  };
   api.reset = function (id) { var c = cellByID(id); if (c) reset(c); };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
 })();

@@ -109,9 +109,46 @@ type Result struct {
 	// time or output limit): the page should start a new worker before the
 	// next run, so that nothing the snippet still does reaches it.
 	Restart bool `json:"restart,omitempty"`
+	// Marks place the run's problems that lie in a cell's code in that
+	// code's own lines, as the reader's editor numbers them.
+	Marks []Mark `json:"marks,omitempty"`
 	// Values are the page's checked prose values that the run evaluated:
 	// those above the cell and those after it, up to the next cell.
 	Values []Value `json:"values,omitempty"`
+}
+
+// Mark is a problem of a run placed in the code of the cell it lies in.
+type Mark struct {
+	// Cell is the cell's id.
+	Cell string `json:"cell"`
+	// At is the problem's position in the Markdown, as Error prints it.
+	At string `json:"at"`
+	// Line is the line of the cell's code, from 1, hidden lines counted.
+	Line int `json:"line"`
+	// Col is the column in that line, in bytes, from 1.
+	Col int `json:"col"`
+	// Message is the problem's message, whole.
+	Message string `json:"message"`
+}
+
+// marks places the problems that lie in the code of a cell of p.
+func marks(p *page.Page, ds page.Diagnostics) []Mark {
+	var ms []Mark
+	for _, d := range ds {
+		if d.Pos.Line == 0 || d.Pos.File != p.Path {
+			continue
+		}
+	cells:
+		for _, c := range p.Cells {
+			for i, l := range c.Lines {
+				if l.Pos.Line == d.Pos.Line {
+					ms = append(ms, Mark{Cell: c.ID(), At: d.Pos.String(), Line: i + 1, Col: max(d.Pos.Col-l.Pos.Col+1, 1), Message: d.Msg})
+					break cells
+				}
+			}
+		}
+	}
+	return ms
 }
 
 // Value is a checked prose value evaluated in the reader's session.
@@ -154,6 +191,7 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 	}
 	if len(pg.Diagnostics) > 0 {
 		res.Error = writeDiags(pg.Diagnostics)
+		res.Marks = marks(pg, pg.Diagnostics)
 		return res
 	}
 	k := s.k
@@ -222,6 +260,7 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 		res.Values = append(res.Values, v)
 	}
 	res.Error = writeDiags(problems)
+	res.Marks = marks(pg, problems)
 	cr := r.Result(cell)
 	if cr == nil {
 		return res
