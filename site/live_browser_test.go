@@ -756,3 +756,123 @@ func browserPeak() (peak int64, ok bool) {
 	}
 	return peak, ok
 }
+
+// sweepJS sweeps the controls of the figure form at index i through the
+// values each offers (a select's choices; a number's least, value and
+// most, as bounded by the choice that bounds it), one at a time and, when
+// pairs, in every pair of controls, redrawing for each and resetting the
+// form between; it resolves to the redraws that failed and how many there
+// were.
+const sweepJS = `(async (i, pairs) => {
+	const form = document.querySelectorAll("form.fig-controls")[i];
+	const fig = form.closest("figure");
+	const status = form.querySelector(".fig-status");
+	const inputs = Array.from(form.querySelectorAll("[data-template]"));
+	const offered = inp => {
+		if (inp.tagName === "SELECT") return Array.from(inp.options).map(o => o.value);
+		if (inp.type === "number") {
+			const lo = Number(inp.min), hi = Number(inp.max);
+			return [...new Set([lo, Math.min(Math.max(Number(inp.value), lo), hi), hi])].map(String);
+		}
+		return [inp.value];
+	};
+	const set = (inp, v) => { inp.value = v; inp.dispatchEvent(new Event("change", {bubbles: true})); };
+	const settled = () => new Promise(ok => {
+		const done = () => !status.textContent.endsWith("…");
+		if (done()) return ok();
+		const o = new MutationObserver(() => { if (done()) { o.disconnect(); ok(); } });
+		o.observe(status, {childList: true, characterData: true, subtree: true});
+	});
+	const reset = () => new Promise(ok => { form.reset(); setTimeout(ok, 0); });
+	const failures = [];
+	let n = 0;
+	const redraw = async what => {
+		n++;
+		form.requestSubmit();
+		await settled();
+		const s = status.textContent;
+		if (s === "") return; // the book's own inputs: the built drawing
+		if (!s.startsWith("Redrawn") || fig.classList.contains("fig-failed") || !fig.querySelector("figcaption").textContent.includes("redrawn for your inputs")) {
+			failures.push(what + ": " + s);
+		}
+	};
+	for (const a of inputs) {
+		for (const v of offered(a)) {
+			await reset();
+			set(a, v);
+			await redraw(a.name + "=" + v);
+		}
+	}
+	if (pairs) {
+		for (let x = 0; x < inputs.length; x++) {
+			for (let y = x + 1; y < inputs.length; y++) {
+				const a = inputs[x], b = inputs[y];
+				await reset();
+				for (const va of offered(a)) {
+					await reset();
+					set(a, va);
+					for (const vb of offered(b)) {
+						set(b, vb);
+						await redraw(a.name + "=" + va + " " + b.name + "=" + vb);
+					}
+				}
+			}
+		}
+	}
+	await reset();
+	return {failures, n};
+})`
+
+// TestBrowserFigureSweep sweeps every control of every live figure
+// through the values its form offers, in the browser kernel, one at a
+// time, and with WARPBOOK_WHOLE_BOOK=1 in pairs too: every redraw
+// succeeds, captioned for the reader's inputs. Without
+// WARPBOOK_WHOLE_BOOK=1 it sweeps site/testdata/live's figure and the
+// book's occupancy.md; with it, every page of the book.
+func TestBrowserFigureSweep(t *testing.T) {
+	whole := os.Getenv("WARPBOOK_WHOLE_BOOK") == "1"
+	if testing.Short() && !whole {
+		t.Skip("redraws figures many times in the browser kernel; skipped with -short")
+	}
+	bctx := browser(t)
+	for _, book := range []string{"testdata/live", "../book"} {
+		dir, err := liveBook(book)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
+		pages, _ := filepath.Glob(filepath.Join(dir, "*.html"))
+		sort.Strings(pages)
+		for _, p := range pages {
+			name := filepath.Base(p)
+			if book == "../book" && !whole && name != "occupancy.html" {
+				continue
+			}
+			src, _ := os.ReadFile(p)
+			forms := bytes.Count(src, []byte(`<form class="fig-controls"`))
+			if forms == 0 {
+				continue
+			}
+			tb := newTab(t, bctx, base)
+			tb.open(name)
+			for i := range forms {
+				type sweep struct {
+					Failures []string `json:"failures"`
+					N        int      `json:"n"`
+				}
+				start := time.Now()
+				r, err := chromedp.Run(tb.ctx, chromedp.Evaluate[sweep](fmt.Sprintf("%s(%d, %v)", sweepJS, i, whole), chromedp.EvalAwaitPromise))
+				if err != nil {
+					t.Fatalf("%s figure %d: %v", name, i+1, err)
+				}
+				t.Logf("%s figure %d: %d redraws in %v", name, i+1, r.N, time.Since(start).Round(time.Millisecond))
+				if r.N == 0 {
+					t.Errorf("%s figure %d: nothing swept", name, i+1)
+				}
+				for _, f := range r.Failures {
+					t.Errorf("%s figure %d: %s", name, i+1, f)
+				}
+			}
+		}
+	}
+}

@@ -175,13 +175,23 @@ func (r *renderer) figureControls(n *ast.FencedCodeBlock, id string) string {
 		cid := html.EscapeString(id + "-in-" + c.Key)
 		fmt.Fprintf(&b, `<label for="%s">%s</label> `, cid, html.EscapeString(c.Label))
 		attrs := fmt.Sprintf(` id="%s" name="%s" data-template="%s" data-value="%s"`, cid, html.EscapeString(c.Key), html.EscapeString(c.Template), html.EscapeString(c.Value))
+		if c.LimitBy != "" {
+			// The most the number takes for each choice of the control
+			// that bounds it: live.js clamps it when that choice changes.
+			limits, _ := json.Marshal(c.Limits)
+			attrs += fmt.Sprintf(` data-limit-by="%s" data-limits="%s"`, html.EscapeString(c.LimitBy), html.EscapeString(string(limits)))
+		}
 		switch c.Kind {
 		case "select":
 			fmt.Fprintf(&b, `<select%s>`, attrs)
-			for _, o := range c.Options {
+			for i, o := range c.Options {
 				sel := ""
 				if o == c.Value {
 					sel = " selected"
+				}
+				if i < len(c.OptionLabels) && c.OptionLabels[i] != o {
+					fmt.Fprintf(&b, `<option value="%s"%s>%s</option>`, html.EscapeString(o), sel, html.EscapeString(c.OptionLabels[i]))
+					continue
 				}
 				fmt.Fprintf(&b, `<option%s>%s</option>`, sel, html.EscapeString(o))
 			}

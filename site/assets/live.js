@@ -644,7 +644,10 @@
     }
   }
   // Figures with inputs: the form under each figure redraws it in the
-  // kernel, with the figure package's own drawing code.
+  // kernel, with the figure package's own drawing code. A number another
+  // input bounds (the warps a machine's scheduler holds) is clamped when
+  // that input changes; the caption follows the reader's inputs; a redraw
+  // that fails clears the drawing it would replace and says why.
   function setupFigures() {
     var forms = document.querySelectorAll("form.fig-controls[data-figure]");
     for (var i = 0; i < forms.length; i++) {
@@ -655,14 +658,37 @@
         var svg0 = fig.querySelector("svg").outerHTML;
         var data = fig.querySelector("details.fig-data");
         var data0 = data ? data.innerHTML : null;
+        var cap = fig.querySelector("figcaption");
+        var label = cap ? cap.querySelector(".float-label") : null;
+        var cap0 = cap ? cap.innerHTML : null;
+        function caption(text) {
+          if (!cap) return;
+          cap.textContent = "";
+          if (label) { cap.appendChild(label); cap.appendChild(document.createTextNode(" ")); }
+          cap.appendChild(document.createTextNode(text));
+        }
         form.hidden = false;
+        function clamp() {
+          var nums = form.querySelectorAll("[data-limit-by]");
+          for (var j = 0; j < nums.length; j++) {
+            var n = nums[j], by = form.querySelector('[name="' + n.getAttribute("data-limit-by") + '"]');
+            var most = by ? JSON.parse(n.getAttribute("data-limits"))[by.value] : undefined;
+            if (most === undefined) continue;
+            n.max = most;
+            if (Number(n.value) > most) n.value = String(most);
+          }
+        }
+        form.addEventListener("change", function (e) {
+          if (e.target.tagName === "SELECT") clamp();
+        });
         function restore() {
           fig.querySelector("svg").outerHTML = svg0;
           if (data) data.innerHTML = data0;
-          fig.classList.remove("redrawn");
+          if (cap) cap.innerHTML = cap0;
+          fig.classList.remove("redrawn", "fig-failed");
           status.textContent = "";
         }
-        form.addEventListener("reset", function () { setTimeout(restore, 0); });
+        form.addEventListener("reset", function () { setTimeout(function () { clamp(); restore(); }, 0); });
         form.addEventListener("submit", function (e) {
           e.preventDefault();
           var values = {}, changed = false;
@@ -673,15 +699,24 @@
           }
           if (!changed) { restore(); return; }
           status.textContent = kernel ? "Drawing…" : "Loading the kernel…";
+          function failed(why) {
+            // The drawing on screen is not the reader's inputs': it goes.
+            fig.classList.add("fig-failed");
+            fig.classList.remove("redrawn");
+            caption("Not drawn for your inputs.");
+            status.textContent = "Cannot draw this figure for your inputs: " + why;
+          }
           loadPage().then(function (p) {
             return requestFigure({ yaml: p.figures[id], id: id, values: values });
           }).then(function (r) {
-            if (r.error) { status.textContent = "Cannot draw: " + r.error; return; }
+            if (r.error) { failed(r.error); return; }
             fig.querySelector("svg").outerHTML = r.svg;
             if (data && r.data) data.innerHTML = data.querySelector("summary").outerHTML + "\n" + r.data;
+            if (r.caption) caption(r.caption);
+            fig.classList.remove("fig-failed");
             fig.classList.add("redrawn");
-            status.textContent = "Redrawn for your inputs; the caption and the description are the book's.";
-          }, function (err) { status.textContent = "Cannot draw: " + err.message; });
+            status.textContent = "Redrawn for your inputs.";
+          }, function (err) { failed(err.message); });
         });
       })(forms[i]);
     }

@@ -91,9 +91,11 @@ type FigureRequest struct {
 
 // FigureResult is a redrawn figure, or why it could not be drawn.
 type FigureResult struct {
-	SVG   string `json:"svg,omitempty"`
-	Data  string `json:"data,omitempty"`
-	Error string `json:"error,omitempty"`
+	SVG  string `json:"svg,omitempty"`
+	Data string `json:"data,omitempty"`
+	// Caption says what the redrawn figure shows, for the reader's inputs.
+	Caption string `json:"caption,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // Figure redraws a figure through the figure package, as the build draws
@@ -108,7 +110,7 @@ func Figure(req *FigureRequest) *FigureResult {
 		}
 		return &FigureResult{Error: msg}
 	}
-	return &FigureResult{SVG: f.SVG, Data: f.Data}
+	return &FigureResult{SVG: f.SVG, Data: f.Data, Caption: f.Caption}
 }
 
 // Idle does one piece of the work that runs left for later (see

@@ -1,0 +1,153 @@
+package figure_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/warpbook/warpbook/site/figure"
+)
+
+// bookFigures returns the YAML of every figure of the book, by
+// "page#n".
+func bookFigures(t *testing.T) (names []string, srcs [][]byte) {
+	t.Helper()
+	pages, err := filepath.Glob("../../book/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile("(?s)```figure\n(.*?)```")
+	for _, p := range pages {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range re.FindAllSubmatch(src, -1) {
+			names = append(names, fmt.Sprintf("%s#%d", filepath.Base(p), i+1))
+			srcs = append(srcs, m[1])
+		}
+	}
+	if len(srcs) == 0 {
+		t.Fatal("the book has no figures")
+	}
+	return names, srcs
+}
+
+// Offered lists the values a control offers a reader, as the live
+// book's form does: every choice of a select; a number's least, its
+// value and its most (under choice, for a number another control bounds:
+// the most that choice allows, and the value clamped to it); a text's
+// value.
+func Offered(c figure.Control, choice string) []string {
+	switch c.Kind {
+	case "select":
+		return c.Options
+	case "number":
+		most := c.Max
+		if l, ok := c.Limits[choice]; ok {
+			most = l
+		}
+		v, _ := strconv.Atoi(c.Value)
+		return []string{strconv.Itoa(c.Min), strconv.Itoa(min(max(v, c.Min), most)), strconv.Itoa(most)}
+	}
+	return []string{c.Value}
+}
+
+// clamp clamps each number another control bounds to that control's
+// choice, as the form does when the choice changes.
+func clamp(cs []figure.Control, values map[string]string) {
+	for _, c := range cs {
+		if c.LimitBy == "" {
+			continue
+		}
+		choice, ok := values[c.LimitBy]
+		if !ok {
+			for _, b := range cs {
+				if b.Key == c.LimitBy {
+					choice = b.Value
+				}
+			}
+		}
+		l, ok := c.Limits[choice]
+		if !ok {
+			continue
+		}
+		v, set := values[c.Key]
+		if !set {
+			v = c.Value
+		}
+		if n, err := strconv.Atoi(v); err == nil && n > l {
+			values[c.Key] = strconv.Itoa(l)
+		}
+	}
+}
+
+// TestControlsOffered: every value a figure's form offers redraws it, one
+// control at a time, with a number that another control bounds clamped to
+// that control's choice, as the form clamps it: the first figure of each
+// kind in the book, and with WARPBOOK_WHOLE_BOOK=1 every figure, and
+// every pair of its controls too. The browser's sweep is
+// TestBrowserFigureSweep.
+func TestControlsOffered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws every figure of the book many times; skipped with -short")
+	}
+	whole := os.Getenv("WARPBOOK_WHOLE_BOOK") == "1"
+	names, srcs := bookFigures(t)
+	draws := 0
+	start := time.Now()
+	var offering time.Duration
+	kinds := map[string]bool{}
+	kindRE := regexp.MustCompile(`(?m)^kind: *(\S+)`)
+	for i, src := range srcs {
+		// Without WARPBOOK_WHOLE_BOOK=1, the first figure of each kind.
+		kind := string(kindRE.FindSubmatch(src)[1])
+		if !whole && kinds[kind] {
+			continue
+		}
+		kinds[kind] = true
+		t0 := time.Now()
+		cs := figure.Controls(src)
+		offering += time.Since(t0)
+		value := map[string]string{}
+		for _, c := range cs {
+			value[c.Key] = c.Value
+		}
+		try := func(values map[string]string) {
+			t.Helper()
+			clamp(cs, values)
+			draws++
+			if _, err := figure.DrawWith(src, "f", values); err != nil {
+				t.Errorf("%s with %v: %v", names[i], values, err)
+			}
+		}
+		for _, c := range cs {
+			for _, v := range Offered(c, value[c.LimitBy]) {
+				values := map[string]string{c.Key: v}
+				try(values)
+			}
+		}
+		if !whole {
+			continue
+		}
+		for a := range cs {
+			for b := a + 1; b < len(cs); b++ {
+				for _, va := range Offered(cs[a], value[cs[a].LimitBy]) {
+					choice := value[cs[b].LimitBy]
+					if cs[b].LimitBy == cs[a].Key {
+						choice = va
+					}
+					for _, vb := range Offered(cs[b], choice) {
+						values := map[string]string{cs[a].Key: va, cs[b].Key: vb}
+						try(values)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d redraws in %v, of which working out what the forms offer %v (under the machine's load)", draws, time.Since(start).Round(time.Millisecond), offering.Round(time.Millisecond))
+}
