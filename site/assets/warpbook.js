@@ -172,6 +172,10 @@
       if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) return;
       var d = document.getElementById("wb-help");
       if (d && d.open) return;
+      // An arrow on a focused block (an output, a snippet, a figure, a
+      // table) scrolls it; it never leaves the page.
+      var t = ev.target;
+      if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && t !== document.body && t.closest && t.closest("pre, .cell, figure, table, form, [tabindex]")) return;
       switch (ev.key) {
         case "ArrowLeft": follow("prev"); break;
         case "ArrowRight": follow("next"); break;

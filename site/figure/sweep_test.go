@@ -57,6 +57,34 @@ func Offered(c figure.Control, choice string) []string {
 	return []string{c.Value}
 }
 
+// pairsOf lists the pairs of values of controls a and b that the sweep
+// draws: every pair when one bounds the other (a machine and its warps),
+// else each value of either beside one of the other's, in turn, so that
+// every value is drawn with the other control changed too.
+func pairsOf(a, b figure.Control, value map[string]string) [][2]string {
+	var ps [][2]string
+	switch {
+	case b.LimitBy == a.Key:
+		for _, va := range Offered(a, value[a.LimitBy]) {
+			for _, vb := range Offered(b, va) {
+				ps = append(ps, [2]string{va, vb})
+			}
+		}
+	case a.LimitBy == b.Key:
+		for _, vb := range Offered(b, value[b.LimitBy]) {
+			for _, va := range Offered(a, vb) {
+				ps = append(ps, [2]string{va, vb})
+			}
+		}
+	default:
+		as, bs := Offered(a, value[a.LimitBy]), Offered(b, value[b.LimitBy])
+		for k := range max(len(as), len(bs)) {
+			ps = append(ps, [2]string{as[k%len(as)], bs[k%len(bs)]})
+		}
+	}
+	return ps
+}
+
 // clamp clamps each number another control bounds to that control's
 // choice, as the form does when the choice changes.
 func clamp(cs []figure.Control, values map[string]string) {
@@ -90,7 +118,7 @@ func clamp(cs []figure.Control, values map[string]string) {
 // control at a time, with a number that another control bounds clamped to
 // that control's choice, as the form clamps it: the first figure of each
 // kind in the book, and with WARPBOOK_WHOLE_BOOK=1 every figure, and
-// every pair of its controls too. The browser's sweep is
+// pairs of its controls too (see pairsOf). The browser's sweep is
 // TestBrowserFigureSweep.
 func TestControlsOffered(t *testing.T) {
 	if testing.Short() {
@@ -136,15 +164,8 @@ func TestControlsOffered(t *testing.T) {
 		}
 		for a := range cs {
 			for b := a + 1; b < len(cs); b++ {
-				for _, va := range Offered(cs[a], value[cs[a].LimitBy]) {
-					choice := value[cs[b].LimitBy]
-					if cs[b].LimitBy == cs[a].Key {
-						choice = va
-					}
-					for _, vb := range Offered(cs[b], choice) {
-						values := map[string]string{cs[a].Key: va, cs[b].Key: vb}
-						try(values)
-					}
+				for _, p := range pairsOf(cs[a], cs[b], value) {
+					try(map[string]string{cs[a].Key: p[0], cs[b].Key: p[1]})
 				}
 			}
 		}
