@@ -20,6 +20,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/site/figure"
 	"github.com/warpbook/warpbook/site/live"
@@ -853,17 +854,18 @@ const sweepJS = `(async (i, pairs) => {
 
 // TestBrowserFigureSweep sweeps every control of every live figure
 // through the values its form offers, in the browser kernel, one at a
-// time, and with WARPBOOK_WHOLE_BOOK=1 in pairs too: every redraw
-// succeeds, captioned for the reader's inputs. Without
-// WARPBOOK_WHOLE_BOOK=1 it sweeps site/testdata/live's figure and the
-// book's occupancy.md; with it, every page of the book.
+// time and in pairs: every redraw succeeds, captioned for the reader's
+// inputs. It sweeps site/testdata/live's figure, and with
+// WARPBOOK_WHOLE_BOOK=1 every figure of the book, and checks the book's
+// occupancy.html as a reader first meets it (see calm).
 func TestBrowserFigureSweep(t *testing.T) {
-	whole := os.Getenv("WARPBOOK_WHOLE_BOOK") == "1"
-	if testing.Short() && !whole {
-		t.Skip("redraws figures many times in the browser kernel; skipped with -short")
-	}
+	whole := booktest.Enabled()
 	bctx := browser(t)
-	for _, book := range []string{"testdata/live", "../book"} {
+	books := []string{"testdata/live"}
+	if whole {
+		books = append(books, "../book")
+	}
+	for _, book := range books {
 		dir, err := liveBook(book)
 		if err != nil {
 			t.Fatal(err)
@@ -873,9 +875,6 @@ func TestBrowserFigureSweep(t *testing.T) {
 		sort.Strings(pages)
 		for _, p := range pages {
 			name := filepath.Base(p)
-			if book == "../book" && !whole && name != "occupancy.html" {
-				continue
-			}
 			src, _ := os.ReadFile(p)
 			forms := bytes.Count(src, []byte(`<form class="fig-controls"`))
 			if forms == 0 {
@@ -883,7 +882,7 @@ func TestBrowserFigureSweep(t *testing.T) {
 			}
 			tb := newTab(t, bctx, base)
 			tb.open(name)
-			if name == "occupancy.html" {
+			if book == "../book" && name == "occupancy.html" {
 				calm(t, tb)
 			}
 			for i := range forms {
@@ -892,7 +891,7 @@ func TestBrowserFigureSweep(t *testing.T) {
 					N        int      `json:"n"`
 				}
 				start := time.Now()
-				r, err := chromedp.Run(tb.ctx, chromedp.Evaluate[sweep](fmt.Sprintf("%s(%d, %v)", sweepJS, i, whole), chromedp.EvalAwaitPromise))
+				r, err := chromedp.Run(tb.ctx, chromedp.Evaluate[sweep](fmt.Sprintf("%s(%d, true)", sweepJS, i), chromedp.EvalAwaitPromise))
 				if err != nil {
 					t.Fatalf("%s figure %d: %v", name, i+1, err)
 				}
