@@ -261,7 +261,8 @@ window.warpbookLiveCore = function (api, h) {
       cell.classList.add("edited");
     }
     if (!kernelURL) return Promise.resolve({ status: "fail", stdout: "", error: off + "\n" });
-    var timing = { cell: id, start: performance.now() };
+    var timing = { cell: id, start: api.runStart !== undefined ? api.runStart : performance.now() };
+    api.runStart = undefined;
     for (var eid in editors) edits[eid] = editors[eid].getValue();
     var loading = !kernel || !worker, sent = {};
     busy(cell, loading ? "Loading the kernel…" : "Running…");
