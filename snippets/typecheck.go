@@ -205,6 +205,8 @@ func forbiddenImport(p string) string {
 		return fmt.Sprintf("snippets may not import %q: the sandbox forbids file and environment access", p)
 	case strings.HasPrefix(p, "runtime/"):
 		return fmt.Sprintf("snippets may not import %q: the sandbox forbids it", p)
+	case strings.HasPrefix(p, "github.com/warpbook/warpbook/engine/"):
+		return fmt.Sprintf("snippets may not import %q: of the engine they may import %s", p, strings.Join(symbols.Engine(), ", "))
 	}
 	return fmt.Sprintf("snippets may not import %q (they may import the engine and %s)", p, stdList())
 }

@@ -11,12 +11,9 @@ const GoVersion = "go1.26.8"
 const EngineFingerprint = "2ea3a15efbcd1caf"
 
 var enginePackages = []allowedPackage{
-	{path: "github.com/warpbook/warpbook/engine/cdna", key: "github.com/warpbook/warpbook/engine/cdna/cdna", table: engineCdna},
 	{path: "github.com/warpbook/warpbook/engine/gpu", key: "github.com/warpbook/warpbook/engine/gpu/gpu", table: engineGpu},
-	{path: "github.com/warpbook/warpbook/engine/latency", key: "github.com/warpbook/warpbook/engine/latency/latency", table: engineLatency},
 	{path: "github.com/warpbook/warpbook/engine/occupancy", key: "github.com/warpbook/warpbook/engine/occupancy/occupancy", table: engineOccupancy},
 	{path: "github.com/warpbook/warpbook/engine/ptxas", key: "github.com/warpbook/warpbook/engine/ptxas/ptxas", table: enginePtxas},
-	{path: "github.com/warpbook/warpbook/engine/roofline", key: "github.com/warpbook/warpbook/engine/roofline/roofline", table: engineRoofline},
 	{path: "github.com/warpbook/warpbook/engine/sass", key: "github.com/warpbook/warpbook/engine/sass/sass", table: engineSass},
 	{path: "github.com/warpbook/warpbook/engine/sim", key: "github.com/warpbook/warpbook/engine/sim/sim", table: engineSim},
 }

@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"bytes"
+	"go/types"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -148,5 +149,58 @@ func TestSymbols(t *testing.T) {
 	a, b := Symbols("fmt")["fmt/fmt"], Symbols("fmt")["fmt/fmt"]
 	if reflect.ValueOf(a).Pointer() != reflect.ValueOf(b).Pointer() {
 		t.Error("fmt's table was built twice")
+	}
+}
+
+// TestTrimmedTypes checks what the type data keeps of a struct whose
+// unexported fields symgen dropped: its comparability (== on two
+// strings.Builder values is still an error, on two time.Time values
+// still allowed), its methods, unexported ones included, and no field a
+// snippet could name but the blank one that stands for the rest.
+func TestTrimmedTypes(t *testing.T) {
+	pkgs, err := TypesOf([]string{"strings", "bytes", "time", "sync", "os"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pkg, name  string
+		comparable bool
+	}{
+		{"strings", "Builder", false},
+		{"bytes", "Buffer", false},
+		{"time", "Time", true},
+		{"sync", "Mutex", true},
+		{"os", "File", true},
+	} {
+		obj := pkgs[c.pkg].Scope().Lookup(c.name)
+		if obj == nil {
+			t.Errorf("no %s.%s", c.pkg, c.name)
+			continue
+		}
+		if got := types.Comparable(obj.Type()); got != c.comparable {
+			t.Errorf("%s.%s comparable: %v, want %v", c.pkg, c.name, got, c.comparable)
+		}
+		st := obj.Type().Underlying().(*types.Struct)
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); !f.Exported() && !f.Embedded() && f.Name() != "_" {
+				t.Errorf("%s.%s keeps the unexported field %s", c.pkg, c.name, f.Name())
+			}
+		}
+	}
+	// Methods stay, unexported ones too: *os.File's Chmod (which the lint
+	// names when a snippet calls it) and time.Time's unexported helpers.
+	file := pkgs["os"].Scope().Lookup("File").Type()
+	if o, _, _ := types.LookupFieldOrMethod(types.NewPointer(file), false, nil, "Chmod"); o == nil {
+		t.Error("*os.File lost its Chmod method")
+	}
+	tm := pkgs["time"].Scope().Lookup("Time").Type().(*types.Named)
+	unexported := 0
+	for i := 0; i < tm.NumMethods(); i++ {
+		if !tm.Method(i).Exported() {
+			unexported++
+		}
+	}
+	if unexported == 0 {
+		t.Error("time.Time lost its unexported methods")
 	}
 }

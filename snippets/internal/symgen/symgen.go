@@ -72,6 +72,15 @@ var Std = []struct {
 // EnginePattern selects the engine packages.
 const EnginePattern = Module + "/engine/..."
 
+// NotForSnippets lists the engine packages snippets may not import: no
+// page imports them, and the practice page's module (site/problems), which
+// does, is built without the snippets' tables. Every package in the tables
+// is linked into the browser kernel with its whole API; these three cost
+// it 13 KB gzipped, which its 4 MB budget does not have. A page that
+// needs one takes it off this list, and site/live's TestKernelBudget says
+// whether the kernel still fits.
+var NotForSnippets = []string{Module + "/engine/cdna", Module + "/engine/latency", Module + "/engine/roofline"}
+
 // Files is the generated package: file name → contents.
 type Files map[string][]byte
 
@@ -137,7 +146,7 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	}
 
 	// Type information for the type checker.
-	data, pkgs, err := exportData(dir, all)
+	data, wrappers, err := exportData(dir, all)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +156,7 @@ func Generate(dir string, exclude ...string) (Files, error) {
 	if err != nil {
 		return nil, err
 	}
-	if files["manifest.gen.go"], err = manifest(engine, fp, keys, wrapperPackages(pkgs, all)); err != nil {
+	if files["manifest.gen.go"], err = manifest(engine, fp, keys, wrappers); err != nil {
 		return nil, err
 	}
 	return files, nil
@@ -424,8 +433,8 @@ func symbolFile(p string) string {
 	return prefix + strings.NewReplacer("/", "_", ".", "_").Replace(p) + ".go"
 }
 
-// enginePackages lists the importable engine packages (not internal, not
-// main), sorted.
+// enginePackages lists the engine packages snippets may import (not
+// internal, not main, not in NotForSnippets), sorted.
 func enginePackages(dir string) ([]string, error) {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: dir}
 	pkgs, err := packages.Load(cfg, EnginePattern)
@@ -440,7 +449,7 @@ func enginePackages(dir string) ([]string, error) {
 		if p.Name == "main" || strings.Contains(p.PkgPath, "/internal/") || strings.HasSuffix(p.PkgPath, "/internal") {
 			continue
 		}
-		if len(p.GoFiles) == 0 {
+		if len(p.GoFiles) == 0 || slices.Contains(NotForSnippets, p.PkgPath) {
 			continue
 		}
 		paths = append(paths, p.PkgPath)
@@ -452,9 +461,11 @@ func enginePackages(dir string) ([]string, error) {
 // exportData type-checks the packages from source, with file names made
 // relative (GOROOT/src/fmt/print.go → fmt/print.go, module files → import
 // path) so that the output does not depend on where things are installed,
-// and writes their export data as one blob: for each package, its path and
-// its gcexportdata.
-func exportData(dir string, paths []string) ([]byte, map[string]*types.Package, error) {
+// and writes their export data, without the unexported fields of their
+// structs (see trimUnexportedFields), as one blob: for each package, its
+// path and its gcexportdata. It also returns each package's wrapper
+// packages (see wrapperPackages), found before the fields are dropped.
+func exportData(dir string, paths []string) ([]byte, map[string][]string, error) {
 	goroot := filepath.Join(runtime.GOROOT(), "src") + string(filepath.Separator)
 	modroot, _ := filepath.Abs(dir)
 	modroot += string(filepath.Separator)
@@ -490,15 +501,130 @@ func exportData(dir string, paths []string) ([]byte, map[string]*types.Package, 
 		if pkg == nil {
 			return nil, nil, fmt.Errorf("package %s not loaded", p)
 		}
+		typed[p] = pkg.Types
+	}
+	wrappers := wrapperPackages(typed, paths)
+	trimUnexportedFields(typed, paths)
+	for _, p := range paths {
+		pkg := byPath[p]
 		var b bytes.Buffer
 		if err := gcexportdata.Write(&b, pkg.Fset, pkg.Types); err != nil {
 			return nil, nil, fmt.Errorf("export data of %s: %w", p, err)
 		}
 		writeChunk(&out, []byte(p))
 		writeChunk(&out, b.Bytes())
-		typed[p] = pkg.Types
 	}
-	return out.Bytes(), typed, nil
+	return out.Bytes(), wrappers, nil
+}
+
+// trimUnexportedFields drops the unexported fields of every struct type
+// named in the API of the packages in paths (and in the types that API
+// reaches, whatever their package), before their export data is written.
+// A snippet cannot name those fields, and they drag in the package's
+// internals: os.File's alone brought internal/poll and syscall into the
+// type data, 20 KB of the browser kernel's 92 KB types.bin. What the type
+// checker can tell from outside the package stays as it was: exported
+// and embedded fields (which promote methods and fields), every method,
+// exported or not (an interface with unexported methods is still
+// satisfied), and whether the type is comparable: a struct that lost
+// fields gets one blank field, of type [0]func() where the original was
+// not comparable and struct{} where it was, so that a positional literal
+// is still refused. Generic types are left as they are.
+func trimUnexportedFields(pkgs map[string]*types.Package, paths []string) {
+	var named []*types.Named
+	seen := map[types.Type]bool{}
+	var visit func(t types.Type)
+	visit = func(t types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Alias:
+			visit(types.Unalias(t))
+		case *types.Named:
+			if t.Origin() != t {
+				visit(t.Origin())
+				if args := t.TypeArgs(); args != nil {
+					for i := 0; i < args.Len(); i++ {
+						visit(args.At(i))
+					}
+				}
+				return
+			}
+			if _, ok := t.Underlying().(*types.Struct); ok && t.TypeParams().Len() == 0 {
+				named = append(named, t)
+			}
+			for i := 0; i < t.NumMethods(); i++ {
+				visit(t.Method(i).Type())
+			}
+			visit(t.Underlying())
+		case *types.Pointer:
+			visit(t.Elem())
+		case *types.Slice:
+			visit(t.Elem())
+		case *types.Array:
+			visit(t.Elem())
+		case *types.Chan:
+			visit(t.Elem())
+		case *types.Map:
+			visit(t.Key())
+			visit(t.Elem())
+		case *types.Signature:
+			visit(t.Params())
+			visit(t.Results())
+		case *types.Tuple:
+			for i := 0; i < t.Len(); i++ {
+				visit(t.At(i).Type())
+			}
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				visit(t.Field(i).Type())
+			}
+		case *types.Interface:
+			for i := 0; i < t.NumExplicitMethods(); i++ {
+				visit(t.ExplicitMethod(i).Type())
+			}
+			for i := 0; i < t.NumEmbeddeds(); i++ {
+				visit(t.EmbeddedType(i))
+			}
+		}
+	}
+	for _, p := range paths {
+		sc := pkgs[p].Scope()
+		for _, n := range sc.Names() {
+			if o := sc.Lookup(n); o.Exported() {
+				visit(o.Type())
+			}
+		}
+	}
+	// Decide every type's comparability before any of them changes: it
+	// depends on the fields of the types it contains.
+	comparable := make([]bool, len(named))
+	for i, t := range named {
+		comparable[i] = types.Comparable(t)
+	}
+	for i, t := range named {
+		st := t.Underlying().(*types.Struct)
+		var fields []*types.Var
+		var tags []string
+		for j := 0; j < st.NumFields(); j++ {
+			if f := st.Field(j); f.Exported() || f.Embedded() {
+				fields = append(fields, f)
+				tags = append(tags, st.Tag(j))
+			}
+		}
+		if len(fields) == st.NumFields() {
+			continue
+		}
+		var blank types.Type = types.NewStruct(nil, nil)
+		if !comparable[i] {
+			blank = types.NewArray(types.NewSignatureType(nil, nil, nil, nil, nil, false), 0)
+		}
+		fields = append(fields, types.NewField(token.NoPos, t.Obj().Pkg(), "_", blank, false))
+		tags = append(tags, "")
+		t.SetUnderlying(types.NewStruct(fields, tags))
+	}
 }
 
 func writeChunk(w *bytes.Buffer, b []byte) {
