@@ -353,63 +353,16 @@ func wrapperPackages(pkgs map[string]*types.Package, paths []string) map[string]
 				names = s.Names
 			}
 		}
-		seen := map[types.Type]bool{}
 		found := map[string]bool{}
-		var visit func(t types.Type)
-		visit = func(t types.Type) {
-			if t == nil || seen[t] {
-				return
-			}
-			seen[t] = true
-			switch t := t.(type) {
-			case *types.Alias:
-				visit(types.Unalias(t))
-			case *types.Named:
-				if _, ok := t.Underlying().(*types.Interface); ok && t.Obj().Pkg() != nil {
-					if q := t.Obj().Pkg().Path(); allowed[q] && q != p {
+		visit := walkTypes(func(t types.Type) {
+			if n, ok := t.(*types.Named); ok {
+				if _, ok := n.Underlying().(*types.Interface); ok && n.Obj().Pkg() != nil {
+					if q := n.Obj().Pkg().Path(); allowed[q] && q != p {
 						found[q] = true
 					}
 				}
-				for i := 0; i < t.NumMethods(); i++ {
-					visit(t.Method(i).Type())
-				}
-				if args := t.TypeArgs(); args != nil {
-					for i := 0; i < args.Len(); i++ {
-						visit(args.At(i))
-					}
-				}
-				visit(t.Underlying())
-			case *types.Pointer:
-				visit(t.Elem())
-			case *types.Slice:
-				visit(t.Elem())
-			case *types.Array:
-				visit(t.Elem())
-			case *types.Chan:
-				visit(t.Elem())
-			case *types.Map:
-				visit(t.Key())
-				visit(t.Elem())
-			case *types.Signature:
-				visit(t.Params())
-				visit(t.Results())
-			case *types.Tuple:
-				for i := 0; i < t.Len(); i++ {
-					visit(t.At(i).Type())
-				}
-			case *types.Struct:
-				for i := 0; i < t.NumFields(); i++ {
-					visit(t.Field(i).Type())
-				}
-			case *types.Interface:
-				for i := 0; i < t.NumMethods(); i++ {
-					visit(t.Method(i).Type())
-				}
-				for i := 0; i < t.NumEmbeddeds(); i++ {
-					visit(t.EmbeddedType(i))
-				}
 			}
-		}
+		})
 		for _, n := range names {
 			if o := pkg.Scope().Lookup(n); o != nil && o.Exported() {
 				visit(o.Type())
@@ -421,6 +374,71 @@ func wrapperPackages(pkgs map[string]*types.Package, paths []string) map[string]
 		sort.Strings(out[p])
 	}
 	return out
+}
+
+// walkTypes returns a function that calls f once for every type reachable
+// from the types it is given: through aliases, the elements of pointers,
+// slices, arrays, channels and maps, signatures' parameters and results,
+// struct fields (unexported ones too), interfaces' methods and embedded
+// types, and named types' methods (unexported ones too), underlying types,
+// origins and type arguments.
+func walkTypes(f func(types.Type)) func(types.Type) {
+	seen := map[types.Type]bool{}
+	var visit func(t types.Type)
+	visit = func(t types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		f(t)
+		switch t := t.(type) {
+		case *types.Alias:
+			visit(types.Unalias(t))
+		case *types.Named:
+			if t.Origin() != t {
+				visit(t.Origin())
+			}
+			if args := t.TypeArgs(); args != nil {
+				for i := 0; i < args.Len(); i++ {
+					visit(args.At(i))
+				}
+			}
+			for i := 0; i < t.NumMethods(); i++ {
+				visit(t.Method(i).Type())
+			}
+			visit(t.Underlying())
+		case *types.Pointer:
+			visit(t.Elem())
+		case *types.Slice:
+			visit(t.Elem())
+		case *types.Array:
+			visit(t.Elem())
+		case *types.Chan:
+			visit(t.Elem())
+		case *types.Map:
+			visit(t.Key())
+			visit(t.Elem())
+		case *types.Signature:
+			visit(t.Params())
+			visit(t.Results())
+		case *types.Tuple:
+			for i := 0; i < t.Len(); i++ {
+				visit(t.At(i).Type())
+			}
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				visit(t.Field(i).Type())
+			}
+		case *types.Interface:
+			for i := 0; i < t.NumMethods(); i++ {
+				visit(t.Method(i).Type())
+			}
+			for i := 0; i < t.NumEmbeddeds(); i++ {
+				visit(t.EmbeddedType(i))
+			}
+		}
+	}
+	return visit
 }
 
 // symbolFile names the generated symbol file of an import path:
@@ -532,64 +550,13 @@ func exportData(dir string, paths []string) ([]byte, map[string][]string, error)
 // is still refused. Generic types are left as they are.
 func trimUnexportedFields(pkgs map[string]*types.Package, paths []string) {
 	var named []*types.Named
-	seen := map[types.Type]bool{}
-	var visit func(t types.Type)
-	visit = func(t types.Type) {
-		if t == nil || seen[t] {
-			return
-		}
-		seen[t] = true
-		switch t := t.(type) {
-		case *types.Alias:
-			visit(types.Unalias(t))
-		case *types.Named:
-			if t.Origin() != t {
-				visit(t.Origin())
-				if args := t.TypeArgs(); args != nil {
-					for i := 0; i < args.Len(); i++ {
-						visit(args.At(i))
-					}
-				}
-				return
-			}
-			if _, ok := t.Underlying().(*types.Struct); ok && t.TypeParams().Len() == 0 {
-				named = append(named, t)
-			}
-			for i := 0; i < t.NumMethods(); i++ {
-				visit(t.Method(i).Type())
-			}
-			visit(t.Underlying())
-		case *types.Pointer:
-			visit(t.Elem())
-		case *types.Slice:
-			visit(t.Elem())
-		case *types.Array:
-			visit(t.Elem())
-		case *types.Chan:
-			visit(t.Elem())
-		case *types.Map:
-			visit(t.Key())
-			visit(t.Elem())
-		case *types.Signature:
-			visit(t.Params())
-			visit(t.Results())
-		case *types.Tuple:
-			for i := 0; i < t.Len(); i++ {
-				visit(t.At(i).Type())
-			}
-		case *types.Struct:
-			for i := 0; i < t.NumFields(); i++ {
-				visit(t.Field(i).Type())
-			}
-		case *types.Interface:
-			for i := 0; i < t.NumExplicitMethods(); i++ {
-				visit(t.ExplicitMethod(i).Type())
-			}
-			for i := 0; i < t.NumEmbeddeds(); i++ {
-				visit(t.EmbeddedType(i))
+	visit := walkTypes(func(t types.Type) {
+		if n, ok := t.(*types.Named); ok && n.Origin() == n && n.TypeParams().Len() == 0 {
+			if _, ok := n.Underlying().(*types.Struct); ok {
+				named = append(named, n)
 			}
 		}
-	}
+	})
 	for _, p := range paths {
 		sc := pkgs[p].Scope()
 		for _, n := range sc.Names() {
