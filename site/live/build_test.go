@@ -70,26 +70,6 @@ func TestBuildCached(t *testing.T) {
 	}
 }
 
-// kernelBudget is the most the browser kernel may weigh, gzipped at level
-// 9, in bytes: what a reader downloads before the first snippet runs (see
-// docs/live-book.md).
-const kernelBudget = 4_000_000
-
-// TestKernelBudget fails when the browser kernel outgrows its budget: an
-// engine package or standard library package given to snippets, a new
-// dependency of the kernel, or a change of build flags can each add tens
-// of kilobytes unnoticed. Skipped with -short, which builds no kernel.
-func TestKernelBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the browser kernel; skipped with -short")
-	}
-	k := testKernel(t)
-	if k.Gzip > kernelBudget {
-		t.Errorf("the browser kernel is %d bytes gzipped, %d over its budget of %d: see docs/live-book.md for what it holds and how to measure what a change costs", k.Gzip, k.Gzip-kernelBudget, kernelBudget)
-	}
-	t.Logf("the browser kernel: %d bytes gzipped, %d under the budget", k.Gzip, kernelBudget-k.Gzip)
-}
-
 // TestBuildPractice builds the practice page's module the same way: its
 // own cache entry, a script that says what it is, and a quarter of the
 // kernel's size or less.
