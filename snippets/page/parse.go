@@ -181,24 +181,10 @@ func (pg *Page) transform(doc *ast.Document) {
 	})
 	// Put the nodes in place once the walk is over.
 	for _, c := range pg.Cells {
-		node := &CellNode{Cell: c}
-		node.SetPos(c.Code.Pos())
-		parent := c.Code.Parent()
-		parent.InsertBefore(parent, c.Code, node)
-		node.AppendChild(node, c.Code)
-		if c.Output != nil {
-			node.AppendChild(node, c.Output)
-		}
+		enclose(&CellNode{Cell: c}, c.Code, c.Output)
 	}
 	for _, c := range pg.CUDA {
-		node := &CUDANode{Cell: c}
-		node.SetPos(c.Code.Pos())
-		parent := c.Code.Parent()
-		parent.InsertBefore(parent, c.Code, node)
-		node.AppendChild(node, c.Code)
-		if c.Resources != nil {
-			node.AppendChild(node, c.Resources)
-		}
+		enclose(&CUDANode{Cell: c}, c.Code, c.Resources)
 	}
 	for _, s := range pg.SASS {
 		node := &SASSNode{SASS: s}
@@ -394,4 +380,17 @@ func plainText(n ast.Node, src []byte) string {
 		return ast.WalkContinue, nil
 	})
 	return b.String()
+}
+
+// enclose puts node in place of a cell's code block, with the code and
+// the block recorded after it (its output or resources, when not nil) as
+// its children.
+func enclose(node ast.Node, code, after *ast.FencedCodeBlock) {
+	node.SetPos(code.Pos())
+	parent := code.Parent()
+	parent.InsertBefore(parent, code, node)
+	node.AppendChild(node, code)
+	if after != nil {
+		node.AppendChild(node, after)
+	}
 }
