@@ -536,9 +536,20 @@ func TestBrowserLive(t *testing.T) {
 		}
 		next("the default limit")
 
+		// The page's limit is for edits: the book's own slow cell, which
+		// sleeps 1.5 s, runs past a 1 s page limit to its verified output,
+		// and the same code as an edit is stopped at the page's limit.
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.timeLimit = 1000`))
+		if r := tb.run("slow", nil); r.Status != "pass" || r.Stdout != "slept\n" || r.Error != "" {
+			t.Errorf("the book's slow cell under a 1 s page limit: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+		slow := "import \"time\"\n// ---\ntime.Sleep(1500 * time.Millisecond) // edited\nfmt.Println(\"slept\")\n"
+		if r := tb.run("slow", &slow); r.Status != "fail" || !strings.Contains(r.Error, "slow: did not finish within 1s, the browser's time limit") {
+			t.Errorf("the slow cell edited, under a 1 s page limit: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
+
 		// With a page limit below quick's own (4 s), Allow longer runs it
 		// to quick's limit, which stops it with the native message.
-		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.timeLimit = 1000`))
 		r = tb.run("quick", &loop)
 		if !strings.Contains(r.Error, "quick: did not finish within 1s, the browser's time limit") {
 			t.Errorf("a 1 s page limit: %q", r.Error)
@@ -692,10 +703,8 @@ func TestBrowserLiveBook(t *testing.T) {
 		}
 		tb := newTab(t, bctx, base)
 		tb.open(htmlOf(book, p))
-		// The book's own limits, as warpbook test runs it: the page's
-		// shorter limit for a reader's runaway edit (Allow longer lifts
-		// it) would stop a slow cell on a loaded machine.
-		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.timeLimit = 0`))
+		// The page's own limits, as a reader gets them: unedited cells
+		// run to the book's limits, as warpbook test runs them.
 		for _, c := range p.Cells {
 			if c.Attrs.Skip != "" {
 				continue

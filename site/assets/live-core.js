@@ -184,10 +184,8 @@ window.warpbookLiveCore = function (api, h) {
     queue = job.catch(function () {});
     return job;
   }
-  // The page's own time limit for a cell, in ms: a reader waits a few
-  // seconds for a cell, not the book's limit (four times a cell's CPU
-  // time limit, 40 s by default, since the browser counts wall-clock
-  // time). Allow longer lifts it for the page; 0 leaves only the book's.
+  // longer is set by Allow longer: runs go to the book's limits, not the
+  // page's api.timeLimit (see live.js).
   var longer = false;
   // inflight is the run the worker is busy with: its cell and how to
   // stop it.
@@ -220,6 +218,10 @@ window.warpbookLiveCore = function (api, h) {
             if (why) { again.reason = why; again.afterMs = afterMs || Math.round(performance.now() - sentAt); }
             resolve(send(again).then(function (res) { res.stoppedAt = unit; res.stoppedBy = why || ""; return res; }));
           }
+          // The book's own code, as warpbook test checked it within the
+          // book's limits, runs to those limits: only a run that carries
+          // a reader's edit gets the page's shorter one.
+          var edited = !!run.edits && Object.keys(run.edits).length > 0;
           inflight = { cell: run.cell, stop: function () { stopped(undefined, "stop"); } };
           wk.onMessage = function (m) {
             if (typeof m === "string") {
@@ -235,7 +237,7 @@ window.warpbookLiveCore = function (api, h) {
               sentAt = performance.now();
               clearTimeout(timer);
               var limit = m.limitMs, why;
-              if (!longer && api.timeLimit > 0 && api.timeLimit < limit) { limit = api.timeLimit; why = "limit"; }
+              if (!longer && edited && api.timeLimit > 0 && api.timeLimit < limit) { limit = api.timeLimit; why = "limit"; }
               timer = setTimeout(function () { stopped(undefined, why, limit); }, limit);
             } else if (m.exited !== undefined) {
               stopped(m.stderr || "the kernel stopped (exit status " + m.exited + ")");

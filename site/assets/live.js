@@ -25,7 +25,9 @@
   // The page's own time limit for a cell, in ms: a reader waits a few
   // seconds for a cell, not the book's limit (four times a cell's CPU
   // time limit, 40 s by default, since the browser counts wall-clock
-  // time). Allow longer lifts it for the page; 0 leaves only the book's.
+  // time). It applies to runs that carry a reader's edit: the book's own
+  // cells were checked within the book's limits. Allow longer lifts it
+  // for the page; 0 leaves only the book's.
   api.timeLimit = 10000;
   // timings holds, for each run, when it started and when its result was
   // shown (performance.now(), in ms): what the benchmarks measure.
