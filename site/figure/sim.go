@@ -604,26 +604,42 @@ func drawTimeline(s *spec, id string) (*Figure, error) {
 			label = fmt.Sprintf("warp %d.%d", sp.Block, sp.Warp)
 		}
 		c.text(labelW-8, y+rowH/2+4, "end", "fig-text", label)
-		for cy := from; cy < to; {
-			st := tr.At(slot, cy)
-			end := cy + 1
-			for end < to && tr.At(slot, end) == st {
-				end++
+		segs := stateRuns(tr, slot, from, to)
+		for i := 0; i < len(segs); {
+			// A stretch of states too narrow to point at one by one (a
+			// warp alternating between selected and a throttle each
+			// cycle) is one group with one tooltip that counts them.
+			j := i
+			for j < len(segs) && float64(segs[j].end-segs[j].start)*cw < narrow {
+				j++
 			}
-			if st != sim.Empty {
-				title := fmt.Sprintf("%s, cycle %d: %s", label, cy, st)
-				if end-cy > 1 {
-					title = fmt.Sprintf("%s, cycles %d to %d: %s", label, cy, end-1, st)
+			if j-i >= 2 {
+				c.printf(`<g><title>%s</title>`+"\n", esc(stretchTitle(label, segs[i:j])))
+				for _, sg := range segs[i:j] {
+					if sg.st != sim.Empty {
+						c.rect(labelW+float64(sg.start-from)*cw, y+2, float64(sg.end-sg.start)*cw, rowH-4, "st st-"+sg.st.String(), "")
+					}
 				}
-				x, w := labelW+float64(cy-from)*cw, float64(end-cy)*cw
-				c.rect(x, y+2, w, rowH-4, "st st-"+st.String(), title)
-				// The state's code where it fits, so that no state is
-				// told by colour alone.
-				if code := stateCodes[st.String()]; w >= 7*float64(len(code))+4 {
-					c.text(x+w/2, y+rowH/2+4, "middle", "st-code st-code-"+st.String(), code)
-				}
+				c.b.WriteString("</g>\n")
+				i = j
+				continue
 			}
-			cy = end
+			sg := segs[i]
+			i++
+			if sg.st == sim.Empty {
+				continue
+			}
+			title := fmt.Sprintf("%s, cycle %d: %s", label, sg.start, sg.st)
+			if sg.end-sg.start > 1 {
+				title = fmt.Sprintf("%s, cycles %d to %d: %s", label, sg.start, sg.end-1, sg.st)
+			}
+			x, w := labelW+float64(sg.start-from)*cw, float64(sg.end-sg.start)*cw
+			c.rect(x, y+2, w, rowH-4, "st st-"+sg.st.String(), title)
+			// The state's code where it fits, so that no state is told by
+			// colour alone.
+			if code := stateCodes[sg.st.String()]; w >= 7*float64(len(code))+4 {
+				c.text(x+w/2, y+rowH/2+4, "middle", "st-code st-code-"+sg.st.String(), code)
+			}
 		}
 	}
 	c.line(labelW, axisY, labelW+float64(to-from)*cw, axisY, "fig-axis")
@@ -809,4 +825,46 @@ var stateCodes = map[string]string{
 	"long_scoreboard": "L", "barrier": "B", "membar": "M", "math_pipe_throttle": "MP",
 	"mio_throttle": "IO", "lg_throttle": "LG", "no_instruction": "NI",
 	"branch_resolving": "BR", "drain": "D", "sleeping": "Z", "gmma": "G",
+}
+
+// narrow is the width in pixels below which a timeline's state is too
+// narrow to point at alone.
+const narrow = 4.0
+
+// stateRun is one slot's state over cycles [start, end).
+type stateRun struct {
+	st         sim.State
+	start, end int
+}
+
+// stateRuns splits one slot's cycles [from, to) of a trace into runs of one
+// state.
+func stateRuns(tr *sim.Trace, slot, from, to int) []stateRun {
+	var out []stateRun
+	for cy := from; cy < to; {
+		st := tr.At(slot, cy)
+		end := cy + 1
+		for end < to && tr.At(slot, end) == st {
+			end++
+		}
+		out = append(out, stateRun{st, cy, end})
+		cy = end
+	}
+	return out
+}
+
+// stretchTitle says what a stretch of narrow runs holds: its cycles and the
+// cycles of each state in it, in the order Nsight Compute lists them.
+func stretchTitle(label string, runs []stateRun) string {
+	cycles := map[sim.State]int{}
+	for _, r := range runs {
+		cycles[r.st] += r.end - r.start
+	}
+	var parts []string
+	for _, st := range sim.States() {
+		if n := cycles[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", st, n))
+		}
+	}
+	return fmt.Sprintf("%s, cycles %d to %d: %s", label, runs[0].start, runs[len(runs)-1].end-1, strings.Join(parts, ", "))
 }
