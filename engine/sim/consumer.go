@@ -35,7 +35,8 @@ const consumerSources = "The SM: the CUDA C++ Programming Guide's throughput tab
 	"Estimates, not measurements: the shared-memory latency (23, the A100's), the tensor latency (33: " +
 	"the A100's 25 plus the 8 more cycles a half-rate m16n8k16 holds the pipe), MUFU, FP64 (Turing's " +
 	"consumer FP64 unit, 54 and 48), branch and fetch latencies; the FP32-or-INT32 second datapath is " +
-	"not modelled (an IMAD does not take FP32 lanes); no block launch cost, loaded DRAM latency or L2 " +
+	"not modelled: an IMAD issues to the FMA pipe and holds it 2 cycles (Machine.IMAD), so an IMAD-heavy " +
+	"loop loses FP32 issue that GA10x's second datapath would keep; no block launch cost, loaded DRAM latency or L2 " +
 	"bandwidth was measured on these parts, so none is modelled."
 
 // GA102 models an RTX A6000 SM (GA102, compute capability 8.6): the card
