@@ -3,7 +3,6 @@ package page
 import (
 	"bytes"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -18,19 +17,36 @@ import (
 // and {#id}), front matter, GitHub alerts, and warpbook's cells and
 // checked values, table captions and references to figures and tables
 // (see xref.go). It is immutable and safe for concurrent use.
-var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM, extension.Footnote),
-	goldmark.WithParserOptions(
-		parser.WithAutoHeadingID(),
-		parser.WithHeadingAttribute(),
-		parser.WithBlockParsers(util.Prioritized(frontMatterParser{}, 0)),
-		parser.WithInlineParsers(util.Prioritized(refParser{}, 90)),
-		parser.WithASTTransformers(
-			util.Prioritized(cellTransformer{}, 100),
-			util.Prioritized(alertTransformer{}, 500),
-			util.Prioritized(tableTransformer{}, 600),
-			util.Prioritized(captionTransformer{}, 610),
-		),
+//
+// It is goldmark's parser alone, with the parsers and transformers that
+// goldmark.New and the extensions' Extend would register at the same
+// priorities (the same AST), and none of their HTML renderers: the browser
+// kernel parses pages but renders none, and each renderer it links costs
+// the reader download (see docs/live-book.md).
+var markdown = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	// extension.GFM: Linkify, Table, Strikethrough, TaskList.
+	parser.WithInlineParsers(util.Prioritized(extension.NewLinkifyParser(), 999)),
+	parser.WithParagraphTransformers(util.Prioritized(extension.NewTableParagraphTransformer(), 200)),
+	parser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
+	parser.WithInlineParsers(util.Prioritized(extension.NewStrikethroughParser(), 500)),
+	parser.WithInlineParsers(util.Prioritized(extension.NewTaskCheckBoxParser(), 0)),
+	// extension.Footnote.
+	parser.WithBlockParsers(util.Prioritized(extension.NewFootnoteBlockParser(), 999)),
+	parser.WithInlineParsers(util.Prioritized(extension.NewFootnoteParser(), 101)),
+	parser.WithASTTransformers(util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),
+	// warpbook's dialect.
+	parser.WithAutoHeadingID(),
+	parser.WithHeadingAttribute(),
+	parser.WithBlockParsers(util.Prioritized(frontMatterParser{}, 0)),
+	parser.WithInlineParsers(util.Prioritized(refParser{}, 90)),
+	parser.WithASTTransformers(
+		util.Prioritized(cellTransformer{}, 100),
+		util.Prioritized(alertTransformer{}, 500),
+		util.Prioritized(tableTransformer{}, 600),
+		util.Prioritized(captionTransformer{}, 610),
 	),
 )
 

@@ -125,7 +125,7 @@ func Parse(path string, src []byte) (*Page, error) {
 	}
 	ctx := parser.NewContext()
 	ctx.Set(transformKey, pg.transform)
-	pg.Doc = markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)).(*ast.Document)
+	pg.Doc = markdown.Parse(text.NewReader(src), parser.WithContext(ctx)).(*ast.Document)
 	pg.assignIDs()
 	pg.warnings = sync.OnceValue(func() Diagnostics {
 		return append(slices.Clip(pg.Notices), pg.lintNumbers()...)
