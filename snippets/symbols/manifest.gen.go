@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "2ea3a15efbcd1caf"
+const EngineFingerprint = "90e5d522a5b5c0bf"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/gpu", key: "github.com/warpbook/warpbook/engine/gpu/gpu", table: engineGpu},
