@@ -96,7 +96,7 @@ func (b *build) live() error {
 		// skips the type check (the kernel's copy differs only in the
 		// front matter's lines, which no generated program holds:
 		// TestLiveText), and its cells' programs.
-		cp := snippets.Compile(p.snip)
+		cp := snippets.Compile(p.snip, nil)
 		lp := livePage{Path: b.repoPath(p.path), Source: liveText(p.snip), Figures: liveFigures(p)}
 		if b.kernel != nil {
 			lp.Facts = cp.Facts

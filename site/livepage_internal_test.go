@@ -35,7 +35,7 @@ func TestLiveText(t *testing.T) {
 	}
 	// The build records the facts of the page it parsed; the kernel looks
 	// them up for the page it gets.
-	if fp, fq := snippets.Compile(p).Facts, snippets.Compile(q).Facts; len(fp.Programs) == 0 || !reflect.DeepEqual(fp, fq) {
+	if fp, fq := snippets.Compile(p, nil).Facts, snippets.Compile(q, nil).Facts; len(fp.Programs) == 0 || !reflect.DeepEqual(fp, fq) {
 		t.Errorf("facts of the page %v, of the kernel's copy %v", fp.Programs, fq.Programs)
 	}
 

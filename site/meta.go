@@ -39,6 +39,10 @@ type Settings struct {
 	// was built from ("/blob/COMMIT/PATH#LN", as GitHub, Gitea and GitLab
 	// read it), and the provenance note says how to clone it.
 	Repository string `yaml:"repository"`
+	// Packages lists the import paths of the book's own Go packages that
+	// its snippets may import (see snippets.Packages): packages of the
+	// module whose go.mod encloses the book.
+	Packages []string `yaml:"packages"`
 }
 
 // decodeYAML decodes book.yaml's data strictly into v, within the limits

@@ -30,7 +30,7 @@ const benchImports = "package main\nimport (\n\"fmt\"\n\"github.com/warpbook/war
 //	go test -run '^$' -bench Snippet -benchtime 3s ./snippets/
 func BenchmarkSnippet(b *testing.B) {
 	b.Run("session", func(b *testing.B) {
-		it, err := worker.NewInterpreter(io.Discard, io.Discard)
+		it, err := worker.NewInterpreter(io.Discard, io.Discard, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func BenchmarkSnippet(b *testing.B) {
 	})
 	b.Run("fresh", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			it, err := worker.NewInterpreter(io.Discard, io.Discard)
+			it, err := worker.NewInterpreter(io.Discard, io.Discard, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func BenchmarkSnippet(b *testing.B) {
 				{U: 1, Chunks: []string{";\n" + fmt.Sprintf(benchSnippet, i)}},
 			}
 			pool := &worker.Pool{}
-			got := worker.Run(context.Background(), units, lim, pool.Start, 0)
+			got := worker.Run(context.Background(), units, lim, pool.Start, 0, nil)
 			pool.Close()
 			if o := got[1]; !o.Finished() || o.Error != nil {
 				b.Fatalf("worker: %+v", o)

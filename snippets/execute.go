@@ -63,7 +63,7 @@ func (k *Kernel) prepare(p *page.Page) *pageRun {
 	switch {
 	case k.Resident != nil:
 		var d page.Diagnostics
-		pl, d = k.Resident.plan(p, k.timeout(), k.cut(p))
+		pl, d = k.Resident.plan(p, k.timeout(), k.cut(p), k.packages(p))
 		r.Diagnostics = append(r.Diagnostics, d...)
 	default:
 		n := len(p.Cells)
@@ -73,7 +73,7 @@ func (k *Kernel) prepare(p *page.Page) *pageRun {
 			n = k.cut(p)
 		}
 		var d page.Diagnostics
-		pl, _, d = compileUpTo(p, n, k.timeout(), nil)
+		pl, _, d = compileUpTo(p, n, k.timeout(), nil, k.packages(p))
 		r.Diagnostics = append(r.Diagnostics, d...)
 	}
 	pr.pl = pl
@@ -121,7 +121,7 @@ func (k *Kernel) prepare(p *page.Page) *pageRun {
 			if len(u.diags) > 0 {
 				continue // a checked value that does not compile
 			}
-			pr.jobs = append(pr.jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr, Prelude: pl.prelude(s)})
+			pr.jobs = append(pr.jobs, worker.Unit{U: u.index, Session: s.id, Chunks: u.chunks, Stmt: u.stmt, Expr: u.expr, Prelude: pl.prelude(s), Packages: pl.pkgs.Hash()})
 			pr.timeouts[u.index] = k.wallLimit(u.timeout)
 		}
 	}
@@ -169,11 +169,11 @@ func (k *Kernel) finish(ctx context.Context, pr *pageRun, pool *worker.Pool) *Pa
 		var got map[int]*worker.Outcome
 		if res != nil {
 			replayed, rest := res.Prepare(pr.jobs)
-			got = worker.Run(ctx, rest, lim, start, k.memoryLimit())
+			got = worker.Run(ctx, rest, lim, start, k.memoryLimit(), pr.pl.pkgs.Sources())
 			res.Record(rest, got)
 			maps.Copy(got, replayed)
 		} else {
-			got = worker.Run(ctx, pr.jobs, lim, start, k.memoryLimit())
+			got = worker.Run(ctx, pr.jobs, lim, start, k.memoryLimit(), pr.pl.pkgs.Sources())
 		}
 		cache := k.cache()
 		for n, o := range got {
@@ -358,7 +358,7 @@ func (pl *plan) compileError(c *page.Cell) {
 	pl.generate(tmp)
 	var key string
 	if pl.keyed() {
-		key = factKey("error", tmp.mainGo, !tmp.program)
+		key = factKey("error"+pl.pkgsKey(tmp.mainGo), tmp.mainGo, !tmp.program)
 	}
 	if f := pl.fact(key); f != nil {
 		res := &errResult{msg: f.Error}
@@ -398,6 +398,10 @@ func (pl *plan) keys(v Verifier, mode string) map[*unit]string {
 	keys := map[*unit]string{}
 	for _, s := range pl.sessions {
 		h := newHash(v.Tool, v.Engine, v.Go, v.Native, mode)
+		if pl.pkgs.importsBook(s.mainGo) {
+			// The book's packages are part of what the session runs.
+			h = h.add(pl.pkgs.Hash())
+		}
 		for _, c := range pl.prelude(s) {
 			h = h.add(c)
 		}

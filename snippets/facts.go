@@ -78,13 +78,15 @@ type Compiled struct {
 	pl    *plan // nil for a page with parse problems
 }
 
-// Compile type-checks page p as the kernel does and records its facts.
-func Compile(p *page.Page) *Compiled {
+// Compile type-checks page p as the kernel does, with the book's packages
+// pkgs (nil: none), and records its facts.
+func Compile(p *page.Page, pkgs *Packages) *Compiled {
 	c := &Compiled{Facts: &Facts{Programs: map[string]*Fact{}}}
 	if len(p.Diagnostics) > 0 {
 		return c
 	}
 	c.pl = newPlan(p, DefaultTimeout)
+	c.pl.pkgs = pkgs
 	c.pl.record = c.Facts
 	c.pl.compile()
 	return c
@@ -111,9 +113,18 @@ func (pl *plan) keyed() bool { return pl.facts != nil || pl.record != nil }
 // sessionKey returns the fact key of session s's program.
 func (pl *plan) sessionKey(s *session) string {
 	if s.key == "" {
-		s.key = factKey("session", s.mainGo, !s.program)
+		s.key = factKey("session"+pl.pkgsKey(s.mainGo), s.mainGo, !s.program)
 	}
 	return s.key
+}
+
+// pkgsKey returns what a fact key adds for a program that imports the
+// book's packages (their hash), or "".
+func (pl *plan) pkgsKey(mainGo string) string {
+	if !pl.pkgs.importsBook(mainGo) {
+		return ""
+	}
+	return " " + pl.pkgs.Hash()
 }
 
 // facts are the facts a Resident was given, shared by its plans.

@@ -67,6 +67,17 @@ type Kernel struct {
 	// preempt, so only the page can stop a snippet that never yields, by
 	// ending the Web Worker (see [Kernel.Stopped]).
 	Started func(id string, limit time.Duration)
+	// Packages, when not nil, returns the book's own Go packages that the
+	// cells of page p may import (see [Packages]; nil: none).
+	Packages func(p *page.Page) *Packages
+}
+
+// packages returns the book's packages page p may import.
+func (k *Kernel) packages(p *page.Page) *Packages {
+	if k.Packages == nil {
+		return nil
+	}
+	return k.Packages(p)
 }
 
 // MaxStack is the goroutine stack limit of a process that runs snippets

@@ -81,9 +81,10 @@ func upTo(p *page.Page, n int) *page.Page {
 // of that prefix when it is exact (see prefixPlan), with whole, the page's
 // plan not compiled yet; else the whole page's plan and its page-level
 // problems.
-func compileUpTo(p *page.Page, n int, timeout time.Duration, fs *facts) (pl, whole *plan, d page.Diagnostics) {
+func compileUpTo(p *page.Page, n int, timeout time.Duration, fs *facts, pkgs *Packages) (pl, whole *plan, d page.Diagnostics) {
 	whole = newPlan(p, timeout)
 	whole.facts = fs
+	whole.pkgs = pkgs
 	if whole.known() {
 		// Facts make the whole page cheaper than any prefix.
 		return whole, nil, whole.compile()
@@ -103,6 +104,7 @@ func prefixPlan(whole *plan, n int, timeout time.Duration) *plan {
 		return nil
 	}
 	pl := newPlan(upTo(whole.page, n), timeout)
+	pl.pkgs = whole.pkgs
 	if len(pl.compile()) > 0 {
 		return nil
 	}

@@ -180,7 +180,7 @@ func TestPrefixRuns(t *testing.T) {
 				r.plans = nil
 				r.mu.Unlock()
 				got := resultText(k.RunPage(context.Background(), p))
-				r.plan(p, k.timeout(), len(p.Cells))
+				r.plan(p, k.timeout(), len(p.Cells), nil)
 				if want := resultText(k.RunPage(context.Background(), p)); got != want {
 					t.Errorf("run of %s: with a prefix plan\n%s\nwith the whole page\n%s", c.ID(), got, want)
 				}

@@ -38,6 +38,9 @@ type plan struct {
 	// cuda is the declaration of the variable cuda (see cudaDecl); ""
 	// for a page without CUDA cells.
 	cuda string
+	// pkgs are the book's packages the page's cells may import (nil:
+	// none).
+	pkgs *Packages
 }
 
 // cellCode is one cell's source cut into items.

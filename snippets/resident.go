@@ -30,6 +30,7 @@ const residentPlans = 8
 type residentPlan struct {
 	path, source string
 	timeout      time.Duration
+	pkgs         string // the hash of the book's packages it was compiled with
 	pl           *plan
 	diags        page.Diagnostics // the page-level problems compile returned
 	// cells is how many of the page's cells pl covers: all of them, or
@@ -73,11 +74,11 @@ func NewResident() *Resident {
 // before. The first run of a page compiles only the prefix it needs, when
 // that is exact (see prefixPlan); a run that needs more, or [Resident.Idle],
 // compiles the whole page.
-func (r *Resident) plan(p *page.Page, timeout time.Duration, n int) (*plan, page.Diagnostics) {
+func (r *Resident) plan(p *page.Page, timeout time.Duration, n int, pkgs *Packages) (*plan, page.Diagnostics) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, c := range r.plans {
-		if c.path == p.Path && c.source == string(p.Source) && c.timeout == timeout {
+		if c.path == p.Path && c.source == string(p.Source) && c.timeout == timeout && c.pkgs == pkgs.Hash() {
 			r.plans = append(append(r.plans[:i:i], r.plans[i+1:]...), c)
 			if n > c.cells {
 				c.complete()
@@ -85,8 +86,8 @@ func (r *Resident) plan(p *page.Page, timeout time.Duration, n int) (*plan, page
 			return c.pl, c.diags
 		}
 	}
-	pl, whole, d := compileUpTo(p, n, timeout, r.facts)
-	c := &residentPlan{path: p.Path, source: string(p.Source), timeout: timeout, pl: pl, diags: d, cells: len(pl.page.Cells), whole: whole}
+	pl, whole, d := compileUpTo(p, n, timeout, r.facts, pkgs)
+	c := &residentPlan{path: p.Path, source: string(p.Source), timeout: timeout, pkgs: pkgs.Hash(), pl: pl, diags: d, cells: len(pl.page.Cells), whole: whole}
 	r.plans = append(r.plans, c)
 	if len(r.plans) > residentPlans {
 		r.plans = r.plans[1:]

@@ -22,6 +22,7 @@ type standalone struct {
 	spans  map[*unit][2]int   // where each cell's code is in the body
 	body   int                // where the body starts in the program
 	fset   *token.FileSet
+	pkgs   *Packages // the book's packages the page may import
 }
 
 // label names a cell in the program's comments.
@@ -116,7 +117,7 @@ func (a *standalone) quieten(src string) (found bool, problem string) {
 	if err != nil {
 		return false, err.Error()
 	}
-	imp, err := newImporter(f)
+	imp, err := newImporter(a.pkgs, f)
 	if err != nil {
 		return false, err.Error()
 	}

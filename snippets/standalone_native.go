@@ -44,7 +44,7 @@ func (cp *Compiled) Program(c *page.Cell, file string) (string, error) {
 	if file == "" {
 		file = c.Pos.File
 	}
-	alone := &standalone{upTo: u, file: file, drop: map[string]bool{}, unused: map[*unit][]string{}}
+	alone := &standalone{upTo: u, file: file, drop: map[string]bool{}, unused: map[*unit][]string{}, pkgs: cp.pl.pkgs}
 	for range 4 {
 		src := cp.pl.write(u.session, alone)
 		if u.session.program {

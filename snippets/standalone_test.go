@@ -32,7 +32,7 @@ func TestProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp := snippets.Compile(p)
+	cp := snippets.Compile(p, nil)
 	want := map[string]string{
 		"a": `// Cell a (p.md:3) as a program of its own, made by warpbook.
 // Run it inside the module github.com/warpbook/warpbook (a clone of its repository): go run FILE.go

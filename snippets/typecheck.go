@@ -86,7 +86,7 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 		}
 		ck.files = append(ck.files, f)
 	}
-	imp, err := newImporter(ck.files...)
+	imp, err := newImporter(pl.pkgs, ck.files...)
 	if err != nil {
 		ck.other = append(ck.other, err.Error())
 		return ck
@@ -135,7 +135,7 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 		for _, is := range f.Imports {
 			p := strings.Trim(is.Path.Value, `"`)
 			if _, ok := imp.fake[p]; ok {
-				add(pl.fset.Position(is.Path.Pos()), forbiddenImport(p), ErrForbidden)
+				add(pl.fset.Position(is.Path.Pos()), imp.forbidden(p), ErrForbidden)
 			}
 		}
 	}
@@ -150,34 +150,51 @@ func (pl *plan) typeCheck(mainGo string, withHelper bool) *checked {
 	return ck
 }
 
-// importer serves the generated type data of the allowed packages; any
-// other import gets an empty stand-in package, so that the only error is
-// the one the sandbox reports at the import.
+// importer serves the generated type data of the allowed packages, and
+// the book's packages (see [Packages]) type-checked from source against
+// them; any other import gets an empty stand-in package, so that the only
+// error is the one the sandbox reports at the import.
 type importer struct {
 	pkgs map[string]*types.Package // the program's imports, from symbols.TypesOf
+	book *Packages
+	own  map[string]*types.Package // the book's packages, checked when first imported
 	fake map[string]*types.Package
 }
 
-// newImporter returns an importer for what files import.
-func newImporter(files ...*ast.File) (*importer, error) {
+// newImporter returns an importer for what files import, with the book's
+// packages book (nil: none).
+func newImporter(book *Packages, files ...*ast.File) (*importer, error) {
 	var paths []string
+	imported := false
 	for _, f := range files {
 		for _, is := range f.Imports {
 			if p, err := strconv.Unquote(is.Path.Value); err == nil {
 				paths = append(paths, p)
+				imported = imported || book.inModule(p)
 			}
 		}
+	}
+	if imported {
+		paths = append(paths, book.needs...)
 	}
 	pkgs, err := symbols.TypesOf(paths)
 	if err != nil {
 		return nil, err
 	}
-	return &importer{pkgs: pkgs, fake: map[string]*types.Package{}}, nil
+	return &importer{pkgs: pkgs, book: book, fake: map[string]*types.Package{}}, nil
 }
 
 func (im *importer) Import(p string) (*types.Package, error) {
 	if _, ok := symbols.Allowed(p); ok {
 		if pkg := im.pkgs[p]; pkg != nil {
+			return pkg, nil
+		}
+	}
+	if im.book.inModule(p) && im.book.refusal(p) == "" {
+		if im.own == nil {
+			im.own = im.book.typesFor(im.pkgs)
+		}
+		if pkg := im.own[p]; pkg != nil {
 			return pkg, nil
 		}
 	}
@@ -188,6 +205,18 @@ func (im *importer) Import(p string) (*types.Package, error) {
 	pkg.MarkComplete()
 	im.fake[p] = pkg
 	return pkg, nil
+}
+
+// forbidden says why a snippet may not import p.
+func (im *importer) forbidden(p string) string {
+	if im.book.inModule(p) {
+		return im.book.refusal(p)
+	}
+	msg := forbiddenImport(p)
+	if !strings.Contains(p, ".") || strings.HasPrefix(p, modulePath+"/engine/") {
+		return msg
+	}
+	return msg + "; a book's own packages may be listed in book.yaml's " + PackagesKey + ": (see docs/writing.md)"
 }
 
 // forbiddenImport says why a snippet may not import p.

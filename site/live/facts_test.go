@@ -19,7 +19,7 @@ func TestFactsRun(t *testing.T) {
 	}
 	const page = "book/occupancy.md"
 	src, p := bookPage(t, page)
-	facts := snippets.Compile(p).Facts
+	facts := snippets.Compile(p, nil).Facts
 	if len(facts.Programs) == 0 {
 		t.Fatal("book/occupancy.md has no facts")
 	}

@@ -57,7 +57,7 @@ func TestCopyAsProgram(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		cp := snippets.Compile(pg)
+		cp := snippets.Compile(pg, nil)
 		for _, c := range pg.Cells {
 			if c.Attrs.Skip != "" || c.Attrs.Error != "" {
 				continue

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/warpbook/warpbook/snippets"
+	"github.com/warpbook/warpbook/snippets/page"
 )
 
 var runCommand = command{
@@ -57,11 +59,20 @@ func runNotebook(c *cli, file, run string, timeout time.Duration, color string) 
 	default:
 		return c.usagef("-color must be auto, always or never, not %q", color)
 	}
-	pages, code := parsePages([]pageFile{{path: file}}, stderr)
+	files := []pageFile{{path: file, book: bookDir(filepath.Dir(file))}}
+	pages, code := parsePages(files, stderr)
 	if pages == nil {
 		return code
 	}
 	p := pages[0]
+	pkgs, problems := bookPackages(files)
+	for _, ds := range problems {
+		for _, d := range ds {
+			fmt.Fprintln(stderr, d)
+		}
+		return 2
+	}
+	k.Packages = func(p *page.Page) *snippets.Packages { return pkgs[p.Path] }
 	if len(p.Diagnostics) > 0 {
 		for _, d := range p.Diagnostics {
 			fmt.Fprintln(stderr, d)

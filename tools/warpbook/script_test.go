@@ -68,6 +68,14 @@ func TestScripts(t *testing.T) {
 					env = append(env, k+"="+v)
 				}
 			}
+			if _, ok := os.LookupEnv("GOCACHE"); !ok {
+				// The build cache the go command uses with the real
+				// HOME, not an empty one under $WORK: -native builds
+				// the engine.
+				if d, err := os.UserCacheDir(); err == nil {
+					env = append(env, "GOCACHE="+filepath.Join(d, "go-build"))
+				}
+			}
 			s, err := script.NewState(context.Background(), work, env)
 			if err != nil {
 				t.Fatal(err)

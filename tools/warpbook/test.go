@@ -99,6 +99,8 @@ func runTest(c *cli, o testOptions, paths []string) int {
 	if pages == nil {
 		return code
 	}
+	pkgs, pkgProblems := bookPackages(files)
+	k.Packages = func(p *page.Page) *snippets.Packages { return pkgs[p.Path] }
 	var noCUDA error
 	if hasCUDA(pages) {
 		k.CUDA, noCUDA = findCUDA(context.Background(), k.CacheDir)
@@ -119,6 +121,12 @@ func runTest(c *cli, o testOptions, paths []string) int {
 			return c.failf("%v", err)
 		}
 	}
+	if book == nil {
+		book = map[string]page.Diagnostics{}
+	}
+	for file, ds := range pkgProblems {
+		book[file] = append(book[file], ds...)
+	}
 	root := ""
 	if o.format == "github" {
 		root = repoRoot()
@@ -132,7 +140,7 @@ func runTest(c *cli, o testOptions, paths []string) int {
 				uncompiledCells++
 			}
 		}
-		if k.Filter == nil && len(r.Page.Diagnostics) == 0 {
+		if k.Filter == nil && len(r.Page.Diagnostics) == 0 && r.Page.Doc != nil {
 			r.Diagnostics = append(r.Diagnostics, figures.Check(r.Page)...)
 		}
 		r.Diagnostics = append(r.Diagnostics, newDiagnostics(book[r.Page.Path], r.AllDiagnostics())...)
@@ -232,6 +240,7 @@ type pageFile struct {
 	path string // as printed: the directory joined with name, or the argument
 	dir  fs.FS  // the directory it was found in; nil for an argument
 	name string // its slash-separated path in dir
+	book string // the book's directory: the one searched, or the nearest above with book.yaml
 }
 
 // parsePages parses every file. Pages with syntax errors are kept (their
@@ -277,7 +286,7 @@ func markdownFiles(paths []string) ([]pageFile, error) {
 		if !fi.IsDir() {
 			if !seen[p] {
 				seen[p] = true
-				files = append(files, pageFile{path: p})
+				files = append(files, pageFile{path: p, book: bookDir(filepath.Dir(p))})
 			}
 			continue
 		}
@@ -296,7 +305,7 @@ func markdownFiles(paths []string) ([]pageFile, error) {
 				if err != nil {
 					return err
 				}
-				found = append(found, pageFile{path: path, dir: dir, name: filepath.ToSlash(rel)})
+				found = append(found, pageFile{path: path, dir: dir, name: filepath.ToSlash(rel), book: p})
 			}
 			return nil
 		})
@@ -310,6 +319,54 @@ func markdownFiles(paths []string) ([]pageFile, error) {
 		return nil, fmt.Errorf("no Markdown files in %s", strings.Join(paths, " "))
 	}
 	return files, nil
+}
+
+// bookDir returns the book a page in directory dir belongs to: the
+// nearest directory from dir up with a book.yaml, stopping at a go.mod's
+// directory; dir itself when there is none.
+func bookDir(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "book.yaml")); err == nil {
+			return d
+		}
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Join(d, "..")
+		if abs, err := filepath.Abs(up); err != nil || abs == mustAbs(d) {
+			return dir
+		}
+		d = up
+	}
+}
+
+func mustAbs(p string) string {
+	a, _ := filepath.Abs(p)
+	return a
+}
+
+// bookPackages loads the packages each book of files lists in book.yaml
+// (see snippets.Packages) and returns them by page path, with the
+// problems of the lists by file.
+func bookPackages(files []pageFile) (map[string]*snippets.Packages, map[string]page.Diagnostics) {
+	byBook := map[string]*snippets.Packages{}
+	done := map[string]bool{}
+	probs := map[string]page.Diagnostics{}
+	byPage := map[string]*snippets.Packages{}
+	for _, f := range files {
+		if !done[f.book] {
+			done[f.book] = true
+			ps, ds := snippets.ReadPackages(f.book)
+			byBook[f.book] = ps
+			for _, d := range ds {
+				probs[d.Pos.File] = append(probs[d.Pos.File], d)
+			}
+		}
+		if ps := byBook[f.book]; ps != nil {
+			byPage[f.path] = ps
+		}
+	}
+	return byPage, probs
 }
 
 // checkBooks checks each directory of paths as build checks a book, with

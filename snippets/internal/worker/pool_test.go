@@ -33,7 +33,7 @@ func TestPool(t *testing.T) {
 			}
 			return p, err
 		}
-		return Run(context.Background(), units, lim, start, 0), pid
+		return Run(context.Background(), units, lim, start, 0, nil), pid
 	}
 	print := func(u int, s string) Unit {
 		return Unit{U: u, Chunks: []string{"package main\nimport (\n\"fmt\"\n\"strings\"\n)\nvar _ = strings.Repeat\n", ";\nfmt.Println(" + s + ")\n"}, Stmt: []bool{false, true}}

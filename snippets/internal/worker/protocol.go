@@ -46,6 +46,11 @@ type Job struct {
 	OutputLimit int64 `json:"outputLimit,omitempty"`
 	// Units run in order.
 	Units []Unit `json:"units"`
+	// Sources are the book's packages the units may import (see
+	// snippets.Packages), by their path in a GOPATH tree
+	// ("src/IMPORT/PATH/file.go"): the interpreter interprets them from
+	// source, and reads no other file.
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // Unit is one cell (Chunks) or checked value (Expr) of a job.
@@ -66,6 +71,10 @@ type Unit struct {
 	// page (the variable cuda of a page with CUDA cells). Every unit of a
 	// session carries the same prelude.
 	Prelude []string `json:"prelude,omitempty"`
+	// Packages is the hash of the book's packages the unit runs with (see
+	// [Job].Sources): a kept interpreter that ran other sources does not
+	// go on.
+	Packages string `json:"packages,omitempty"`
 }
 
 // Kind is what an [Event] reports.

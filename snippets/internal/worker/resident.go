@@ -175,7 +175,7 @@ func (r *Resident) start(ctx context.Context, j *Job, started func(u int)) (Proc
 // the same code, chunk by chunk, each a statement or not alike, and the
 // same checked expression.
 func sameWork(a, b *Unit) bool {
-	if a.Expr != b.Expr || !slices.Equal(a.Chunks, b.Chunks) || !slices.Equal(a.Prelude, b.Prelude) {
+	if a.Expr != b.Expr || a.Packages != b.Packages || !slices.Equal(a.Chunks, b.Chunks) || !slices.Equal(a.Prelude, b.Prelude) {
 		return false
 	}
 	for i := range a.Chunks {
@@ -202,7 +202,7 @@ func (r *Resident) serve(j *Job, out io.Writer, errOut io.Writer, started func(u
 		}
 		r.mu.Unlock()
 		if k == nil {
-			it, err := NewInterpreter(out, errOut)
+			it, err := NewInterpreter(out, errOut, j.Sources)
 			if err != nil {
 				msg := err.Error()
 				mark(Event{U: u.U, Kind: Start})

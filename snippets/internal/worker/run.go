@@ -51,11 +51,12 @@ const idleShare = 0.1
 // StartFunc starts a process that runs a job.
 type StartFunc func(ctx context.Context, j *Job) (Proc, error)
 
-// Run runs units through processes started by start and returns an
-// outcome per unit number. After a unit that kills its process it starts a
+// Run runs units through processes started by start, with the book's
+// package sources (see [Job].Sources), and returns an outcome per unit
+// number. After a unit that kills its process it starts a
 // new one, which replays the finished units of the sessions still needed
 // (and the declarations of the unit that failed), unless lim.Program.
-func Run(ctx context.Context, units []Unit, lim Limits, start StartFunc, memLimit int64) map[int]*Outcome {
+func Run(ctx context.Context, units []Unit, lim Limits, start StartFunc, memLimit int64, sources map[string]string) map[int]*Outcome {
 	res := map[int]*Outcome{}
 	todo := units
 	for len(todo) > 0 {
@@ -63,7 +64,7 @@ func Run(ctx context.Context, units []Unit, lim Limits, start StartFunc, memLimi
 		for _, u := range todo {
 			need[u.Session] = true
 		}
-		j := Job{Nonce: nonce(), MemoryLimit: memLimit, OutputLimit: lim.Output}
+		j := Job{Nonce: nonce(), MemoryLimit: memLimit, OutputLimit: lim.Output, Sources: sources}
 		replay := map[int]bool{}
 		for _, u := range units {
 			o := res[u.U]

@@ -56,7 +56,7 @@ func run1(t *testing.T, exe string, lim Limits, units ...int) map[int]*Outcome {
 	if lim.Startup == 0 {
 		lim.Startup = time.Minute
 	}
-	return Run(context.Background(), us, lim, Program(exe), lim.Memory)
+	return Run(context.Background(), us, lim, Program(exe), lim.Memory, nil)
 }
 
 // TestProgramEnvironment: a compiled snippet sees an environment with the
@@ -205,7 +205,7 @@ func TestInterpreterStreams(t *testing.T) {
 	os.Stdin = r
 	defer func() { os.Stdin = stdin }()
 	var out strings.Builder
-	i, err := NewInterpreter(&out, io.Discard)
+	i, err := NewInterpreter(&out, io.Discard, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"testing/fstest"
 	"text/tabwriter"
 	"time"
 
@@ -77,7 +78,7 @@ func serve(j *Job, out, errOut io.Writer, leaks bool, started func(u int)) {
 		it := sessions[u.Session]
 		if it == nil {
 			var err error
-			if it, err = NewInterpreter(out, errOut); err != nil {
+			if it, err = NewInterpreter(out, errOut, j.Sources); err != nil {
 				msg := err.Error()
 				mark(Event{U: u.U, Kind: Start})
 				mark(Event{U: u.U, Kind: Done, Error: &msg})
@@ -272,6 +273,7 @@ func panicMessage(r any) string {
 // yaegi reads it.
 type Interpreter struct {
 	it          *interp.Interpreter
+	sources     fs.FS // the book's packages, in a GOPATH tree
 	out, errOut io.Writer
 	given       map[string]bool // the tables given, by symbols.Symbols's key
 	panics      bool            // PanicText is declared
@@ -279,9 +281,18 @@ type Interpreter struct {
 }
 
 // NewInterpreter returns an interpreter that sees only the generated
-// symbols: no GOPATH, no source file system, no environment, so an import
-// that is not in the tables fails.
-func NewInterpreter(out, errOut io.Writer) (*Interpreter, error) {
+// symbols and sources, the book's packages by their path in a GOPATH tree
+// ("src/IMPORT/PATH/file.go"; nil: none): no other file, no environment,
+// so an import that is neither in the tables nor in sources fails.
+func NewInterpreter(out, errOut io.Writer, sources map[string]string) (*Interpreter, error) {
+	var fsys fs.FS = noSources{}
+	if len(sources) > 0 {
+		m := fstest.MapFS{}
+		for name, src := range sources {
+			m[name] = &fstest.MapFile{Data: []byte(src), Mode: 0o444}
+		}
+		fsys = m
+	}
 	return &Interpreter{
 		it: interp.New(interp.Options{
 			Stdout:               out,
@@ -289,13 +300,50 @@ func NewInterpreter(out, errOut io.Writer) (*Interpreter, error) {
 			Stdin:                eofReader{},
 			Args:                 []string{"snippet"},
 			Env:                  []string{},
-			GoPath:               "/nonexistent",
-			SourcecodeFilesystem: noSources{},
+			GoPath:               ".",
+			SourcecodeFilesystem: fsys,
 		}),
-		out:    out,
-		errOut: errOut,
-		given:  map[string]bool{},
+		sources: fsys,
+		out:     out,
+		errOut:  errOut,
+		given:   map[string]bool{},
 	}, nil
+}
+
+// sourceImports returns paths and what the book's packages among them
+// import, transitively (the interpreter reads those from source, and
+// needs the tables of the compiled packages they import).
+func (i *Interpreter) sourceImports(paths []string) []string {
+	if _, ok := i.sources.(noSources); ok {
+		return paths
+	}
+	seen := map[string]bool{}
+	var out []string
+	var walk func(p string)
+	walk = func(p string) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+		ents, err := fs.ReadDir(i.sources, "src/"+p)
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			b, err := fs.ReadFile(i.sources, "src/"+p+"/"+e.Name())
+			if err != nil {
+				continue
+			}
+			for _, q := range imports(string(b)) {
+				walk(q)
+			}
+		}
+	}
+	for _, p := range paths {
+		walk(p)
+	}
+	return out
 }
 
 // use gives the interpreter the tables in syms it does not have yet.
@@ -320,7 +368,7 @@ func (i *Interpreter) use(syms interp.Exports) error {
 // Eval evaluates src, a chunk as yaegi's Eval reads it, after giving the
 // interpreter the tables of the packages src imports.
 func (i *Interpreter) Eval(src string) (reflect.Value, error) {
-	if err := i.use(symbols.Symbols(imports(src)...)); err != nil {
+	if err := i.use(symbols.Symbols(i.sourceImports(imports(src))...)); err != nil {
 		return reflect.Value{}, err
 	}
 	if !i.panics && strings.Contains(src, PanicText) {

@@ -12,7 +12,7 @@ import (
 // every interpreter was before tables were given as chunks import them.
 func allTables(t *testing.T) *Interpreter {
 	t.Helper()
-	i, err := NewInterpreter(io.Discard, io.Discard)
+	i, err := NewInterpreter(io.Discard, io.Discard, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestImportsAsBefore(t *testing.T) {
 			"import _ \"" + p + "\"\n",
 			"// a comment first\npackage main\n\nimport (\n\tname \"" + p + "\"\n)\n\nfunc main() {}\n",
 		} {
-			i, err := NewInterpreter(io.Discard, io.Discard)
+			i, err := NewInterpreter(io.Discard, io.Discard, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +45,7 @@ func TestImportsAsBefore(t *testing.T) {
 	}
 	for _, p := range []string{"os/exec", "net/http", "unsafe", "reflect", "syscall", "io/fs", "runtime", "github.com/warpbook/warpbook/snippets", "github.com/traefik/yaegi/interp", "github.com/warpbook/warpbook/engine/internal/nope"} {
 		src := "package main\nimport \"" + p + "\"\n"
-		i, err := NewInterpreter(io.Discard, io.Discard)
+		i, err := NewInterpreter(io.Discard, io.Discard, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestImportsAsBefore(t *testing.T) {
 // wrapper types all the same.
 func TestWrapperTables(t *testing.T) {
 	var out strings.Builder
-	i, err := NewInterpreter(&out, io.Discard)
+	i, err := NewInterpreter(&out, io.Discard, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
