@@ -37,6 +37,8 @@ type livePage struct {
 	Source  string            `json:"source"`
 	Facts   *snippets.Facts   `json:"facts,omitempty"`
 	Figures map[string]string `json:"figures,omitempty"`
+	// Packages are the book's packages the page's cells import.
+	Packages *snippets.PackagesData `json:"packages,omitempty"`
 }
 
 // liveSource returns the output path of page p's source script.
@@ -96,10 +98,13 @@ func (b *build) live() error {
 		// skips the type check (the kernel's copy differs only in the
 		// front matter's lines, which no generated program holds:
 		// TestLiveText), and its cells' programs.
-		cp := snippets.Compile(p.snip, nil)
+		cp := snippets.Compile(p.snip, b.pkgs)
 		lp := livePage{Path: b.repoPath(p.path), Source: liveText(p.snip), Figures: liveFigures(p)}
 		if b.kernel != nil {
 			lp.Facts = cp.Facts
+		}
+		if b.pkgs.Imported(p.snip) {
+			lp.Packages = b.pkgs.Data()
 		}
 		var progs []byte
 		if len(p.snip.Diagnostics) == 0 && len(p.snip.Cells) > 0 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/warpbook/warpbook/snippets"
 	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/yuin/goldmark/ast"
 )
@@ -39,6 +40,9 @@ func (b *build) load() (err error) {
 	}
 	if b.settings.SearchBudget == 0 {
 		b.settings.SearchBudget = 300
+	}
+	if len(b.settings.Packages) > 0 {
+		b.loadPackages(keys)
 	}
 	if u := b.settings.SiteURL; u != "" {
 		base, err := basePath(u)
@@ -281,4 +285,25 @@ func basePath(siteURL string) (string, error) {
 		p += "/"
 	}
 	return p, nil
+}
+
+// loadPackages loads the book's own Go packages that book.yaml lists (see
+// snippets.Packages), for the live pages whose cells import them: the
+// browser kernel is sent their sources with the page.
+func (b *build) loadPackages(keys map[string]page.Pos) {
+	listed := map[string]page.Pos{}
+	for i, p := range b.settings.Packages {
+		pos, ok := keys[fmt.Sprintf("%s[%d]", snippets.PackagesKey, i)]
+		if !ok {
+			pos = keys[snippets.PackagesKey]
+		}
+		listed[p] = pos
+	}
+	if b.opts.Dir == "" {
+		b.errorAt(keys[snippets.PackagesKey], "book.yaml lists packages, but the book is not a directory on disk: its packages are read from the module its go.mod makes")
+		return
+	}
+	ps, ds := snippets.LoadPackages(b.opts.Dir, listed)
+	b.addErrs(ds...)
+	b.pkgs = ps
 }

@@ -60,6 +60,7 @@ import (
 	"sync"
 
 	"github.com/warpbook/warpbook/site/live"
+	"github.com/warpbook/warpbook/snippets"
 )
 
 // Options configure a build.
@@ -153,6 +154,7 @@ type build struct {
 	// Read by load (load.go).
 	book     bookData             // the one read of the book's files
 	settings Settings             // book.yaml
+	pkgs     *snippets.Packages   // the book's packages book.yaml lists; nil: none
 	base     string               // URL path of the site from site_url, ending in "/"; "" if unset
 	files    map[string]bool      // non-Markdown files of the book
 	pages    []*htmlPage          // every page, in output path order once structure has run

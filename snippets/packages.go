@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing/fstest"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
@@ -246,8 +247,14 @@ func LoadPackages(dir string, listed map[string]page.Pos) (*Packages, page.Diagn
 		return nil, page.Diagnostics{{Pos: first(), Msg: err.Error(), Err: err}}
 	}
 	defer r.Close()
+	return loadPackages(r.FS(), mod, disp, listed)
+}
+
+// loadPackages loads the listed packages of module mod from fsys, the
+// module's root directory, shown as disp in messages.
+func loadPackages(fsys fs.FS, mod, disp string, listed map[string]page.Pos) (*Packages, page.Diagnostics) {
 	ps := &Packages{Module: mod, Dir: disp, listed: listed, pkgs: map[string]*bookPackage{}, fset: token.NewFileSet()}
-	l := &loader{ps: ps, root: r, state: map[string]int{}}
+	l := &loader{ps: ps, fsys: fsys, state: map[string]int{}}
 	var ds page.Diagnostics
 	for _, p := range slices.Sorted(maps.Keys(listed)) {
 		pos := listed[p]
@@ -280,20 +287,10 @@ func LoadPackages(dir string, listed map[string]page.Pos) (*Packages, page.Diagn
 	return ps, nil
 }
 
-func mapsKeys[M ~map[string]V, V any](m M) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // loader reads a module's packages.
 type loader struct {
 	ps    *Packages
-	root  *os.Root
+	fsys  fs.FS          // the module's root directory
 	state map[string]int // 1: loading, 2: loaded
 	total int64
 }
@@ -312,7 +309,7 @@ func (l *loader) load(p string) string {
 	if rel == "" {
 		rel = "."
 	}
-	ents, err := fs.ReadDir(l.root.FS(), rel)
+	ents, err := fs.ReadDir(l.fsys, rel)
 	if err != nil {
 		return fmt.Sprintf("%s: no such package in %s (looked in %s)", p, l.ps.Module, filepath.Join(l.ps.Dir, filepath.FromSlash(rel)))
 	}
@@ -418,7 +415,7 @@ func allowed(p string) bool {
 
 // read reads a module file within the limits.
 func (l *loader) read(name string) ([]byte, error) {
-	f, err := l.root.Open(filepath.FromSlash(name))
+	f, err := l.fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -618,6 +615,71 @@ func (ps *Packages) importsBook(src string) bool {
 	for _, is := range f.Imports {
 		if p, err := strconv.Unquote(is.Path.Value); err == nil && ps.pkgs[p] != nil {
 			return true
+		}
+	}
+	return false
+}
+
+// PackagesData is what the browser kernel is sent of a book's packages
+// (see [Packages]): the module, the listed import paths and every loaded
+// file, from which [PackagesFromData] loads the same packages.
+type PackagesData struct {
+	Module string   `json:"module"`
+	Dir    string   `json:"dir"`
+	Listed []string `json:"listed"`
+	// Files holds each loaded file's source by its slash path in the
+	// module.
+	Files map[string]string `json:"files"`
+}
+
+// Data returns what [PackagesFromData] needs to load ps again.
+func (ps *Packages) Data() *PackagesData {
+	if ps == nil {
+		return nil
+	}
+	d := &PackagesData{Module: ps.Module, Dir: filepath.ToSlash(ps.Dir), Listed: slices.Sorted(maps.Keys(ps.listed)), Files: map[string]string{}}
+	for _, p := range ps.pkgs {
+		for _, f := range p.files {
+			d.Files[path.Join(p.rel, f.name)] = string(f.src)
+		}
+	}
+	return d
+}
+
+// PackagesFromData loads the packages d holds, as [ReadPackages] loaded
+// them from the book's module: with the same checks, from the same files.
+func PackagesFromData(d *PackagesData) (*Packages, page.Diagnostics) {
+	if d == nil || len(d.Listed) == 0 {
+		return nil, nil
+	}
+	fsys := fstest.MapFS{}
+	for name, src := range d.Files {
+		if !fs.ValidPath(name) {
+			return nil, page.Diagnostics{{Msg: fmt.Sprintf("packages: %q is not a file path of the module", name)}}
+		}
+		fsys[name] = &fstest.MapFile{Data: []byte(src), Mode: 0o444}
+	}
+	listed := map[string]page.Pos{}
+	for _, p := range d.Listed {
+		listed[p] = page.Pos{File: "book.yaml"}
+	}
+	return loadPackages(fsys, d.Module, filepath.FromSlash(d.Dir), listed)
+}
+
+// Imported reports whether page p's cells may import one of the packages
+// (a string in a cell is one's import path).
+func (ps *Packages) Imported(p *page.Page) bool {
+	if ps == nil {
+		return false
+	}
+	for _, c := range p.Cells {
+		for _, t := range newSnippetSource(c).toks {
+			if t.tok != token.STRING {
+				continue
+			}
+			if q, err := strconv.Unquote(t.lit); err == nil && ps.pkgs[q] != nil {
+				return true
+			}
 		}
 	}
 	return false

@@ -15,7 +15,7 @@ window.warpbookLiveCore = function (api, h) {
 
   var edits = {};   // cell id -> the reader's code
   var editors = {}; // cell id -> open editor
-  var page = null;  // {path, source, facts, figures} once loaded
+  var page = null;  // {path, source, facts, figures, packages} once loaded
 
   // Loading. Each asset is a script, loaded once (assets/warpbook.js).
   var loadScript = api.loadScript;
@@ -244,7 +244,7 @@ window.warpbookLiveCore = function (api, h) {
             }
           };
           var req = run;
-          if (wk.sent[run.path]) req = Object.assign({}, run, { source: "", facts: undefined });
+          if (wk.sent[run.path]) req = Object.assign({}, run, { source: "", facts: undefined, packages: undefined });
           wk.sent[run.path] = true;
           wk.w.postMessage({ req: JSON.stringify({ id: id, op: "run", run: req }) });
         });
@@ -280,7 +280,7 @@ window.warpbookLiveCore = function (api, h) {
         ed[k] = edits[k];
       }
       sent = ed;
-      return request({ path: p.path, source: p.source, facts: p.facts, cell: id, edits: ed });
+      return request({ path: p.path, source: p.source, facts: p.facts, packages: p.packages, cell: id, edits: ed });
     }).then(function (res) {
       idle(cell);
       if (res.stoppedAt && edits[res.stoppedAt] !== undefined) hold(res.stoppedAt);

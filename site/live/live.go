@@ -63,6 +63,9 @@ type Request struct {
 	// [snippets.Facts]), sent with Source: a run of the page's programs
 	// as the book has them skips the type check.
 	Facts *snippets.Facts `json:"facts,omitempty"`
+	// Packages are the book's own Go packages the page's cells import
+	// (see [snippets.Packages]), sent with Source.
+	Packages *snippets.PackagesData `json:"packages,omitempty"`
 	// Cell is the id of the cell to run.
 	Cell string `json:"cell"`
 	// Edits holds the reader's code by cell id; the cells above Cell run
@@ -170,6 +173,11 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 	res := &Result{Cell: req.Cell, Status: "fail"}
 	s.k.Resident.Know(req.Facts)
 	src, ok := s.source(req.Path, req.Source)
+	pkgs, pds := s.packages(req.Path, req.Source, req.Packages)
+	if len(pds) > 0 {
+		res.Error = writeDiags(pds)
+		return res
+	}
 	if !ok {
 		res.Error = req.Path + ": the page's source was not sent\n"
 		return res
@@ -195,6 +203,7 @@ func (s *Server) Run(ctx context.Context, req *Request) *Result {
 		return res
 	}
 	k := s.k
+	k.Packages = func(*page.Page) *snippets.Packages { return pkgs }
 	if req.Stopped != "" {
 		var stderr []byte
 		if req.Stderr != nil {

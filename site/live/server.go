@@ -18,15 +18,32 @@ import (
 type Server struct {
 	k       snippets.Kernel
 	mu      sync.Mutex
-	parsed  []*page.Page      // the most recently used last
-	sources map[string][]byte // the last source sent for each path
+	parsed  []*page.Page                  // the most recently used last
+	sources map[string][]byte             // the last source sent for each path
+	pkgs    map[string]*snippets.Packages // the book's packages sent with it
 }
 
 // NewServer returns a server that runs requests through k, in this
 // process, with a [snippets.Resident] of its own.
 func NewServer(k snippets.Kernel) *Server {
 	k.Resident = snippets.NewResident()
-	return &Server{k: k, sources: map[string][]byte{}}
+	return &Server{k: k, sources: map[string][]byte{}, pkgs: map[string]*snippets.Packages{}}
+}
+
+// packages returns the book's packages the page at path may import: those
+// loaded from d when src, the page's source, is sent (d nil: none), else
+// those kept from the last time.
+func (s *Server) packages(path, src string, d *snippets.PackagesData) (*snippets.Packages, page.Diagnostics) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if src != "" {
+		ps, ds := snippets.PackagesFromData(d)
+		if len(ds) > 0 {
+			return nil, ds
+		}
+		s.pkgs[path] = ps
+	}
+	return s.pkgs[path], nil
 }
 
 // source returns the source of the page at path: src, which it keeps for

@@ -77,6 +77,9 @@ func buildBook(ctx context.Context, c *cli, dir, out string, f buildFlags) int {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	prog := newProgress(c.stderr, "pages verified")
 	k := &countingKernel{Kernel: newKernel()}
+	// The book's packages (the site reports what is wrong with the list).
+	pkgs, _ := snippets.ReadPackages(dir)
+	k.Packages = func(*page.Page) *snippets.Packages { return pkgs }
 	var noCUDA error
 	k.CUDA, noCUDA = findCUDA(ctx, k.CacheDir)
 	cudaName := ""

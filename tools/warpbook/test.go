@@ -125,7 +125,12 @@ func runTest(c *cli, o testOptions, paths []string) int {
 		book = map[string]page.Diagnostics{}
 	}
 	for file, ds := range pkgProblems {
-		book[file] = append(book[file], ds...)
+		// The book's check (build's code) reports them too.
+		for _, d := range ds {
+			if !slices.ContainsFunc(book[file], func(e *page.Diagnostic) bool { return e.Error() == d.Error() }) {
+				book[file] = append(book[file], d)
+			}
+		}
 	}
 	root := ""
 	if o.format == "github" {

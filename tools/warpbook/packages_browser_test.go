@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/warpbook/warpbook/site/pdf"
+)
+
+// TestPackagesBrowser builds, outside this repository, the book of
+// testdata/script/packages.txtar (its chapter whose cells import the
+// book's own package) and runs a cell that calls the package in the
+// built site's browser kernel: the page sends the package's sources with
+// its own, and the output is the one warpbook test verified.
+func TestPackagesBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the browser kernel and drives Chromium; skipped with -short")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar, err := txtar.ParseFile("testdata/script/packages.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	dir := filepath.Join(work, "mine")
+	for _, f := range ar.Files {
+		if !strings.HasPrefix(f.Name, "mine/") || f.Name == "mine/book/bad.md" {
+			continue
+		}
+		name := filepath.Join(work, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(exe, "build")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), asCommand+"=1", "CI=true")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("warpbook build: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "cannot run") {
+		t.Fatalf("warpbook build has no browser kernel:\n%s", out)
+	}
+	site := filepath.Join(dir, "_site")
+
+	exePath, err := pdf.Browser()
+	if errors.Is(err, pdf.ErrNoChromium) {
+		if os.Getenv("WARPBOOK_BROWSER") == "require" {
+			t.Fatal("no chromium in PATH; WARPBOOK_BROWSER=require asks for the browser tests")
+		}
+		t.Skip("no chromium in PATH: install Debian's chromium to run the browser part")
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), pdf.Options(exePath, t.TempDir())...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if d, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
+		defer cancel()
+	}
+	page := (&url.URL{Scheme: "file", Path: filepath.ToSlash(site) + "/ch.html"}).String()
+	text := func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).textContent`, sel)))
+		if err != nil {
+			t.Fatalf("%s: %v", sel, err)
+		}
+		return v
+	}
+	const cell = `.cell[data-cell="warps"]`
+	if err := chromedp.Do(ctx, chromedp.Navigate(page),
+		chromedp.Click(chromedp.CSS(cell+` .cell-run-button`)),
+		chromedp.WaitVisible(chromedp.CSS(cell+` .cell-run pre.output`))); err != nil {
+		t.Fatalf("run the cell: %v", err)
+	}
+	if got := text(cell + ` .cell-run pre.output`); got != "64 16" {
+		t.Errorf("Run shows %q, want the verified 64 16", got)
+	}
+	if got := text(cell + ` .run-verdict`); !strings.Contains(got, "verified output") {
+		t.Errorf("Run's verdict is %q", got)
+	}
+}
