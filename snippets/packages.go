@@ -456,7 +456,7 @@ func (l *loader) check() {
 	needs := map[string]bool{}
 	for _, p := range ps.order {
 		for _, im := range ps.pkgs[p].imports {
-			if !ps.inModule(im.path) {
+			if allowed(im.path) {
 				needs[im.path] = true
 			}
 		}
