@@ -7,17 +7,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/mod/modfile"
 
 	"github.com/warpbook/warpbook/internal/source"
 	"github.com/warpbook/warpbook/snippets/internal/worker"
@@ -269,88 +265,6 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 		}
 	}
 	return tmp, nil
-}
-
-// addBookPackages adds to the overlay the book's packages (see
-// [Packages]) the pages of runs import, as they were checked: a package
-// of this module replaces its files in the module; the packages of
-// another module become a module of their own, in dir, which the
-// overlay's go.mod requires and replaces with that directory.
-func addBookPackages(root, dir string, overlay map[string]string, runs []*pageRun) error {
-	byModule := map[string]*Packages{}
-	for _, pr := range runs {
-		ps := pr.pl.pkgs
-		if ps == nil || len(ps.pkgs) == 0 {
-			continue
-		}
-		if other := byModule[ps.Module]; other != nil && other.Hash() != ps.Hash() {
-			return fmt.Errorf("two books with different copies of module %s in one run", ps.Module)
-		}
-		byModule[ps.Module] = ps
-	}
-	if len(byModule) == 0 {
-		return nil
-	}
-	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		return err
-	}
-	mf, err := modfile.Parse("go.mod", gomod, nil)
-	if err != nil {
-		return err
-	}
-	changed := false
-	for i, m := range slices.Sorted(maps.Keys(byModule)) {
-		ps := byModule[m]
-		base := root
-		if m != modulePath {
-			base = filepath.Join(dir, fmt.Sprintf("mod%d", i))
-			if err := os.MkdirAll(base, 0o700); err != nil {
-				return err
-			}
-			if err := os.WriteFile(filepath.Join(base, "go.mod"), []byte("module "+m+"\n\ngo "+strings.TrimPrefix(goVersion, "go")+"\n"), 0o600); err != nil {
-				return err
-			}
-			if err := errors.Join(mf.AddRequire(m, "v0.0.0"), mf.AddReplace(m, "", base, "")); err != nil {
-				return err
-			}
-			changed = true
-		}
-		for _, p := range ps.order {
-			bp := ps.pkgs[p]
-			for _, f := range bp.files {
-				name := filepath.Join(base, filepath.FromSlash(bp.rel), f.name)
-				if m != modulePath {
-					if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
-						return err
-					}
-					if err := os.WriteFile(name, f.src, 0o600); err != nil {
-						return err
-					}
-					continue
-				}
-				// This module's own package: the checked bytes replace
-				// the module's file.
-				cp := filepath.Join(dir, fmt.Sprintf("own%d_%s", len(overlay), f.name))
-				if err := os.WriteFile(cp, f.src, 0o600); err != nil {
-					return err
-				}
-				overlay[name] = cp
-			}
-		}
-	}
-	if changed {
-		b, err := mf.Format()
-		if err != nil {
-			return err
-		}
-		name := filepath.Join(dir, "go.mod")
-		if err := os.WriteFile(name, b, 0o600); err != nil {
-			return err
-		}
-		overlay[filepath.Join(root, "go.mod")] = name
-	}
-	return nil
 }
 
 // foldable reports whether a session's program (package main, with

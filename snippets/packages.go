@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -14,18 +13,14 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"testing/fstest"
 
-	"golang.org/x/mod/modfile"
-	"golang.org/x/mod/module"
-
+	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/page"
 	"github.com/warpbook/warpbook/snippets/symbols"
 )
@@ -140,116 +135,6 @@ func (ps *Packages) Sources() map[string]string {
 	return out
 }
 
-// ReadPackages reads book.yaml's packages: in the book directory dir (an
-// operating-system path) and loads them. It returns nil and no
-// diagnostics for a book without book.yaml or without the key. Problems
-// with the list itself (no go.mod, a path outside the module, a package
-// that does not exist) are diagnostics at book.yaml's line; problems
-// inside a package are not: they refuse the package at each cell that
-// imports it (see [Packages]).
-func ReadPackages(dir string) (*Packages, page.Diagnostics) {
-	file := filepath.Join(dir, "book.yaml")
-	data, err := page.ReadFile(nil, file, page.MaxYAMLBytes, "a YAML document")
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		var d *page.Diagnostic
-		if errors.As(err, &d) {
-			return nil, page.Diagnostics{d}
-		}
-		return nil, page.Diagnostics{{Pos: page.Pos{File: file}, Msg: err.Error(), Err: err}}
-	}
-	var doc map[string]any
-	keys, err := page.DecodeYAML(file, 1, data, &doc)
-	if err != nil {
-		// The site reports book.yaml's syntax.
-		return nil, nil
-	}
-	v, ok := doc[PackagesKey]
-	if !ok || v == nil {
-		return nil, nil
-	}
-	at := keys[PackagesKey]
-	list, ok := v.([]any)
-	if !ok {
-		return nil, page.Diagnostics{{Pos: at, Msg: "book.yaml's packages: must be a list of import paths"}}
-	}
-	listed := map[string]page.Pos{}
-	var ds page.Diagnostics
-	for i, e := range list {
-		pos := at
-		if p, ok := keys[fmt.Sprintf("%s[%d]", PackagesKey, i)]; ok {
-			pos = p
-		}
-		s, ok := e.(string)
-		if !ok {
-			ds = append(ds, &page.Diagnostic{Pos: pos, Msg: fmt.Sprintf("book.yaml's packages: item %d is not an import path", i+1)})
-			continue
-		}
-		listed[s] = pos
-	}
-	if len(ds) > 0 {
-		return nil, ds
-	}
-	ps, ds := LoadPackages(dir, listed)
-	return ps, ds
-}
-
-// LoadPackages loads the listed packages (import paths, with where they
-// are listed) of the module whose go.mod encloses dir, the book's
-// directory.
-func LoadPackages(dir string, listed map[string]page.Pos) (*Packages, page.Diagnostics) {
-	if len(listed) == 0 {
-		return nil, nil
-	}
-	first := func() page.Pos {
-		var ps []page.Pos
-		for _, p := range listed {
-			ps = append(ps, p)
-		}
-		sort.Slice(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
-		return ps[0]
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, page.Diagnostics{{Pos: first(), Msg: err.Error(), Err: err}}
-	}
-	root := abs
-	for {
-		if fi, err := os.Stat(filepath.Join(root, "go.mod")); err == nil && fi.Mode().IsRegular() {
-			break
-		}
-		up := filepath.Dir(root)
-		if up == root {
-			return nil, page.Diagnostics{{Pos: first(), Msg: "book.yaml lists packages, but no go.mod encloses the book: its packages must be packages of the module the book is in"}}
-		}
-		root = up
-	}
-	disp := root
-	if !filepath.IsAbs(dir) {
-		if wd, err := os.Getwd(); err == nil {
-			if r, err := filepath.Rel(wd, root); err == nil {
-				disp = r
-			}
-		}
-	}
-	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		return nil, page.Diagnostics{{Pos: first(), Msg: err.Error(), Err: err}}
-	}
-	mod := modfile.ModulePath(gomod)
-	if mod == "" {
-		return nil, page.Diagnostics{{Pos: first(), Msg: fmt.Sprintf("%s has no module line", filepath.Join(disp, "go.mod"))}}
-	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, page.Diagnostics{{Pos: first(), Msg: err.Error(), Err: err}}
-	}
-	defer r.Close()
-	return loadPackages(r.FS(), mod, disp, listed)
-}
-
 // loadPackages loads the listed packages of module mod from fsys, the
 // module's root directory, shown as disp in messages.
 func loadPackages(fsys fs.FS, mod, disp string, listed map[string]page.Pos) (*Packages, page.Diagnostics) {
@@ -259,7 +144,7 @@ func loadPackages(fsys fs.FS, mod, disp string, listed map[string]page.Pos) (*Pa
 	for _, p := range slices.Sorted(maps.Keys(listed)) {
 		pos := listed[p]
 		switch {
-		case module.CheckImportPath(p) != nil:
+		case !fs.ValidPath(p):
 			ds = append(ds, &page.Diagnostic{Pos: pos, Msg: fmt.Sprintf("packages: %q is not a valid import path", p)})
 		case allowed(p):
 			ds = append(ds, &page.Diagnostic{Pos: pos, Msg: fmt.Sprintf("packages: snippets may import %s without listing it", p)})
@@ -335,7 +220,7 @@ func (l *loader) load(p string) string {
 			refuse(disp, "%v", err)
 			continue
 		}
-		if !everywhere(name, src) {
+		if !everywhere(name) {
 			refuse(disp, "the file is built only on some platforms; a package snippets import must build alike everywhere")
 			continue
 		}
@@ -434,19 +319,31 @@ func (l *loader) read(name string) ([]byte, error) {
 	return b, nil
 }
 
-// everywhere reports whether a file is built on every platform the
-// kernel runs on (its name names none; its build constraints, which are
-// directives and refused anyway, are not read here).
-func everywhere(name string, src []byte) bool {
-	for _, pl := range [][2]string{{"linux", "amd64"}, {"js", "wasm"}, {"darwin", "arm64"}, {"windows", "amd64"}} {
-		ctx := build.Context{GOOS: pl[0], GOARCH: pl[1], Compiler: "gc",
-			OpenFile: func(string) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("package p\n")), nil }}
-		if ok, err := ctx.MatchFile(".", name); err != nil || !ok {
-			return false
-		}
+// everywhere reports whether a file is built on every platform: its name
+// names no operating system or architecture, as go/build reads names
+// (name_GOOS.go, name_GOARCH.go, name_GOOS_GOARCH.go, each also before
+// _test). Build constraints in its text are directives, refused anyway.
+func everywhere(name string) bool {
+	parts := strings.Split(strings.TrimSuffix(name, ".go"), "_")
+	if n := len(parts); n > 0 && parts[n-1] == "test" {
+		parts = parts[:n-1]
 	}
-	return true
+	if len(parts) < 2 {
+		return true
+	}
+	last := parts[len(parts)-1]
+	return !knownOS[last] && !knownArch[last]
 }
+
+// knownOS and knownArch are go/build's lists of the operating systems and
+// architectures a file name may name (Go 1.26's syslist.go).
+var (
+	knownOS = map[string]bool{"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true, "hurd": true, "illumos": true, "ios": true, "js": true,
+		"linux": true, "nacl": true, "netbsd": true, "openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true, "zos": true}
+	knownArch = map[string]bool{"386": true, "amd64": true, "amd64p32": true, "arm": true, "armbe": true, "arm64": true, "arm64be": true, "loong64": true,
+		"mips": true, "mipsle": true, "mips64": true, "mips64le": true, "mips64p32": true, "mips64p32le": true, "ppc": true, "ppc64": true, "ppc64le": true,
+		"riscv": true, "riscv64": true, "s390": true, "s390x": true, "sparc": true, "sparc64": true, "wasm": true}
+)
 
 // check type-checks every loaded package that is not refused yet, in
 // import order, and refuses those with type errors or uses of names
@@ -652,13 +549,12 @@ func PackagesFromData(d *PackagesData) (*Packages, page.Diagnostics) {
 	if d == nil || len(d.Listed) == 0 {
 		return nil, nil
 	}
-	fsys := fstest.MapFS{}
-	for name, src := range d.Files {
-		if !fs.ValidPath(name) {
+	for name := range d.Files {
+		if !fs.ValidPath(name) || name == "." {
 			return nil, page.Diagnostics{{Msg: fmt.Sprintf("packages: %q is not a file path of the module", name)}}
 		}
-		fsys[name] = &fstest.MapFile{Data: []byte(src), Mode: 0o444}
 	}
+	fsys := worker.MemFS(d.Files)
 	listed := map[string]page.Pos{}
 	for _, p := range d.Listed {
 		listed[p] = page.Pos{File: "book.yaml"}

@@ -2,6 +2,8 @@ package snippets
 
 import (
 	"context"
+	"go/build"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,5 +198,25 @@ func TestPackagesThisBook(t *testing.T) {
 	}
 	if ps.pkgs["github.com/warpbook/warpbook/engine/sim"] != nil {
 		t.Error("the engine was read from source")
+	}
+}
+
+// TestEverywhere compares everywhere with go/build's reading of file
+// names on the platforms the kernel runs on and two others.
+func TestEverywhere(t *testing.T) {
+	platforms := [][2]string{{"linux", "amd64"}, {"js", "wasm"}, {"darwin", "arm64"}, {"windows", "386"}, {"plan9", "riscv64"}}
+	for _, name := range []string{"a.go", "a_linux.go", "a_test.go", "a_linux_test.go", "a_wasm.go", "a_js_wasm.go", "a_riscv64.go", "a_plan9.go",
+		"a_foo.go", "a_foo_bar.go", "linux.go", "a_linux_foo.go", "a_foo_amd64.go", "_linux.go", "x_y_windows.go"} {
+		want := true
+		for _, pl := range platforms {
+			ctx := build.Context{GOOS: pl[0], GOARCH: pl[1], Compiler: "gc",
+				OpenFile: func(string) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("package p\n")), nil }}
+			if ok, err := ctx.MatchFile(".", name); err != nil || !ok {
+				want = false
+			}
+		}
+		if got := everywhere(name); got != want {
+			t.Errorf("everywhere(%q) = %v, go/build says %v", name, got, want)
+		}
 	}
 }

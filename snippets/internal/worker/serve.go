@@ -15,7 +15,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"testing/fstest"
 	"text/tabwriter"
 	"time"
 
@@ -287,11 +286,7 @@ type Interpreter struct {
 func NewInterpreter(out, errOut io.Writer, sources map[string]string) (*Interpreter, error) {
 	var fsys fs.FS = noSources{}
 	if len(sources) > 0 {
-		m := fstest.MapFS{}
-		for name, src := range sources {
-			m[name] = &fstest.MapFile{Data: []byte(src), Mode: 0o444}
-		}
-		fsys = m
+		fsys = MemFS(sources)
 	}
 	return &Interpreter{
 		it: interp.New(interp.Options{
