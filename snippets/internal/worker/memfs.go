@@ -46,7 +46,7 @@ func (m memFS) Open(name string) (fs.File, error) {
 	if src, ok := m.files[name]; ok {
 		return &memFile{info: memInfo{name: path.Base(name), size: int64(len(src))}, r: strings.NewReader(src)}, nil
 	}
-	if _, ok := m.dirs[name]; ok {
+	if _, ok := m.dirs[name]; ok || name == "." {
 		return &memDir{m: m, name: name}, nil
 	}
 	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
@@ -57,7 +57,7 @@ func (m memFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
 	}
 	names, ok := m.dirs[name]
-	if !ok {
+	if !ok && name != "." {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
 	}
 	out := make([]fs.DirEntry, len(names))
@@ -102,6 +102,27 @@ func (f *memFile) Close() error               { return nil }
 type memDir struct {
 	m    memFS
 	name string
+	read int // entries ReadDir returned
+}
+
+// ReadDir returns the directory's next n entries (all with n <= 0), as
+// fs.ReadDirFile says.
+func (d *memDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	all, err := d.m.ReadDir(d.name)
+	if err != nil {
+		return nil, err
+	}
+	rest := all[d.read:]
+	if n <= 0 {
+		d.read = len(all)
+		return rest, nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	rest = rest[:min(n, len(rest))]
+	d.read += len(rest)
+	return rest, nil
 }
 
 func (d *memDir) Stat() (fs.FileInfo, error) {
