@@ -12,8 +12,8 @@ import (
 // so that a saved edit to one page parses, runs and highlights only what
 // changed. It holds the parsed pages (by file name and content: a page is
 // never changed once parsed), the results of the pages whose snippets all
-// passed (by parsed page, so by content), highlighted code and each
-// page's search entries. Every page
+// passed (by parsed page, so by content, and by the book's packages),
+// highlighted code and each page's search entries. Every page
 // is still rendered and every link still checked, so what a page shows of
 // the others is never stale.
 //
@@ -27,8 +27,16 @@ type Cache struct {
 // cacheGen is what one build used.
 type cacheGen struct {
 	pages   map[string]*page.Page // by file name + "\x00" + source
-	results map[*page.Page]*snippets.PageResult
+	results map[*page.Page]keptResult
 	memo    map[any]any // see memo
+}
+
+// keptResult is a page's result, with the hash of the book's packages it
+// ran with (see snippets.Packages): a result stands only for the same
+// packages.
+type keptResult struct {
+	r    *snippets.PageResult
+	pkgs string
 }
 
 // begin starts a build: what the last one used can be taken.
@@ -38,7 +46,7 @@ func (c *Cache) begin() {
 	if c.cur.pages != nil {
 		c.old = c.cur
 	}
-	c.cur = cacheGen{pages: map[string]*page.Page{}, results: map[*page.Page]*snippets.PageResult{}, memo: map[any]any{}}
+	c.cur = cacheGen{pages: map[string]*page.Page{}, results: map[*page.Page]keptResult{}, memo: map[any]any{}}
 }
 
 // page returns the page parsed from src under name, parsing it unless
@@ -60,25 +68,27 @@ func (c *Cache) page(name string, src []byte) *page.Page {
 	return p
 }
 
-// result returns the last build's result for p, if its snippets passed.
-func (c *Cache) result(p *page.Page) *snippets.PageResult {
+// result returns the last build's result for p, if its snippets passed
+// with the book's packages whose hash is pkgs.
+func (c *Cache) result(p *page.Page, pkgs string) *snippets.PageResult {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r := c.old.results[p]
-	if r != nil {
-		c.cur.results[p] = r
+	k, ok := c.old.results[p]
+	if !ok || k.pkgs != pkgs {
+		return nil
 	}
-	return r
+	c.cur.results[p] = k
+	return k.r
 }
 
 // keep keeps a page's result for the next build if it passed: a failure
 // is run again, as a build without a cache would.
-func (c *Cache) keep(r *snippets.PageResult) {
+func (c *Cache) keep(r *snippets.PageResult, pkgs string) {
 	if r.Failed() {
 		return
 	}
 	c.mu.Lock()
-	c.cur.results[r.Page] = r
+	c.cur.results[r.Page] = keptResult{r, pkgs}
 	c.mu.Unlock()
 }
 

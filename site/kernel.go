@@ -35,18 +35,25 @@ func (b *build) runCells() error {
 	var at []int // index in run of each of pages
 	finished := 0
 	for i, p := range run {
-		if results[i] = b.cache.result(p.snip); results[i] != nil {
+		if results[i] = b.cache.result(p.snip, b.pkgs.Hash()); results[i] != nil {
 			finished++
 			continue
 		}
 		pages = append(pages, p.snip)
 		at = append(at, i)
 	}
+	k := b.opts.Kernel
+	if sk, ok := k.(*snippets.Kernel); ok && sk.Packages == nil && b.pkgs != nil {
+		// The book's packages, for a kernel that was not given them.
+		c := *sk
+		c.Packages = func(*page.Page) *snippets.Packages { return b.pkgs }
+		k = &c
+	}
 	if len(pages) > 0 {
-		b.opts.Kernel.Stream(b.ctx, pages, func(i int, r *snippets.PageResult) {
+		k.Stream(b.ctx, pages, func(i int, r *snippets.PageResult) {
 			if i >= 0 && i < len(at) && results[at[i]] == nil {
 				results[at[i]] = r
-				b.cache.keep(r)
+				b.cache.keep(r, b.pkgs.Hash())
 				finished++
 			}
 			if b.opts.Progress != nil {
