@@ -66,21 +66,7 @@ func TestInitOutsideModule(t *testing.T) {
 		t.Fatalf("the site has %d browser kernels, want 1", len(kernels))
 	}
 
-	exePath, err := pdf.Browser()
-	if errors.Is(err, pdf.ErrNoChromium) {
-		if os.Getenv("WARPBOOK_BROWSER") == "require" {
-			t.Fatal("no chromium in PATH; WARPBOOK_BROWSER=require asks for the browser tests")
-		}
-		t.Skip("no chromium in PATH: install Debian's chromium to run the browser part")
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), pdf.Options(exePath, t.TempDir())...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if d, ok := t.Deadline(); ok {
-		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
-		defer cancel()
-	}
+	ctx := chromium(t)
 	page := (&url.URL{Scheme: "file", Path: filepath.ToSlash(site) + "/occupancy.html"}).String()
 	const cell = `.cell[data-cell="a100"]`
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
@@ -89,14 +75,7 @@ func TestInitOutsideModule(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
-	text := func(sel string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).textContent`, sel)))
-		if err != nil {
-			t.Fatalf("%s: %v", sel, err)
-		}
-		return v
-	}
+	text := func(sel string) string { return textOf(ctx, t, sel) }
 	do("open the chapter", chromedp.Navigate(page))
 	do("run the cell", chromedp.Click(chromedp.CSS(cell+` .cell-run-button`)),
 		chromedp.WaitVisible(chromedp.CSS(cell+` .cell-run pre.output`)))
@@ -122,4 +101,36 @@ func TestInitOutsideModule(t *testing.T) {
 	if got := text(cell + ` .run-diff pre`); !strings.Contains(got, "+edited: 96") {
 		t.Errorf("the diff %q lacks +edited: 96", got)
 	}
+}
+
+// chromium returns a tab of a new Chromium for the test (ended with it),
+// and skips the test where there is none, unless WARPBOOK_BROWSER=require.
+func chromium(t *testing.T) context.Context {
+	t.Helper()
+	exePath, err := pdf.Browser()
+	if errors.Is(err, pdf.ErrNoChromium) {
+		if os.Getenv("WARPBOOK_BROWSER") == "require" {
+			t.Fatal("no chromium in PATH; WARPBOOK_BROWSER=require asks for the browser tests")
+		}
+		t.Skip("no chromium in PATH: install Debian's chromium to run the browser part")
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), pdf.Options(exePath, t.TempDir())...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	if d, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
+		t.Cleanup(cancel)
+	}
+	return ctx
+}
+
+// textOf returns the text of the element sel selects in the tab.
+func textOf(ctx context.Context, t *testing.T, sel string) string {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).textContent`, sel)))
+	if err != nil {
+		t.Fatalf("%s: %v", sel, err)
+	}
+	return v
 }

@@ -1,21 +1,15 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"golang.org/x/tools/txtar"
-
-	"github.com/warpbook/warpbook/site/pdf"
 )
 
 // TestPackagesBrowser builds, outside this repository, the book of
@@ -61,30 +55,9 @@ func TestPackagesBrowser(t *testing.T) {
 	}
 	site := filepath.Join(dir, "_site")
 
-	exePath, err := pdf.Browser()
-	if errors.Is(err, pdf.ErrNoChromium) {
-		if os.Getenv("WARPBOOK_BROWSER") == "require" {
-			t.Fatal("no chromium in PATH; WARPBOOK_BROWSER=require asks for the browser tests")
-		}
-		t.Skip("no chromium in PATH: install Debian's chromium to run the browser part")
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), pdf.Options(exePath, t.TempDir())...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if d, ok := t.Deadline(); ok {
-		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
-		defer cancel()
-	}
+	ctx := chromium(t)
 	page := (&url.URL{Scheme: "file", Path: filepath.ToSlash(site) + "/ch.html"}).String()
-	text := func(sel string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).textContent`, sel)))
-		if err != nil {
-			t.Fatalf("%s: %v", sel, err)
-		}
-		return v
-	}
+	text := func(sel string) string { return textOf(ctx, t, sel) }
 	const cell = `.cell[data-cell="warps"]`
 	if err := chromedp.Do(ctx, chromedp.Navigate(page),
 		chromedp.Click(chromedp.CSS(cell+` .cell-run-button`)),
