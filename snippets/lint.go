@@ -118,38 +118,8 @@ func (pl *plan) lint(ck *checked) {
 			if !inPage(n.Pos()) {
 				return true
 			}
+			lintGo(ck.info, n, interp)
 			switch n := n.(type) {
-			case *ast.RangeStmt:
-				if tv, ok := ck.info.Types[n.X]; ok && tv.Type != nil {
-					switch u := tv.Type.Underlying().(type) {
-					case *types.Basic:
-						if u.Info()&types.IsInteger != 0 {
-							interp(n.Pos(), "does not support range over an integer (Go 1.22); use a three-clause loop: for i := 0; i < n; i++")
-						}
-					case *types.Signature:
-						interp(n.Pos(), "does not support range over a function (Go 1.23); call the function with a yield func")
-					}
-				}
-				pl.lintLoopVars(ck, n.Body, rangeVars(ck.info, n), interp)
-			case *ast.ForStmt:
-				if as, ok := n.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-					var vars []types.Object
-					for _, l := range as.Lhs {
-						if id, ok := l.(*ast.Ident); ok && ck.info.Defs[id] != nil {
-							vars = append(vars, ck.info.Defs[id])
-						}
-					}
-					pl.lintLoopVars(ck, n.Body, vars, interp)
-				}
-			case *ast.Ident:
-				if b, ok := ck.info.Uses[n].(*types.Builtin); ok {
-					switch b.Name() {
-					case "min", "max":
-						interp(n.Pos(), "does not support the built-in %s (Go 1.21); compare with an if (or use math.M%s for floats)", b.Name(), b.Name()[1:])
-					case "clear":
-						interp(n.Pos(), "does not support the built-in clear (Go 1.21); delete the keys of a map in a loop, or assign zero values in a loop")
-					}
-				}
 			case *ast.CallExpr:
 				fn := calledFunc(ck.info, n)
 				if fn == nil || fn.Pkg() == nil {
@@ -221,10 +191,52 @@ func (pl *plan) lint(ck *checked) {
 	}
 }
 
+// lintGo reports, of node n, the Go the interpreter cannot run or runs
+// differently and that needs no more than the type information: range
+// over an integer or a function, loop variables a closure or & captures,
+// the built-ins min, max and clear. A cell's code and the book's packages
+// are linted alike.
+func lintGo(info *types.Info, n ast.Node, interp func(token.Pos, string, ...any)) {
+	ck := &checked{info: info}
+	switch n := n.(type) {
+	case *ast.RangeStmt:
+		if tv, ok := info.Types[n.X]; ok && tv.Type != nil {
+			switch u := tv.Type.Underlying().(type) {
+			case *types.Basic:
+				if u.Info()&types.IsInteger != 0 {
+					interp(n.Pos(), "does not support range over an integer (Go 1.22); use a three-clause loop: for i := 0; i < n; i++")
+				}
+			case *types.Signature:
+				interp(n.Pos(), "does not support range over a function (Go 1.23); call the function with a yield func")
+			}
+		}
+		lintLoopVars(ck, n.Body, rangeVars(info, n), interp)
+	case *ast.ForStmt:
+		if as, ok := n.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			var vars []types.Object
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && info.Defs[id] != nil {
+					vars = append(vars, info.Defs[id])
+				}
+			}
+			lintLoopVars(ck, n.Body, vars, interp)
+		}
+	case *ast.Ident:
+		if b, ok := info.Uses[n].(*types.Builtin); ok {
+			switch b.Name() {
+			case "min", "max":
+				interp(n.Pos(), "does not support the built-in %s (Go 1.21); compare with an if (or use math.M%s for floats)", b.Name(), b.Name()[1:])
+			case "clear":
+				interp(n.Pos(), "does not support the built-in clear (Go 1.21); delete the keys of a map in a loop, or assign zero values in a loop")
+			}
+		}
+	}
+}
+
 // lintLoopVars reports closures in a loop body that capture a loop
 // variable, and loop variables whose address is taken: Go 1.22 gives each
 // iteration its own variable, the interpreter shares one.
-func (pl *plan) lintLoopVars(ck *checked, body *ast.BlockStmt, vars []types.Object, interp func(token.Pos, string, ...any)) {
+func lintLoopVars(ck *checked, body *ast.BlockStmt, vars []types.Object, interp func(token.Pos, string, ...any)) {
 	if len(vars) == 0 || body == nil {
 		return
 	}

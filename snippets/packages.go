@@ -379,10 +379,18 @@ func (l *loader) check() {
 		if bp.refused != "" {
 			continue
 		}
-		info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+		info := &types.Info{
+			Types:      map[ast.Expr]types.TypeAndValue{},
+			Defs:       map[*ast.Ident]types.Object{},
+			Uses:       map[*ast.Ident]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{},
+		}
 		pkg, msg := ps.checkOne(bp, std, checked, info)
 		if msg == "" {
 			msg = ps.sandbox(bp, info)
+		}
+		if msg == "" {
+			msg = ps.lint(bp, info)
 		}
 		if msg != "" {
 			bp.refused = msg
@@ -459,6 +467,25 @@ func (ps *Packages) sandbox(bp *bookPackage, info *types.Info) string {
 		return ""
 	}
 	sort.Strings(bad)
+	return bad[0]
+}
+
+// lint returns the first Go of bp that the interpreter cannot run or runs
+// differently (see lintGo), or "".
+func (ps *Packages) lint(bp *bookPackage, info *types.Info) string {
+	var bad []string
+	interp := func(p token.Pos, format string, args ...any) {
+		bad = append(bad, fmt.Sprintf("%s: the interpreter %s", ps.fset.Position(p), fmt.Sprintf(format, args...)))
+	}
+	for _, f := range bp.files {
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			lintGo(info, n, interp)
+			return true
+		})
+	}
+	if len(bad) == 0 {
+		return ""
+	}
 	return bad[0]
 }
 
