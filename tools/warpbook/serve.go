@@ -13,8 +13,6 @@ import (
 	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/site/live"
 	"github.com/warpbook/warpbook/site/preview"
-	"github.com/warpbook/warpbook/snippets"
-	"github.com/warpbook/warpbook/snippets/page"
 )
 
 var serveCommand = command{
@@ -49,7 +47,7 @@ func serveBook(c *cli, dir, addr string, strict bool) int {
 		Dir: dir,
 		Options: site.Options{
 			Strict:   strict,
-			Kernel:   servedKernel(dir),
+			Kernel:   newKernel(),
 			Figures:  newFigures(),
 			Live:     newLive(true, ""),
 			Practice: newLive(true, live.PracticePackage),
@@ -77,15 +75,4 @@ func serveBook(c *cli, dir, addr string, strict bool) int {
 		return c.failf("%v", err)
 	}
 	return 0
-}
-
-// servedKernel returns the kernel serve runs pages through: the book's
-// packages are read again for each page, since the author edits them too.
-func servedKernel(dir string) *snippets.Kernel {
-	k := newKernel()
-	k.Packages = func(*page.Page) *snippets.Packages {
-		ps, _ := snippets.ReadPackages(dir)
-		return ps
-	}
-	return k
 }
