@@ -13,7 +13,9 @@ import (
 // the kernels the page's resources blocks record. The kernel writes its
 // declaration from the recorded blocks (not from a compile), so that the
 // same page runs the same way with a toolkit or without, natively and in
-// the browser kernel; the compile checks the blocks. Its lines are in a
+// the browser kernel; the compile checks the blocks. A kernel whose whole
+// listing the page records (a sass block with raw and no selection) has
+// it too, for cuda.SASS. Its lines are in a
 // file of their own in the generated programs, cudaFile, so that the
 // sandbox checks them as a snippet's (it uses the engine only) and a
 // snippet may use the variable.
@@ -42,8 +44,12 @@ func cudaDecl(p *page.Page) string {
 		for _, k := range c.Kernels {
 			n++
 			r := k.Resources
-			fmt.Fprintf(&b, "\n\tptxas.Kernel{Cell: %s, Name: %s, Arch: %s, Resources: ptxas.Resources{Registers: %d, SharedMem: %d, StackFrame: %d, SpillStores: %d, SpillLoads: %d}},",
+			fmt.Fprintf(&b, "\n\tptxas.Kernel{Cell: %s, Name: %s, Arch: %s, Resources: ptxas.Resources{Registers: %d, SharedMem: %d, StackFrame: %d, SpillStores: %d, SpillLoads: %d}",
 				strconv.Quote(k.Cell), strconv.Quote(k.Name), strconv.Quote(k.Arch), r.Registers, r.SharedMem, r.StackFrame, r.SpillStores, r.SpillLoads)
+			if k.SASS != "" {
+				fmt.Fprintf(&b, ", SASSFile: %s, SASSLine: %d, SASS: %s", strconv.Quote(k.SASSFile), k.SASSLine, strconv.Quote(k.SASS))
+			}
+			b.WriteString("},")
 		}
 	}
 	if n > 0 {

@@ -81,6 +81,16 @@ type Kernel struct {
 	Arch string
 	// Resources are ptxas's figures.
 	Resources
+	// SASS is the kernel's whole listing as cuobjdump -sass prints it
+	// (each instruction's line and the line of its control word, without
+	// the function's header), where the page records it; "" where it
+	// does not. [Kernel.Listing] reads it.
+	SASS string
+	// SASSFile and SASSLine say where SASS is recorded: the page's path
+	// and the line of its first instruction. Positions in the listing
+	// are the page's.
+	SASSFile string
+	SASSLine int
 }
 
 // Kernels is the compiled kernels of a page, read-only: what its resource

@@ -131,3 +131,35 @@ func TestLaunch(t *testing.T) {
 		t.Errorf("barriers %d", k.Barriers)
 	}
 }
+
+// TestListing reads a kernel's recorded SASS at the page's lines, and
+// says how to record it when there is none.
+func TestListing(t *testing.T) {
+	k := Kernel{Name: "k", Arch: "sm_80", Resources: Resources{Registers: 8, SharedMem: 4224}, SASSFile: "p.md", SASSLine: 40,
+		SASS: "        /*0000*/                   EXIT ;                                             /* 0x000000000000794d */\n" +
+			"                                                                                      /* 0x000fea0003800000 */\n" +
+			"        /*0010*/                   BRA 0x10;                                          /* 0xfffffff000007947 */\n" +
+			"                                                                                      /* 0x000fc0000383ffff */\n"}
+	l, err := k.Listing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := l.Functions[0]
+	if l.File != "p.md" || f.Name != "k" || f.Arch != "sm_80" || f.Resources.Regs != 8 || f.Resources.Shared != 4224 {
+		t.Errorf("listing %s: function %+v, resources %+v", l.File, f, f.Resources)
+	}
+	if len(f.Insts) != 2 || f.Insts[0].Line != 40 || f.Insts[1].Line != 42 || f.Insts[1].Target != 0x10 {
+		t.Errorf("instructions %+v", f.Insts)
+	}
+	if got := NewKernels(k).SASS("k", "sm_80"); got.Functions[0].Insts[1].Line != 42 {
+		t.Errorf("Kernels.SASS: %+v", got.Functions[0].Insts[1])
+	}
+	k.SASS = strings.Replace(k.SASS, "0x000fea0003800000", "0x000fea00038000", 1)
+	if _, err := k.Listing(); err == nil || !strings.HasPrefix(err.Error(), "p.md:41:") {
+		t.Errorf("a bad control word: %v, want an error at p.md:41", err)
+	}
+	k.SASS = ""
+	if _, err := k.Listing(); err == nil || !strings.Contains(err.Error(), "add ```sass kernel=k arch=sm_80 raw```") {
+		t.Errorf("no listing: %v", err)
+	}
+}

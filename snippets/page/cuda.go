@@ -10,6 +10,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/warpbook/warpbook/engine/ptxas"
+	"github.com/warpbook/warpbook/engine/sass"
 )
 
 // CUDACell is a fenced block of CUDA marked to compile, and the verified
@@ -395,5 +396,63 @@ func (pg *Page) sass(n *ast.FencedCodeBlock, infoPos Pos, attrs []infoToken, dia
 		*diags = append(*diags, &Diagnostic{Pos: s.Pos, Msg: "sass block is never closed"})
 	}
 	s.Cell.SASS = append(s.Cell.SASS, s)
+	if s.Whole() && pg.closed(n) && n.Lines().Len() > 0 {
+		pg.record(s, diags)
+	}
 	return s
+}
+
+// Whole reports whether the block quotes its kernel's whole listing as
+// cuobjdump prints it (raw, with no match, from or to): the SASS that the
+// page's Go snippets run on the simulator, cuda.SASS(kernel, arch).
+func (s *SASSBlock) Whole() bool {
+	return s.Raw && s.Match == "" && s.From == "" && s.To == ""
+}
+
+// record gives the kernel that whole block s quotes its listing
+// (ptxas.Kernel.SASS), which must read: an instruction engine/sass cannot
+// read is an error at its place in the block. A kernel the resources
+// block does not list is left to the compile's check.
+func (pg *Page) record(s *SASSBlock, diags *Diagnostics) {
+	c, arch := s.Cell, s.ArchOrDefault()
+	name := s.Kernel
+	for _, ck := range c.Kernels {
+		if s.Kernel == "" && name != "" && ck.Name != name {
+			return // kernel= left out of a cell of several: the compile's check says so
+		}
+		if s.Kernel == "" {
+			name = ck.Name
+		}
+	}
+	var k *ptxas.Kernel
+	for i := range c.Kernels {
+		if ck := &c.Kernels[i]; ck.Arch == arch && ck.Name == name {
+			k = ck
+		}
+	}
+	if k == nil {
+		return
+	}
+	if k.SASS != "" {
+		*diags = append(*diags, &Diagnostic{Pos: s.Pos, ID: c.ID(), Msg: fmt.Sprintf("the whole listing of %s for %s is recorded twice (first at line %d)", k.Name, arch, k.SASSLine)})
+		return
+	}
+	lines := s.Block.Lines()
+	first := pg.Pos(lines.At(0).Start)
+	k.SASS, k.SASSFile, k.SASSLine = s.Expected(), pg.Path, first.Line
+	_, err := k.Listing()
+	var se *sass.Error
+	if !errors.As(err, &se) {
+		return
+	}
+	at := s.Pos
+	switch i := se.Line - first.Line; {
+	case i >= 0 && i < lines.Len():
+		at = pg.Pos(lines.At(i).Start + max(se.Col-1, 0))
+	case i == lines.Len(): // the line after the block: the last one lacks its next
+		at = pg.Pos(lines.At(i - 1).Start)
+	}
+	k.SASS, k.SASSFile, k.SASSLine = "", "", 0
+	*diags = append(*diags, &Diagnostic{Pos: at, ID: c.ID(), Msg: "sass block: " + se.Msg,
+		Hint: "empty the block and run warpbook test -update to write it again"})
 }

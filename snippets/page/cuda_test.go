@@ -72,6 +72,15 @@ func TestParseCUDA(t *testing.T) {
 	}
 }
 
+// A kernel's resources, and the first instruction of a whole listing as
+// cuobjdump prints it (nvcc's sm_80 SASS of fma_chain, book/stall-reasons.md).
+const (
+	resources  = "```resources\nKERNEL ARCH REGISTERS SMEM STACK SPILL-STORES SPILL-LOADS\nk sm_80 8 0 0 0 0\n```\n"
+	wholeLine0 = "        /*0000*/                   MOV R1, c[0x0][0x28] ;                             /* 0x00000a0000017a02 */\n" +
+		"                                                                                      /* 0x000fe40000000f00 */\n"
+	wholeCtrl = "                                                                                      /* 0x000fea0003800000 */\n"
+)
+
 func TestParseCUDAErrors(t *testing.T) {
 	cell := "```cuda compile id=k arch=sm_80\n__global__ void k() {}\n```\n"
 	for _, tc := range []struct{ name, src, want string }{
@@ -98,6 +107,13 @@ func TestParseCUDAErrors(t *testing.T) {
 		{"sass unknown", cell + "```sass lines=3\n```\n", `x.md:4:9: unknown attribute "lines" of a sass block`},
 		{"sass raw and control", cell + "```sass raw control\n```\n", "x.md:4:1: raw shows the control words as they are"},
 		{"sass empty value", cell + "```sass kernel\n```\n", "x.md:4:9: kernel needs a value: kernel=NAME"},
+		// A whole listing (raw, no selection) must read: its errors are
+		// at their place in the block.
+		{"whole bad word", cell + resources + "```sass raw\n" + wholeLine0 + "        /*0010*/  EXIT ;  /* 0xZZ */\n" + wholeCtrl + "```\n",
+			`x.md:11:27: k: sass block: encoding "/* 0xZZ */", want /* 0x followed by 16 hex digits */`},
+		{"whole no control word", cell + resources + "```sass raw\n" + wholeLine0 + "        /*0010*/  EXIT ;  /* 0x000000000000794d */\n```\n", "x.md:11:"},
+		{"whole twice", cell + resources + "```sass raw\n" + wholeLine0 + "```\n```sass raw\n" + wholeLine0 + "```\n",
+			"x.md:12:1: k: the whole listing of k for sm_80 is recorded twice (first at line 9)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("x.md", []byte(tc.src))
@@ -108,6 +124,36 @@ func TestParseCUDAErrors(t *testing.T) {
 				t.Errorf("error:\n%v\nwant it to contain:\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestWholeListing reads a whole sass block (raw, no selection) into its
+// kernel: the listing engine/sass reads, at the page's lines and columns.
+func TestWholeListing(t *testing.T) {
+	cell := "```cuda compile id=k arch=sm_80\n__global__ void k() {}\n```\n"
+	src := cell + resources + "```sass raw\n" + wholeLine0 + "        /*0010*/                   EXIT ;    /* 0x000000000000794d */\n" + wholeCtrl + "```\n" +
+		"```sass match=EXIT raw\n        /*0010*/                   EXIT ;    /* 0x000000000000794d */\n" + wholeCtrl + "```\n"
+	pg, err := Parse("x.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pg.SASS[0].Whole() || pg.SASS[1].Whole() {
+		t.Errorf("Whole: %v, %v; want true, false (match= selects)", pg.SASS[0].Whole(), pg.SASS[1].Whole())
+	}
+	k := pg.CUDA[0].Kernels[0]
+	if k.SASSFile != "x.md" || k.SASSLine != 9 || !strings.HasPrefix(k.SASS, wholeLine0) {
+		t.Fatalf("kernel's listing: %s:%d %q", k.SASSFile, k.SASSLine, k.SASS)
+	}
+	l, err := k.Listing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := l.Functions[0]
+	if f.Name != "k" || f.Arch != "sm_80" || f.Resources == nil || f.Resources.Regs != 8 || len(f.Insts) != 2 {
+		t.Fatalf("function %+v", f)
+	}
+	if in := f.Insts[1]; in.Line != 11 || in.Col != 36 || in.Text != "EXIT" || in.Ctrl.Stall != 5 {
+		t.Errorf("second instruction at %d:%d %q %+v; want line 11, column 36, EXIT with a stall of 5", in.Line, in.Col, in.Text, in.Ctrl)
 	}
 }
 
