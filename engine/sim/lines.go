@@ -188,10 +188,36 @@ func distance(from, to int) string {
 // lays out SASS beside its counters. Lines that were never reached are
 // left out.
 func (r *Result) SourceView() string {
+	return r.SourceViewTop(len(r.Lines))
+}
+
+// SourceViewTop is SourceView cut to the n lines with the most samples
+// (the earlier line first among equals), kept in address order, and a
+// last line that says how many reached lines it leaves out and their
+// share of the samples.
+func (r *Result) SourceViewTop(n int) string {
+	var reached []int
+	total := 0
+	for i, l := range r.Lines {
+		if l.Issued > 0 || l.Total() > 0 {
+			reached = append(reached, i)
+			total += l.Total()
+		}
+	}
+	top := append([]int(nil), reached...)
+	sort.SliceStable(top, func(i, j int) bool { return r.Lines[top[i]].Total() > r.Lines[top[j]].Total() })
+	keep := map[int]bool{}
+	for _, i := range top[:min(max(n, 0), len(top))] {
+		keep[i] = true
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-6s %-52s %10s %10s  %s\n", "addr", "instruction", "executed", "samples", "stall reasons (samples)")
-	for _, l := range r.Lines {
-		if l.Issued == 0 && l.Total() == 0 {
+	left, leftSamples := 0, 0
+	for _, i := range reached {
+		l := r.Lines[i]
+		if !keep[i] {
+			left++
+			leftSamples += l.Total()
 			continue
 		}
 		addr := fmt.Sprintf("%d", l.PC)
@@ -221,6 +247,13 @@ func (r *Result) SourceView() string {
 			parts = append(parts, fmt.Sprintf("%s %d", t.st, t.n))
 		}
 		fmt.Fprintf(&b, "%-6s %-52s %10d %10d  %s\n", addr, text, l.Issued, l.Total(), strings.Join(parts, ", "))
+	}
+	if left > 0 {
+		share := 0.0
+		if total > 0 {
+			share = 100 * float64(leftSamples) / float64(total)
+		}
+		fmt.Fprintf(&b, "(%d more lines: %.1f %% of the samples)\n", left, share)
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -361,6 +362,50 @@ func TestSaxpyBlame(t *testing.T) {
 	want := "FFMA R7, R2, c[0x0][0x160], R7 waits on SB2 set by LDG.E R7, [R4.64] on the line above: "
 	if s := top.String(); !strings.HasPrefix(s, want) || !strings.HasSuffix(s, " % of this kernel's long_scoreboard") {
 		t.Errorf("blame %q\nwant %q...", s, want)
+	}
+}
+
+// TestSourceViewTop cuts saxpy's source view to its largest lines: the
+// FFMA that waits for the loads and the EXIT that drains the store, in
+// address order, then a line that counts the rest and their samples.
+func TestSourceViewTop(t *testing.T) {
+	l := listing(t, "saxpy_sm_80.sass")
+	r := runKernelFile(t, l, "saxpy.yaml", "launch: {block: 256, blocks: 864}\n")
+	all := strings.Split(strings.TrimSuffix(r.SourceView(), "\n"), "\n")
+	top := strings.Split(strings.TrimSuffix(r.SourceViewTop(2), "\n"), "\n")
+	if len(top) != 4 || top[0] != all[0] {
+		t.Fatalf("SourceViewTop(2):\n%s", strings.Join(top, "\n"))
+	}
+	// The two lines with most samples, found here from the lines.
+	var first, second Line
+	total, reached := 0, 0
+	for _, ln := range r.Lines {
+		if ln.Issued == 0 && ln.Total() == 0 {
+			continue
+		}
+		reached++
+		total += ln.Total()
+		switch {
+		case ln.Total() > first.Total():
+			first, second = ln, first
+		case ln.Total() > second.Total():
+			second = ln
+		}
+	}
+	if first.PC > second.PC {
+		first, second = second, first
+	}
+	for i, ln := range []Line{first, second} {
+		if !strings.HasPrefix(top[i+1], fmt.Sprintf("%04x   %s", ln.Address, ln.Text)) || !slices.Contains(all, top[i+1]) {
+			t.Errorf("line %d: %q, want the line of %s as SourceView prints it", i+1, top[i+1], ln.Text)
+		}
+	}
+	rest := 100 * float64(total-first.Total()-second.Total()) / float64(total)
+	if want := fmt.Sprintf("(%d more lines: %.1f %% of the samples)", reached-2, rest); top[3] != want {
+		t.Errorf("last line %q, want %q", top[3], want)
+	}
+	if got := r.SourceViewTop(len(r.Lines)); got != r.SourceView() || r.SourceViewTop(-1) != all[0]+"\n"+fmt.Sprintf("(%d more lines: 100.0 %% of the samples)\n", reached) {
+		t.Errorf("SourceViewTop of every line or none:\n%s", got)
 	}
 }
 
