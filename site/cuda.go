@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"html"
+	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -79,6 +80,9 @@ func (r *renderer) cudaCell(w util.BufWriter, src []byte, node ast.Node, enterin
 	return ast.WalkSkipChildren, nil
 }
 
+// sassAddrRE finds the instructions of a raw listing by their addresses.
+var sassAddrRE = regexp.MustCompile(`(?m)^\s*/\*[0-9a-f]{4,}\*/`)
+
 // sass writes a sass block: the instructions it quotes, marked as the
 // compiler's, under a line that says whose they are and how they were
 // chosen.
@@ -114,6 +118,17 @@ func (r *renderer) sass(w util.BufWriter, src []byte, node ast.Node, entering bo
 	}
 	label += " (cuobjdump)"
 	w.WriteString(`<div class="sass-block">` + "\n")
+	if s.Whole() {
+		// The whole listing is for the Go snippets, which print it line by
+		// line beside its stalls: the page's source carries it to the
+		// browser kernel when a reader runs them, and the page does not
+		// weigh it twice.
+		n := len(sassAddrRE.FindAllStringIndex(s.Expected(), -1))
+		label += fmt.Sprintf(": the whole listing, %d instructions with their control words, which the Go snippets run on the simulator (the page's source holds it)", n)
+		fmt.Fprintf(w, `<div class="output-wrap empty"><p class="output-label">%s %s</p></div>`+"\n", label, cudaMark(r.cudaResult(s.Cell)))
+		w.WriteString("</div>\n")
+		return ast.WalkSkipChildren, nil
+	}
 	output(w, label, cudaMark(r.cudaResult(s.Cell)), s.Expected())
 	w.WriteString("</div>\n")
 	return ast.WalkSkipChildren, nil

@@ -781,7 +781,13 @@ func TestCells(t *testing.T) {
 const cudaPage = "# CUDA\n\n" +
 	"```cuda compile id=ilp arch=sm_80,sm_90a flags=\"-maxrregcount=64\"\n__global__ void ilp4(float* __restrict__ y) { y[threadIdx.x] = 1; }\n```\n" +
 	"```resources\nKERNEL  ARCH    REGISTERS  SMEM  STACK  SPILL-STORES  SPILL-LOADS\nilp4    sm_80          8     0      0             0            0\n```\n" +
-	"```sass arch=sm_80 match=\"^STG\"\n/*0070*/ STG.E [R2.64], R5 ;\n```\n"
+	"```sass arch=sm_80 match=\"^STG\"\n/*0070*/ STG.E [R2.64], R5 ;\n```\n" +
+	"```sass arch=sm_80 raw\n" +
+	"        /*0000*/                   STG.E [R2.64], R5 ;                                /* 0x0000000502007986 */\n" +
+	"                                                                                      /* 0x000fe2000c101904 */\n" +
+	"        /*0010*/                   EXIT ;                                             /* 0x000000000000794d */\n" +
+	"                                                                                      /* 0x000fea0003800000 */\n" +
+	"```\n"
 
 // TestCUDACells: a CUDA cell shows its source highlighted as CUDA, the
 // architectures and flags it compiles with, its resources and SASS marked
@@ -798,8 +804,11 @@ func TestCUDACells(t *testing.T) {
 		`ptxas: registers per thread, sizes in bytes <span class="verified">✓ verified: compiled in this build</span></p><pre class="output" tabindex="0"><code>KERNEL  ARCH    REGISTERS`,
 		`SASS of <code>ilp4</code> for <code>sm_80</code>, the instructions matching <code>^STG</code> (cuobjdump) <span class="verified">✓ verified: compiled in this build</span></p><pre class="output" tabindex="0"><code>/*0070*/ STG.E [R2.64], R5 ;</code></pre>`,
 		`<p class="cell-meta">a.md:3</p>`,
+		// The whole listing is the Go snippets': the page names it and
+		// leaves it to the page's source.
+		`SASS of <code>ilp4</code> for <code>sm_80</code> (cuobjdump): the whole listing, 2 instructions with their control words, which the Go snippets run on the simulator (the page's source holds it) <span class="verified">`,
 	)
-	lacks(t, "a.html", a, "```resources", "```sass")
+	lacks(t, "a.html", a, "```resources", "```sass", "0x000fea0003800000")
 	// Without a toolkit the recorded blocks are shown as they are, and say so.
 	s = build(t, book("a.md", cudaPage), site.Options{Kernel: fakeKernel{noCUDA: true}})
 	contains(t, "a.html", page(t, s, "a.html"), `<span class="unverified">as recorded: not compiled in this build</span>`)
