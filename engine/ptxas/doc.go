@@ -22,5 +22,9 @@
 //	r, _ := occupancy.Compute(gpu.A100(), k.Launch(256, 0))
 //
 // so that the occupancy a page prints is the occupancy calculator's answer
-// for ptxas's own register count.
+// for ptxas's own register count. Where the page records a kernel's whole
+// listing (a sass block with raw and no selection), [Kernels.SASS] gives it
+// to engine/sim, which runs the compiler's own instructions:
+//
+//	w, err := sim.ParseKernel("k.yaml", []byte("launch: {block: 256}"), cuda.SASS("ilp4", "sm_80"))
 package ptxas

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "75dc6ad9dd7f9001"
+const EngineFingerprint = "310ccc7b24fd4f51"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/gpu", key: "github.com/warpbook/warpbook/engine/gpu/gpu", table: engineGpu},
