@@ -15,8 +15,9 @@ import (
 // same page runs the same way with a toolkit or without, natively and in
 // the browser kernel; the compile checks the blocks. A kernel whose whole
 // listing the page records (a sass block with raw and no selection) has
-// it too, for cuda.SASS. Its lines are in a
-// file of their own in the generated programs, cudaFile, so that the
+// it too, for cuda.SASS, except in a program a reader copies whose code
+// never names it (see usesSASS). Its lines are in a file of their own in
+// the generated programs, cudaFile, so that the
 // sandbox checks them as a snippet's (it uses the engine only) and a
 // snippet may use the variable.
 
@@ -32,8 +33,8 @@ const cudaVar = "cuda"
 
 // cudaDecl returns the declaration of cuda for page p, without its
 // import: "var cuda = ptxas.NewKernels(...)\n"; "" for a page without
-// CUDA cells.
-func cudaDecl(p *page.Page) string {
+// CUDA cells. With withSASS false it leaves the kernels' listings out.
+func cudaDecl(p *page.Page, withSASS bool) string {
 	if len(p.CUDA) == 0 {
 		return ""
 	}
@@ -46,7 +47,7 @@ func cudaDecl(p *page.Page) string {
 			r := k.Resources
 			fmt.Fprintf(&b, "\n\tptxas.Kernel{Cell: %s, Name: %s, Arch: %s, Resources: ptxas.Resources{Registers: %d, SharedMem: %d, StackFrame: %d, SpillStores: %d, SpillLoads: %d}",
 				strconv.Quote(k.Cell), strconv.Quote(k.Name), strconv.Quote(k.Arch), r.Registers, r.SharedMem, r.StackFrame, r.SpillStores, r.SpillLoads)
-			if k.SASS != "" {
+			if withSASS && k.SASS != "" {
 				fmt.Fprintf(&b, ", SASSFile: %s, SASSLine: %d, SASS: %s", strconv.Quote(k.SASSFile), k.SASSLine, strconv.Quote(k.SASS))
 			}
 			b.WriteString("},")
@@ -67,4 +68,19 @@ func (pl *plan) prelude(s *session) []string {
 		return nil
 	}
 	return []string{"package main\nimport " + strconv.Quote(ptxasPath) + "\n" + pl.cuda}
+}
+
+// usesSASS reports whether the code of session s up to unit last may
+// reach a kernel's listing: it names SASS or Listing. A program a reader
+// copies carries the listings (tens of kilobytes each) only then.
+func usesSASS(s *session, last *unit) bool {
+	for _, u := range s.units {
+		if u.code != nil && (strings.Contains(u.code.src.text, "SASS") || strings.Contains(u.code.src.text, "Listing")) {
+			return true
+		}
+		if u == last {
+			break
+		}
+	}
+	return false
 }

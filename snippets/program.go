@@ -36,8 +36,9 @@ type plan struct {
 	// typeChecks counts the programs compile type-checked.
 	typeChecks int
 	// cuda is the declaration of the variable cuda (see cudaDecl); ""
-	// for a page without CUDA cells.
-	cuda string
+	// for a page without CUDA cells. cudaPlain leaves the kernels'
+	// listings out, for a copied program that does not use them.
+	cuda, cudaPlain string
 	// pkgs are the book's packages the page's cells may import (nil:
 	// none).
 	pkgs *Packages
@@ -108,7 +109,7 @@ func (u *unit) pos() page.Pos {
 // newPlan cuts the page's cells and builds its sessions and units. Cells
 // with skip= or error= are not part of any session.
 func newPlan(p *page.Page, timeout time.Duration) *plan {
-	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*page.Cell]*unit{}, byCheck: map[*page.Check]*unit{}, errCells: map[*page.Cell]*errResult{}, cuda: cudaDecl(p)}
+	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*page.Cell]*unit{}, byCheck: map[*page.Check]*unit{}, errCells: map[*page.Cell]*errResult{}, cuda: cudaDecl(p, true), cudaPlain: cudaDecl(p, false)}
 	pl.codes = make([]*cellCode, len(p.Cells))
 	for i, c := range p.Cells {
 		if c.Attrs.Skip != "" {
@@ -271,7 +272,11 @@ func (pl *plan) write(s *session, alone *standalone) string {
 		if alone != nil {
 			fmt.Fprintf(&imports, "import %q\n", ptxasPath)
 			decls.WriteString("// cuda holds the kernels of the page's CUDA cells, as ptxas compiled them\n// (the page's resources blocks).\n")
-			decls.WriteString(pl.cuda)
+			if usesSASS(s, alone.upTo) {
+				decls.WriteString(pl.cuda)
+			} else {
+				decls.WriteString(pl.cudaPlain)
+			}
 		} else {
 			fmt.Fprintf(&imports, "import /*line %s:1:1*/%q\n", cudaFile, ptxasPath)
 			fmt.Fprintf(&decls, "/*line %s:1:1*/%s", cudaFile, pl.cuda)

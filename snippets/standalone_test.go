@@ -134,3 +134,32 @@ func main() {
 		t.Errorf("program of g: %q, error %v; want an error at the cell that names the redeclared hideOutput", src, err)
 	}
 }
+
+// A copied program carries the page's recorded listings only when its
+// code names them: cell a uses the kernel's registers, b its SASS.
+func TestProgramSASS(t *testing.T) {
+	src := "# P\n\n```cuda compile id=k arch=sm_80\n__global__ void k() {}\n```\n" +
+		"```resources\nKERNEL ARCH REGISTERS SMEM STACK SPILL-STORES SPILL-LOADS\nk sm_80 8 0 0 0 0\n```\n" +
+		"```sass raw\n" +
+		"        /*0000*/                   EXIT ;                                             /* 0x000000000000794d */\n" +
+		"                                                                                      /* 0x000fea0003800000 */\n" +
+		"```\n\n" +
+		"```go run id=a\nimport \"fmt\"\nfmt.Println(cuda.Kernel(\"k\", \"sm_80\").Registers)\n```\n```output\n8\n```\n\n" +
+		"```go run id=b\nfmt.Println(len(cuda.SASS(\"k\", \"sm_80\").Functions[0].Insts))\n```\n```output\n1\n```\n"
+	p, err := page.Parse("p.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := snippets.Compile(p)
+	a, errA := cp.Program(p.Cell("a"), "")
+	b, errB := cp.Program(p.Cell("b"), "")
+	if errA != nil || errB != nil {
+		t.Fatalf("programs: %v, %v", errA, errB)
+	}
+	if !strings.Contains(a, `Name: "k", Arch: "sm_80"`) || strings.Contains(a, "SASS:") {
+		t.Errorf("program of a, which does not use the listing, has it, or lacks the kernel:\n%s", a)
+	}
+	if !strings.Contains(b, `SASSFile: "p.md", SASSLine: 11, SASS: "        /*0000*/`) {
+		t.Errorf("program of b, which runs the listing, lacks it:\n%s", b)
+	}
+}
