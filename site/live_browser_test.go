@@ -684,6 +684,45 @@ func normSVG(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// TestBrowserLiveSASS runs, in the browser kernel from file://, a cell
+// that runs a compiled kernel's SASS on the simulator: the listing comes
+// from the page's whole sass block, in the page's source. The book's
+// cell gets its verified output; a reader's edit of the launch prints
+// what the native kernel prints for the same edit; an architecture the
+// page does not compile fails as it does natively, saying which kernels
+// there are.
+func TestBrowserLiveSASS(t *testing.T) {
+	t.Parallel()
+	bctx := browser(t)
+	const book = "testdata/live-sass"
+	const page = "index.md"
+	dir, err := liveBook(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fileBase := serve(t, dir)
+	tb := newTab(t, bctx, fileBase)
+	tb.open("index.html")
+	if r := tb.run("chain", nil); r.Status != "pass" {
+		t.Fatalf("the book's cell: %s %s%s", r.Status, r.Error, r.Diff)
+	}
+	src := evalJS[string](tb, `window.warpbook.code("chain")`)
+	edit := strings.Replace(src, "blocks: 108}", "blocks: 864}", 1) // eight blocks per SM, not one
+	if edit == src {
+		t.Fatalf("the cell has no launch to edit:\n%s", src)
+	}
+	r := tb.run("chain", &edit)
+	want, wantErr := native(t, book, page, map[string]string{"chain": edit}, "chain")
+	if r.Stdout != want || wantErr != "" || !strings.Contains(want, "FFMA R0, R0, R5, c[0x0][0x16c]") {
+		t.Errorf("the edited launch prints %q; the native kernel %q (problems %q)", r.Stdout, want, wantErr)
+	}
+	bad := strings.Replace(src, `"sm_80"`, `"sm_90"`, 1)
+	r = tb.run("chain", &bad)
+	if _, want := native(t, book, page, map[string]string{"chain": bad}, "chain"); r.Error != want || !strings.Contains(want, `no kernel "fma_chain" compiled for sm_90`) {
+		t.Errorf("an architecture the page does not compile: %q; the native kernel's %q", r.Error, want)
+	}
+}
+
 // TestBrowserLiveBook runs every snippet of the book in the browser
 // kernel, from file://, and checks that each gets its verified output
 // (the output block, which warpbook test checks natively). It takes about
