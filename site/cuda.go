@@ -124,7 +124,7 @@ func (r *renderer) sass(w util.BufWriter, src []byte, node ast.Node, entering bo
 		// browser kernel when a reader runs them, and the page does not
 		// weigh it twice.
 		n := len(sassAddrRE.FindAllStringIndex(s.Expected(), -1))
-		label += fmt.Sprintf(": the whole listing, %d instructions with their control words, which the Go snippets run on the simulator (the page's source holds it)", n)
+		label += fmt.Sprintf(": the whole listing, %d instructions, which the Go snippets run on the simulator", n)
 		fmt.Fprintf(w, `<div class="output-wrap empty"><p class="output-label">%s %s</p></div>`+"\n", label, cudaMark(r.cudaResult(s.Cell)))
 		w.WriteString("</div>\n")
 		return ast.WalkSkipChildren, nil

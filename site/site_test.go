@@ -806,7 +806,7 @@ func TestCUDACells(t *testing.T) {
 		`<p class="cell-meta">a.md:3</p>`,
 		// The whole listing is the Go snippets': the page names it and
 		// leaves it to the page's source.
-		`SASS of <code>ilp4</code> for <code>sm_80</code> (cuobjdump): the whole listing, 2 instructions with their control words, which the Go snippets run on the simulator (the page's source holds it) <span class="verified">`,
+		`SASS of <code>ilp4</code> for <code>sm_80</code> (cuobjdump): the whole listing, 2 instructions, which the Go snippets run on the simulator <span class="verified">`,
 	)
 	lacks(t, "a.html", a, "```resources", "```sass", "0x000fea0003800000")
 	// Without a toolkit the recorded blocks are shown as they are, and say so.
