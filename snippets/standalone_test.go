@@ -150,7 +150,7 @@ func TestProgramSASS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp := snippets.Compile(p)
+	cp := snippets.Compile(p, nil)
 	a, errA := cp.Program(p.Cell("a"), "")
 	b, errB := cp.Program(p.Cell("b"), "")
 	if errA != nil || errB != nil {
