@@ -368,7 +368,12 @@ func TestIdentities(t *testing.T) {
 	presets := Presets()
 	ran := map[string]int{}
 	defer func() {
-		// The generated workloads cover every instruction.
+		// The generated workloads cover every instruction: the full
+		// run's 300 do; -short's 96 need not (the rarest, UBLKCP and
+		// UTMALDG, come from few of the generator's choices).
+		if testing.Short() {
+			return
+		}
 		for _, op := range Ops() {
 			if op != "NANOSLEEP" && ran[op] == 0 && (op == "BRA" || ops[op].act != actMath || op == "HMMA" || op == "FFMA") {
 				t.Errorf("no generated workload ran %s", op)
