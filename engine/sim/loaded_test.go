@@ -184,3 +184,29 @@ func TestLoadedValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestWarpsPerScheduler: a scheduler's warp sets span several words
+// (see due.go) when it holds more than 64 warps, up to all 256 slots a
+// machine may have on one scheduler: every warp issues its instructions,
+// under every policy, with one scheduler kept busy (256 warps hide a
+// 4-cycle chain), and the run's identities hold.
+func TestWarpsPerScheduler(t *testing.T) {
+	m := loadedToy()
+	m.Schedulers, m.MaxWarps, m.MaxBlocks = 1, 256, 8
+	const n = 20
+	for _, pol := range []string{"lrr", "gto", "gty", "oldest", "two_level:8"} {
+		w := Workload{Policy: pol, Launch: Launch{Block: 1024, Blocks: 8}, Program: chain("FFMA", n)}
+		res, err := (Config{Machine: &m}).Run(w)
+		if err != nil {
+			t.Fatalf("%s: %v", pol, err)
+		}
+		name := "256 warps on one scheduler, " + pol
+		checkIdentities(t, name, res)
+		if res.Instructions < 256*n {
+			t.Errorf("%s: %d warp instructions issued, want at least %d (256 warps × %d)", name, res.Instructions, 256*n, n)
+		}
+		if res.IssuedPerCycle < 0.9 {
+			t.Errorf("%s: %.2f instructions issued per cycle, want the scheduler kept busy", name, res.IssuedPerCycle)
+		}
+	}
+}

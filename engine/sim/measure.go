@@ -82,14 +82,14 @@ func (s *sm) snapshot(now, next int64) {
 		c := &m.at[m.taken]
 		c.smActive = s.smActive
 		if s.resident > 0 {
-			c.smActive += b - now
+			c.smActive += b - s.residentSince
 		}
 		c.pc.copyFrom(&s.pcc)
 		for i := range s.scheds {
 			sc, o := &s.scheds[i], &c.scheds[i]
 			*o = sc.schedCounts
 			if len(sc.warps) > 0 {
-				o.active += b - now
+				o.active += b - sc.activeSince
 			}
 			for _, slot := range sc.warps {
 				w := &s.ws[slot]

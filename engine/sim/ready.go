@@ -102,23 +102,38 @@ func (s *sm) readyGap(sc *scheduler, now int64) {
 }
 
 // readyCycle counts cycle now as busy for every class some ready warp
-// wants that is busy in it, appends the ready warps of the free classes
-// to elig, and returns them with the first cycle after now in which a
-// ready warp can be eligible (never when there is none).
-func (s *sm) readyCycle(sc *scheduler, now int64, elig []int32) ([]int32, int64) {
+// wants that is busy in it, puts the ready warps of the free classes into
+// u and reports whether there are any.
+func (s *sm) readyCycle(sc *scheduler, now int64, u *wset) bool {
 	sc.busyAt = now
-	next := never
+	any := false
 	for m := sc.rmask; m != 0; m &= m - 1 {
 		c := rclass(bits.TrailingZeros16(m))
-		if f := s.freeAt(sc, c); f > now {
+		if s.freeAt(sc, c) > now {
 			sc.busy[c]++
-			next = min(next, f)
 			continue
 		}
-		elig = append(elig, sc.ready[c]...)
-		next = now + 1
+		if !any {
+			*u, any = sc.ready[c], true
+			continue
+		}
+		for i := range sc.due.nw {
+			u[i] |= sc.ready[c][i]
+		}
 	}
-	return elig, next
+	return any
+}
+
+// readyNext returns the first cycle after now in which a ready warp can be
+// eligible (never when there is none): until then every class a ready
+// warp wants is busy, so the scheduler may skip the cycles in between
+// (readyGap counts them).
+func (s *sm) readyNext(sc *scheduler, now int64) int64 {
+	next := never
+	for m := sc.rmask; m != 0; m &= m - 1 {
+		next = min(next, s.freeAt(sc, rclass(bits.TrailingZeros16(m))))
+	}
+	return max(next, now+1)
 }
 
 // enterReady makes a warp that eval found ready one of its scheduler's
@@ -128,8 +143,8 @@ func (s *sm) enterReady(sc *scheduler, w *warp, now int64) {
 	c := s.classOf(w)
 	w.rdy, w.rcls, w.rmark = true, c, sc.busy[c]
 	sc.rmask |= 1 << c
-	sc.ready[c] = append(sc.ready[c], w.slot)
-	s.until[w.slot] = never
+	sc.ready[c].add(w.local)
+	sc.due.unplace(w.local)
 }
 
 // readySplit returns the throttle cycles among the d cycles of a ready
@@ -154,18 +169,9 @@ func (s *sm) leaveReady(sc *scheduler, w *warp, now int64) {
 	s.pcc.states[pc+int(st)] += thr
 	s.pcc.states[pc+int(NotSelected)] += d - thr
 	w.rdy = false
-	list := sc.ready[w.rcls]
-	for i, slot := range list {
-		if slot == w.slot {
-			last := len(list) - 1
-			list[i] = list[last]
-			sc.ready[w.rcls] = list[:last]
-			break
-		}
-	}
-	if len(sc.ready[w.rcls]) == 0 {
+	sc.ready[w.rcls].del(w.local)
+	if sc.ready[w.rcls].empty(sc.due.nw) {
 		sc.rmask &^= 1 << w.rcls
 	}
 	w.state, w.since, w.stateCause, w.stateSB = Selected, now, -1, -1
-	s.until[w.slot] = now + 1
 }

@@ -83,6 +83,7 @@ type warp struct {
 	inActive   bool // two_level: in the active set
 	sched      int32
 	slot       int32
+	local      int32 // index among its scheduler's slots: slot / Schedulers
 	pc         int32
 	mask       uint32
 	regBase    int32
@@ -117,7 +118,10 @@ type warp struct {
 }
 
 type scheduler struct {
-	warps       []int32 // resident warp slots, ascending
+	warps []int32 // resident warp slots, ascending
+	// due holds its waiting warps by the cycle their state may change
+	// (see due.go).
+	due         dueWheel
 	elig        []int32 // scratch: eligible slots this cycle
 	activeSet   []int32 // two_level
 	pending     []int32 // two_level, FIFO
@@ -125,20 +129,25 @@ type scheduler struct {
 	fma2Free    int64 // Machine.FMA2
 	schedCounts       // its running counts: what a Result reports
 	lastSlot    int32
+	lastLocal   int32 // lastSlot's local index, -1 none
 	lastAge     int64
 	index       int32
 	memq        []int64 // queue model: when each memory-queue entry frees
 	memqMin     int64
 	memqMinAt   int
 	auFree      int64 // the address unit takes its next instruction
+	// activeSince is the cycle the scheduler last got a resident warp;
+	// schedCounts.active counts its active cycles before it.
+	activeSince int64
 	// next is the earliest cycle at which one of its warps' states can
 	// change (the least of their until): the run skips the scheduler
 	// before it.
 	next int64
-	// Ready warps (see ready.go): their slots by the resource class they
-	// want, the classes some want (bit c: class c), the busy cycles of
-	// each class counted while some wanted it, and the last cycle counted.
-	ready     [numClasses][]int32
+	// Ready warps (see ready.go): the sets of their local indices by the
+	// resource class they want, the classes some want
+	// (bit c: class c), the busy cycles of each class counted while some
+	// wanted it, and the last cycle counted.
+	ready     [numClasses]wset
 	rmask     uint16
 	busy      [numClasses]int64
 	busyAt    int64
@@ -202,7 +211,6 @@ type sm struct {
 	policy   policyKind
 	twoN     int
 	ws       []warp
-	until    []int64    // per slot: the warp's state holds until this cycle; re-evaluate then
 	loops    []int32    // per slot, maxNest entries: loop trip counts left
 	divs     []divEntry // per slot, maxNest entries: the reconvergence stack
 	regReady []int64
@@ -244,8 +252,12 @@ type sm struct {
 
 	nextRetire int64
 	nextLaunch int64 // the earliest launchAt of a block record (Machine.BlockLaunch)
-	smActive   int64
-	threadsTot int64
+	wokeAt     int64 // the earliest cycle a warp was woken to in this cycle
+	// smActive counts the cycles with a resident warp up to
+	// residentSince, the cycle the SM last became busy.
+	smActive      int64
+	residentSince int64
+	threadsTot    int64
 
 	tr       *traceRec
 	meas     *measureRec // nil: measure the whole run
@@ -412,7 +424,6 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	s := &sm{
 		m: m, code: prog.code, pcs: prog.pcs, nregs: prog.nregs, policy: pol, twoN: twoN, prog: prog,
 		ws:            make([]warp, m.MaxWarps),
-		until:         make([]int64, m.MaxWarps),
 		loops:         make([]int32, m.MaxWarps*maxNest),
 		divs:          make([]divEntry, m.MaxWarps*maxNest),
 		regReady:      make([]int64, m.MaxWarps*prog.nregs),
@@ -437,10 +448,8 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 		sc.elig = make([]int32, 0, m.MaxWarps)
 		sc.activeSet = make([]int32, 0, m.MaxWarps)
 		sc.pending = make([]int32, 0, m.MaxWarps)
-		for c := range sc.ready {
-			sc.ready[c] = make([]int32, 0, m.MaxWarps)
-		}
-		sc.lastSlot = -1
+		sc.due = newDueWheel((m.MaxWarps + m.Schedulers - 1) / m.Schedulers)
+		sc.lastSlot, sc.lastLocal = -1, -1
 		sc.lastAge = -1
 		if m.QueueModel && m.MemQueue > 0 {
 			sc.memq = make([]int64, m.MemQueue)
@@ -531,11 +540,21 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 		issued := false
 		n := int32(len(s.scheds))
 		s.memIssuer = -1
+		s.wokeAt = never
+		// next becomes the next event: a warp due, a ready warp's
+		// resource free, a retirement or a launch; nothing changes
+		// before it.
+		next := never
 		for k := int32(0); k < n; k++ {
-			si := (s.rr + k) % n
-			if s.scheds[si].next <= now && s.cycle(si, now) {
+			si := s.rr + k
+			if si >= n {
+				si -= n
+			}
+			sc := &s.scheds[si]
+			if sc.next <= now && s.cycle(sc, now) {
 				issued = true
 			}
+			next = min(next, sc.next)
 		}
 		// Shared memory structures serve the schedulers round robin: the
 		// one after the last to issue a memory instruction goes first.
@@ -545,27 +564,17 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 		if s.fail != nil {
 			return 0, s.fail
 		}
-		next := now + 1
-		if !issued {
-			next = s.nextEvent()
-			if next >= never {
-				return 0, s.deadlock(now)
-			}
-			if next <= now {
-				next = now + 1
-			}
+		next = min(next, s.wokeAt, s.nextRetire, s.nextLaunch)
+		switch {
+		case next >= never && issued:
+			next = now + 1 // a deadlock shows in the next cycle
+		case next >= never:
+			return 0, s.deadlock(now)
+		case next <= now:
+			next = now + 1
 		}
 		if next >= s.measNext {
 			s.snapshot(now, next)
-		}
-		d := next - now
-		for i := range s.scheds {
-			if len(s.scheds[i].warps) > 0 {
-				s.scheds[i].active += d
-			}
-		}
-		if s.resident > 0 {
-			s.smActive += d
 		}
 		now = next
 	}
@@ -575,22 +584,17 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 	return now, nil
 }
 
-// nextEvent is the earliest cycle at which any warp's state can change.
-func (s *sm) nextEvent() int64 {
-	t := min(s.nextRetire, s.nextLaunch)
-	for i := range s.scheds {
-		t = min(t, s.scheds[i].next)
-	}
-	return t
-}
-
 // wake makes a warp's state be looked at again no later than cycle at.
 func (s *sm) wake(slot int32, at int64) {
-	if s.until[slot] > at {
-		s.until[slot] = at
+	w := &s.ws[slot]
+	sc := &s.scheds[w.sched]
+	// A scheduler visited in this cycle looks at the warp in its next.
+	at = max(at, sc.due.base+1)
+	if sc.due.until[w.local] > at {
+		sc.due.set(w.local, at)
 	}
-	sc := &s.scheds[s.ws[slot].sched]
 	sc.next = min(sc.next, at)
+	s.wokeAt = min(s.wokeAt, at)
 }
 
 func (s *sm) deadlock(now int64) error {
@@ -663,6 +667,42 @@ func (s *sm) changeState(w *warp, st State, now int64) {
 // for the priority). It returns NotSelected for an eligible warp, with the
 // cycle until which the returned state holds.
 func (s *sm) eval(sc *scheduler, w *warp, now int64) (State, int64) {
+	if st, until := s.evalWait(sc, w, now); st != NotSelected {
+		return st, until
+	}
+	// Resources.
+	switch p := w.opsPipe; {
+	case p < numSchedPipes:
+		t := sc.pipeFree[p]
+		if p == pipeFP64 && s.m.FP64Shared {
+			t = s.fp64Free
+		}
+		if t > now && !(p == pipeFMA && w.opsAlt && sc.fma2Free <= now) {
+			if p == pipeFMA && w.opsAlt {
+				t = min(t, sc.fma2Free)
+			}
+			return MathPipeThrottle, t
+		}
+	case p == pipeLSU:
+		if sc.memq != nil && sc.memqMin > now {
+			return LGThrottle, sc.memqMin
+		}
+		if s.lg != nil && s.lgMin > now {
+			return LGThrottle, s.lgMin
+		}
+	case p == pipeMIO:
+		if sc.memq != nil && sc.memqMin > now {
+			return MIOThrottle, sc.memqMin
+		}
+	}
+	return NotSelected, now + 1
+}
+
+// evalWait classifies a warp by what it waits for, resources aside: what
+// it issued holds it, or an operand is not ready; NotSelected when neither
+// (it is ready: eligible, or throttled by a busy resource). It returns the
+// cycle until which the state holds.
+func (s *sm) evalWait(sc *scheduler, w *warp, now int64) (State, int64) {
 	if now < w.blockUntil {
 		w.cause, w.causeSB = w.blockCause, -1
 		return w.blockState, w.blockUntil
@@ -698,31 +738,6 @@ func (s *sm) eval(sc *scheduler, w *warp, now int64) (State, int64) {
 			return GMMA, latest
 		}
 		return Wait, latest
-	}
-	// Resources.
-	switch p := w.opsPipe; {
-	case p < numSchedPipes:
-		t := sc.pipeFree[p]
-		if p == pipeFP64 && s.m.FP64Shared {
-			t = s.fp64Free
-		}
-		if t > now && !(p == pipeFMA && w.opsAlt && sc.fma2Free <= now) {
-			if p == pipeFMA && w.opsAlt {
-				t = min(t, sc.fma2Free)
-			}
-			return MathPipeThrottle, t
-		}
-	case p == pipeLSU:
-		if sc.memq != nil && sc.memqMin > now {
-			return LGThrottle, sc.memqMin
-		}
-		if s.lg != nil && s.lgMin > now {
-			return LGThrottle, s.lgMin
-		}
-	case p == pipeMIO:
-		if sc.memq != nil && sc.memqMin > now {
-			return MIOThrottle, sc.memqMin
-		}
 	}
 	return NotSelected, now + 1
 }
@@ -762,47 +777,38 @@ func isLongWait(st State) bool {
 }
 
 // cycle runs one scheduler for one cycle and reports whether it issued.
-func (s *sm) cycle(si int32, now int64) bool {
-	sc := &s.scheds[si]
+func (s *sm) cycle(sc *scheduler, now int64) bool {
 	if s.lazy {
-		s.readyGap(sc, now)
+		return s.cycleReady(sc, now)
 	}
+	return s.cycleEach(sc, now)
+}
+
+// cycleEach runs a scheduler for one cycle classifying every warp whose
+// state may have changed, ready warps included (a trace, two_level).
+func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 	elig := sc.elig[:0]
-	untilOf := s.until
-	next := never
-	for _, slot := range sc.warps {
-		if u := untilOf[slot]; u > now {
-			next = min(next, u)
-			continue
-		}
-		w := &s.ws[slot]
-		st, until := s.eval(sc, w, now)
-		// A warp that has not started is looked at every cycle, as
-		// WarpStartInterval's gate can close on it while it is ready.
-		if s.lazy && isReady(st) && (w.started || s.m.WarpStartInterval == 0) {
-			s.enterReady(sc, w, now)
-			continue
-		}
-		if st == NotSelected {
-			elig = append(elig, slot)
-			w.eligAt = now
-			untilOf[slot] = now + 1
-			next = now + 1
-			if s.lazy {
-				s.setState(w, NotSelected, now)
+	ns := int32(len(s.scheds))
+	var due wset
+	if sc.due.take(now, &due) {
+		for i := range sc.due.nw {
+			for x := due[i]; x != 0; x &= x - 1 {
+				li := int32(i<<6 | bits.TrailingZeros64(x))
+				slot := li*ns + sc.index
+				w := &s.ws[slot]
+				st, until := s.eval(sc, w, now)
+				if st == NotSelected {
+					elig = append(elig, slot)
+					w.eligAt = now
+					sc.due.place(li, now+1)
+					continue
+				}
+				s.setState(w, st, now)
+				sc.due.place(li, until)
 			}
-			continue
 		}
-		s.setState(w, st, now)
-		untilOf[slot] = until
-		next = min(next, until)
 	}
-	if s.lazy {
-		var rnext int64
-		elig, rnext = s.readyCycle(sc, now, elig)
-		next = min(next, rnext)
-	}
-	sc.next = next
+	sc.next = sc.due.next(now)
 	if s.policy == polTwoLevel {
 		elig = s.twoLevel(sc, elig, now)
 	}
@@ -810,67 +816,92 @@ func (s *sm) cycle(si int32, now int64) bool {
 	if len(elig) == 0 {
 		return false
 	}
-	pick := elig[0]
-	switch s.policy {
-	case polLRR, polTwoLevel:
-		// The first eligible slot after the last to issue, wrapping
-		// around (elig is not in slot order when ready warps join it).
-		after, first := int32(-1), elig[0]
-		for _, slot := range elig {
-			first = min(first, slot)
-			if slot > sc.lastSlot && (after < 0 || slot < after) {
-				after = slot
-			}
-		}
-		pick = first
-		if after >= 0 {
-			pick = after
-		}
-	case polGTO:
-		found := false
-		for _, slot := range elig {
-			if s.ws[slot].age == sc.lastAge {
-				pick, found = slot, true
-				break
-			}
-		}
-		if !found {
-			pick = s.oldest(elig)
-		}
-	case polGTY:
-		found := false
-		for _, slot := range elig {
-			if s.ws[slot].age == sc.lastAge {
-				pick, found = slot, true
-				break
-			}
-		}
-		if !found {
-			pick = s.youngest(elig)
-		}
-	case polOldest:
-		pick = s.oldest(elig)
+	var u wset
+	for _, slot := range elig {
+		u.add(s.ws[slot].local)
 	}
-	if !s.lazy {
-		for _, slot := range elig {
-			if slot != pick {
-				s.setState(&s.ws[slot], NotSelected, now)
-			}
+	pick := s.pick(sc, &u)
+	for _, slot := range elig {
+		if slot != pick {
+			s.setState(&s.ws[slot], NotSelected, now)
 		}
 	}
 	w := &s.ws[pick]
-	if w.rdy {
-		s.leaveReady(sc, w, now)
-		sc.next = now + 1
-	} else {
-		s.setState(w, Selected, now)
+	s.setState(w, Selected, now)
+	s.issueWarp(sc, w, now)
+	return true
+}
+
+// cycleReady runs a scheduler for one cycle with its ready warps counted
+// per span (see ready.go): only the warps whose wait may have ended are
+// looked at, and the one that issues is put into its next state at once.
+// A warp that has not started while WarpStartInterval's gate is in force
+// is classified in each cycle it is eligible, resources included, as the
+// gate can close on it while it is ready; it joins the ready warps once
+// it has issued.
+func (s *sm) cycleReady(sc *scheduler, now int64) bool {
+	s.readyGap(sc, now)
+	ns := int32(len(s.scheds))
+	gate := s.m.WarpStartInterval > 0 && sc.unstarted > 0
+	var due, starting wset
+	anyStarting := false
+	if sc.due.take(now, &due) {
+		for i := range sc.due.nw {
+			for x := due[i]; x != 0; x &= x - 1 {
+				li := int32(i<<6 | bits.TrailingZeros64(x))
+				w := &s.ws[li*ns+sc.index]
+				if gate && !w.started {
+					st, until := s.eval(sc, w, now)
+					s.setState(w, st, now)
+					if st == NotSelected {
+						w.eligAt = now
+						starting.add(li)
+						anyStarting = true
+						until = now + 1
+					}
+					sc.due.place(li, until)
+					continue
+				}
+				st, until := s.evalWait(sc, w, now)
+				if st == NotSelected {
+					s.enterReady(sc, w, now)
+					continue
+				}
+				s.setState(w, st, now)
+				sc.due.place(li, until)
+			}
+		}
 	}
+	var u wset
+	ok := s.readyCycle(sc, now, &u)
+	if anyStarting {
+		for i := range sc.due.nw {
+			u[i] |= starting[i]
+		}
+		ok = true
+	}
+	if ok {
+		w := &s.ws[s.pick(sc, &u)]
+		if w.rdy {
+			s.leaveReady(sc, w, now)
+		} else {
+			s.setState(w, Selected, now)
+		}
+		s.issueWarp(sc, w, now)
+		s.afterIssue(sc, w, now)
+	}
+	sc.next = min(sc.due.next(now), s.readyNext(sc, now))
+	return ok
+}
+
+// issueWarp issues the picked warp's next instruction (and, on a
+// DualIssue machine, a second one when it is ready).
+func (s *sm) issueWarp(sc *scheduler, w *warp, now int64) {
 	// A warp is selected for one cycle per issue cycle: the cycle is
 	// charged to the instruction it issues here, not as a span (back to
 	// back issues are one span of the state).
 	s.pcc.selected(s.pcs[w.pc])
-	sc.lastSlot = pick
-	sc.lastAge = w.age
+	sc.lastSlot, sc.lastLocal, sc.lastAge = w.slot, w.local, w.age
 	sc.issued++
 	s.issue(sc, w, now)
 	// Dual issue: a second instruction of the same warp in the same cycle
@@ -881,24 +912,69 @@ func (s *sm) cycle(si int32, now int64) bool {
 			s.issue(sc, w, now)
 		}
 	}
-	return true
 }
 
-func (s *sm) youngest(elig []int32) int32 {
-	best := elig[0]
-	for _, slot := range elig[1:] {
-		if s.ws[slot].age > s.ws[best].age {
-			best = slot
+// afterIssue puts a warp that issued in cycle now into the state it is in
+// from the next cycle on, as eval would find it then: held by what it
+// issued, waiting for an operand, or ready. Only its own issues change
+// these, so the answer holds; a barrier's release or an mbarrier's phase
+// wakes it as any waiting warp.
+func (s *sm) afterIssue(sc *scheduler, w *warp, now int64) {
+	t := now + 1
+	if w.exited {
+		if t < w.blockUntil {
+			w.cause, w.causeSB = w.blockCause, -1
+			s.setState(w, w.blockState, t)
+		}
+		sc.due.unplace(w.local) // retire takes it
+		return
+	}
+	st, until := s.evalWait(sc, w, t)
+	if st == NotSelected {
+		s.enterReady(sc, w, t)
+		return
+	}
+	s.setState(w, st, t)
+	sc.due.set(w.local, until)
+}
+
+// pick returns the slot whose warp the scheduler's policy issues, among
+// the eligible warps u (bit i: local index i), not empty.
+func (s *sm) pick(sc *scheduler, u *wset) int32 {
+	ns := int32(len(s.scheds))
+	nw := sc.due.nw
+	switch s.policy {
+	case polLRR, polTwoLevel:
+		// The first eligible slot after the last to issue, wrapping
+		// around.
+		from := sc.lastLocal + 1
+		for i := int(from >> 6); i < nw; i++ {
+			x := u[i]
+			if i == int(from>>6) {
+				x &^= 1<<uint(from&63) - 1
+			}
+			if x != 0 {
+				return int32(i<<6|bits.TrailingZeros64(x))*ns + sc.index
+			}
+		}
+		for i := range nw {
+			if u[i] != 0 {
+				return int32(i<<6|bits.TrailingZeros64(u[i]))*ns + sc.index
+			}
+		}
+	case polGTO, polGTY:
+		if l := sc.lastLocal; l >= 0 && u.has(l) && s.ws[sc.lastSlot].age == sc.lastAge {
+			return sc.lastSlot
 		}
 	}
-	return best
-}
-
-func (s *sm) oldest(elig []int32) int32 {
-	best := elig[0]
-	for _, slot := range elig[1:] {
-		if s.ws[slot].age < s.ws[best].age {
-			best = slot
+	young := s.policy == polGTY
+	best, bestAge := int32(-1), int64(0)
+	for i := range nw {
+		for x := u[i]; x != 0; x &= x - 1 {
+			slot := int32(i<<6|bits.TrailingZeros64(x))*ns + sc.index
+			if a := s.ws[slot].age; best < 0 || young && a > bestAge || !young && a < bestAge {
+				best, bestAge = slot, a
+			}
 		}
 	}
 	return best
@@ -1247,6 +1323,7 @@ func (s *sm) retire(now int64) {
 			if s.tr != nil {
 				s.tr.retire(w, now)
 			}
+			sc.due.unplace(w.local)
 			s.free[slot] = true
 			s.resident--
 			if s.policy == polTwoLevel {
@@ -1255,6 +1332,12 @@ func (s *sm) retire(now int64) {
 			}
 			b := &s.blocks[w.block]
 			b.resident--
+			if s.resident == 0 {
+				s.smActive += now - s.residentSince
+			}
+		}
+		if len(keep) == 0 && len(sc.warps) > 0 {
+			sc.active += now - sc.activeSince
 		}
 		sc.warps = keep
 	}
@@ -1338,7 +1421,7 @@ func (s *sm) launch(bi int32, now int64) {
 		w := &s.ws[slot]
 		sched := slot % int32(len(s.scheds))
 		*w = warp{
-			slot: slot, sched: sched, block: bi, widx: int32(k),
+			slot: slot, sched: sched, local: slot / int32(len(s.scheds)), block: bi, widx: int32(k),
 			regBase: slot * int32(s.nregs), age: s.ages, since: now, opsPC: -1,
 			mask:       uint32(1<<uint(threads) - 1),
 			blockUntil: now + int64(s.m.FetchLatency), blockState: NoInstruction, span: -1,
@@ -1373,6 +1456,12 @@ func (s *sm) launch(bi int32, now int64) {
 		sc := &s.scheds[w.sched]
 		s.wake(slot, now)
 		sc.unstarted++
+		if len(sc.warps) == 0 {
+			sc.activeSince = now
+		}
+		if s.resident == 0 {
+			s.residentSince = now
+		}
 		i, _ := slices.BinarySearch(sc.warps, slot)
 		sc.warps = slices.Insert(sc.warps, i, slot)
 		if s.policy == polTwoLevel {
