@@ -101,27 +101,29 @@ func (d *dueWheel) set(li int32, t int64) {
 	}
 }
 
-// take puts into due the warps due at cycle now, the cycle of a visit (no
-// warp is due before it), and takes them out of their sets: each is due
-// never until placed again. It reports whether there are any.
-func (d *dueWheel) take(now int64, due *wset) bool {
+// take appends to due the local indices of the warps due at cycle now,
+// the cycle of a visit (no warp is due before it), in ascending order,
+// and takes them out of their sets: each is due never until placed again.
+func (d *dueWheel) take(now int64, due []int32) []int32 {
 	d.base = now
 	if d.farMin < now+wheelSize {
 		d.migrate(now)
 	}
 	b := now & (wheelSize - 1)
 	if d.occ&(1<<b) == 0 {
-		return false
+		return due
 	}
-	*due = d.sets[b]
-	d.sets[b] = wset{}
-	d.occ &^= 1 << b
+	set := &d.sets[b]
 	for i := range d.nw {
-		for x := due[i]; x != 0; x &= x - 1 {
-			d.until[i<<6|bits.TrailingZeros64(x)] = never
+		for x := set[i]; x != 0; x &= x - 1 {
+			li := int32(i<<6 | bits.TrailingZeros64(x))
+			d.until[li] = never
+			due = append(due, li)
 		}
 	}
-	return true
+	*set = wset{}
+	d.occ &^= 1 << b
+	return due
 }
 
 // migrate moves the far warps due before now+wheelSize into the wheel.

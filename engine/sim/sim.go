@@ -122,6 +122,7 @@ type scheduler struct {
 	// due holds its waiting warps by the cycle their state may change
 	// (see due.go).
 	due         dueWheel
+	dueNow      []int32 // scratch: the local indices of the warps due this cycle
 	elig        []int32 // scratch: eligible slots this cycle
 	activeSet   []int32 // two_level
 	pending     []int32 // two_level, FIFO
@@ -449,6 +450,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 		sc.activeSet = make([]int32, 0, m.MaxWarps)
 		sc.pending = make([]int32, 0, m.MaxWarps)
 		sc.due = newDueWheel((m.MaxWarps + m.Schedulers - 1) / m.Schedulers)
+		sc.dueNow = make([]int32, 0, len(sc.due.until))
 		sc.lastSlot, sc.lastLocal = -1, -1
 		sc.lastAge = -1
 		if m.QueueModel && m.MemQueue > 0 {
@@ -789,24 +791,19 @@ func (s *sm) cycle(sc *scheduler, now int64) bool {
 func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 	elig := sc.elig[:0]
 	ns := int32(len(s.scheds))
-	var due wset
-	if sc.due.take(now, &due) {
-		for i := range sc.due.nw {
-			for x := due[i]; x != 0; x &= x - 1 {
-				li := int32(i<<6 | bits.TrailingZeros64(x))
-				slot := li*ns + sc.index
-				w := &s.ws[slot]
-				st, until := s.eval(sc, w, now)
-				if st == NotSelected {
-					elig = append(elig, slot)
-					w.eligAt = now
-					sc.due.place(li, now+1)
-					continue
-				}
-				s.setState(w, st, now)
-				sc.due.place(li, until)
-			}
+	sc.dueNow = sc.due.take(now, sc.dueNow[:0])
+	for _, li := range sc.dueNow {
+		slot := li*ns + sc.index
+		w := &s.ws[slot]
+		st, until := s.eval(sc, w, now)
+		if st == NotSelected {
+			elig = append(elig, slot)
+			w.eligAt = now
+			sc.due.place(li, now+1)
+			continue
 		}
+		s.setState(w, st, now)
+		sc.due.place(li, until)
 	}
 	sc.next = sc.due.next(now)
 	if s.policy == polTwoLevel {
@@ -843,34 +840,30 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	s.readyGap(sc, now)
 	ns := int32(len(s.scheds))
 	gate := s.m.WarpStartInterval > 0 && sc.unstarted > 0
-	var due, starting wset
+	var starting wset
 	anyStarting := false
-	if sc.due.take(now, &due) {
-		for i := range sc.due.nw {
-			for x := due[i]; x != 0; x &= x - 1 {
-				li := int32(i<<6 | bits.TrailingZeros64(x))
-				w := &s.ws[li*ns+sc.index]
-				if gate && !w.started {
-					st, until := s.eval(sc, w, now)
-					s.setState(w, st, now)
-					if st == NotSelected {
-						w.eligAt = now
-						starting.add(li)
-						anyStarting = true
-						until = now + 1
-					}
-					sc.due.place(li, until)
-					continue
-				}
-				st, until := s.evalWait(sc, w, now)
-				if st == NotSelected {
-					s.enterReady(sc, w, now)
-					continue
-				}
-				s.setState(w, st, now)
-				sc.due.place(li, until)
+	sc.dueNow = sc.due.take(now, sc.dueNow[:0])
+	for _, li := range sc.dueNow {
+		w := &s.ws[li*ns+sc.index]
+		if gate && !w.started {
+			st, until := s.eval(sc, w, now)
+			s.setState(w, st, now)
+			if st == NotSelected {
+				w.eligAt = now
+				starting.add(li)
+				anyStarting = true
+				until = now + 1
 			}
+			sc.due.place(li, until)
+			continue
 		}
+		st, until := s.evalWait(sc, w, now)
+		if st == NotSelected {
+			s.enterReady(sc, w, now)
+			continue
+		}
+		s.setState(w, st, now)
+		sc.due.place(li, until)
 	}
 	var u wset
 	ok := s.readyCycle(sc, now, &u)
