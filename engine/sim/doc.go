@@ -502,10 +502,12 @@
 // # Determinism and cost
 //
 // Nothing is random: the same workload and configuration give the same
-// result, bit for bit. A run costs time proportional to the resident warps
-// times the cycles in which something can change: the simulator skips
-// cycles in which no warp can issue, a scheduler none of whose warps can
-// change state, and a warp whose state cannot change before a known cycle.
+// result, bit for bit. A run costs time proportional to the warps' state
+// changes and the cycles in which something can change: the simulator
+// skips cycles in which no warp can issue and a scheduler none of whose
+// warps can change state, and each scheduler keeps its waiting warps in a
+// timing wheel by the cycle their state may change, so that a cycle looks
+// only at the warps due in it, not at every resident warp.
 // A warp that is ready to issue but for a busy pipe or a full queue waits
 // in its scheduler's list for that resource; its not_selected and throttle
 // cycles are counted from the resource's busy cycles when it issues, not
