@@ -857,13 +857,7 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 			sc.due.place(li, until)
 			continue
 		}
-		st, until := s.evalWait(sc, w, now)
-		if st == NotSelected {
-			s.enterReady(sc, w, now)
-			continue
-		}
-		s.setState(w, st, now)
-		sc.due.place(li, until)
+		s.wait(sc, w, now)
 	}
 	var u wset
 	ok := s.readyCycle(sc, now, &u)
@@ -922,12 +916,19 @@ func (s *sm) afterIssue(sc *scheduler, w *warp, now int64) {
 		sc.due.unplace(w.local) // retire takes it
 		return
 	}
-	st, until := s.evalWait(sc, w, t)
+	s.wait(sc, w, t)
+}
+
+// wait puts a warp that is not issuing into its state at cycle now, as
+// evalWait finds it: on the wheel until that state ends, or among the
+// ready warps.
+func (s *sm) wait(sc *scheduler, w *warp, now int64) {
+	st, until := s.evalWait(sc, w, now)
 	if st == NotSelected {
-		s.enterReady(sc, w, t)
+		s.enterReady(sc, w, now)
 		return
 	}
-	s.setState(w, st, t)
+	s.setState(w, st, now)
 	sc.due.set(w.local, until)
 }
 
