@@ -398,16 +398,21 @@ func (pl *plan) keys(v Verifier, mode string) map[*unit]string {
 	keys := map[*unit]string{}
 	for _, s := range pl.sessions {
 		h := newHash(v.Tool, v.Engine, v.Go, v.Native, mode)
-		if pl.pkgs.importsBook(s.mainGo) {
-			// The book's packages are part of what the session runs.
-			h = h.add(pl.pkgs.Hash())
-		}
 		for _, c := range pl.prelude(s) {
 			h = h.add(c)
 		}
+		// The book's packages are part of what the session runs from the
+		// chunk that imports one on, so that a unit's key is the same
+		// whether the page is cut after it or not (a later cell's import
+		// changes nothing before it).
+		book := false
 		for _, u := range s.units {
 			h = h.add(u.expr)
 			for _, c := range u.chunks {
+				if !book && pl.pkgs.importsBook(c) {
+					book = true
+					h = h.add(pl.pkgs.Hash())
+				}
 				h = h.add(c)
 			}
 			keys[u] = h.hex()

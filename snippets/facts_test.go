@@ -28,7 +28,7 @@ func withFacts(t *testing.T, p *page.Page, f *Facts) (*plan, page.Diagnostics) {
 	}
 	fs := &facts{m: map[string]*Fact{}}
 	fs.add(&g)
-	pl := newPlan(p, DefaultTimeout)
+	pl := testPlan(p)
 	pl.facts = fs
 	return pl, pl.compile()
 }
@@ -83,7 +83,7 @@ func TestFactsBook(t *testing.T) {
 		book = bookPages(t)
 	}
 	for i, p := range append(book, corpusPages(t)...) {
-		f := Compile(p, nil).Facts
+		f := Compile(p, pkgsOf(p)).Facts
 		for _, fact := range f.Programs {
 			edits += len(fact.Edits)
 			if fact.Error != "" {
@@ -144,7 +144,7 @@ func withCells(pages []*page.Page, n int) []*page.Page {
 // found again.
 func TestFactsEdited(t *testing.T) {
 	for _, p := range factPages(t) {
-		f := Compile(p, nil).Facts
+		f := Compile(p, pkgsOf(p)).Facts
 		c := p.Cells[0]
 		src, err := p.WithCode(map[string]string{c.ID(): string(c.Code.Lines().Value(p.Source)) + "\nvar _ = 1\n"})
 		if err != nil {
@@ -168,7 +168,7 @@ func TestFactsEdited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := Compile(p, nil).Facts
+	f := Compile(p, pkgsOf(p)).Facts
 	if len(f.Programs) != 0 {
 		t.Errorf("facts of a page that does not type-check: %d programs recorded", len(f.Programs))
 	}
@@ -188,7 +188,7 @@ func TestFactsForged(t *testing.T) {
 		if slices.ContainsFunc(p.Cells, func(c *page.Cell) bool { return c.Attrs.Error != "" }) {
 			continue
 		}
-		f := Compile(p, nil).Facts
+		f := Compile(p, pkgsOf(p)).Facts
 		for k := range f.Programs {
 			f.Programs[k] = &Fact{Edits: []FactEdit{{Cell: 0, Start: 5, End: 1 << 30, Text: "x"}}}
 			forged++

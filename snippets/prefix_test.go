@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -86,15 +87,39 @@ func diagText(ds page.Diagnostics) string {
 
 // wholePlan returns p's plan, compiled, with its page-level diagnostics.
 func wholePlan(p *page.Page) (*plan, page.Diagnostics) {
-	pl := newPlan(p, DefaultTimeout)
+	pl := testPlan(p)
 	return pl, pl.compile()
 }
 
 // rawPrefix is the plan of p's first n cells compiled without asking
 // whether it is exact: what prefixPlan would use without its fallback.
 func rawPrefix(p *page.Page, n int) (*plan, page.Diagnostics) {
-	pl := newPlan(upTo(p, n), DefaultTimeout)
+	pl := testPlan(upTo(p, n))
 	return pl, pl.compile()
+}
+
+// bookPackages are the book's own Go packages (book.yaml's packages:,
+// book/lib/wb), which its pages import; read once for the test binary.
+var bookPackages = sync.OnceValues(func() (*Packages, page.Diagnostics) { return ReadPackages("../book") })
+
+// pkgsOf returns the packages p's cells may import: the book's for a page
+// of the book, none for the corpus's.
+func pkgsOf(p *page.Page) *Packages {
+	if !strings.HasPrefix(p.Path, "book/") {
+		return nil
+	}
+	ps, ds := bookPackages()
+	if len(ds) > 0 {
+		panic(fmt.Sprintf("the book's packages: %v", ds))
+	}
+	return ps
+}
+
+// testPlan is newPlan with the packages p's cells may import.
+func testPlan(p *page.Page) *plan {
+	pl := newPlan(p, DefaultTimeout)
+	pl.pkgs = pkgsOf(p)
+	return pl
 }
 
 // bookPages parses every page of the book that has cells. It skips t
@@ -136,7 +161,7 @@ func TestPrefixBook(t *testing.T) {
 		whole, pageDiags := wholePlan(p)
 		for n := 0; n < len(p.Cells); n++ {
 			cuts++
-			pp := prefixPlan(newPlan(p, DefaultTimeout), n, DefaultTimeout)
+			pp := prefixPlan(testPlan(p), n, DefaultTimeout)
 			if pp == nil {
 				continue
 			}
@@ -150,7 +175,7 @@ func TestPrefixBook(t *testing.T) {
 		}
 		if p.Path == "book/occupancy.md" {
 			k := &Kernel{Filter: func(id string) bool { return id == "first" }}
-			if pp := prefixPlan(newPlan(p, DefaultTimeout), k.cut(p), DefaultTimeout); pp == nil || len(pp.page.Cells) >= len(p.Cells) {
+			if pp := prefixPlan(testPlan(p), k.cut(p), DefaultTimeout); pp == nil || len(pp.page.Cells) >= len(p.Cells) {
 				t.Errorf("%s: the run of cell first does not compile a prefix of the page", p.Path)
 			}
 		}
@@ -258,7 +283,7 @@ func TestPrefixCorpus(t *testing.T) {
 				if prefixDiff(whole, raw) != "" || diagText(rawDiags) != diagText(pageDiags) {
 					differs = true
 				}
-				pp := prefixPlan(newPlan(p, DefaultTimeout), n, DefaultTimeout)
+				pp := prefixPlan(testPlan(p), n, DefaultTimeout)
 				if pp == nil {
 					continue
 				}
@@ -340,7 +365,7 @@ func TestScaffoldingNames(t *testing.T) {
 	}
 	src := "```go run\nimport \"fmt\"\n\nx := 1\nfmt.Println(x)\n```\n\nIt is [1](= 'x').\n\n```go run panics=\"boom\"\npanic(\"boom\")\n```\n"
 	p, _ := page.Parse("page.md", []byte(src))
-	pl := newPlan(p, DefaultTimeout)
+	pl := testPlan(p)
 	f, err := parser.ParseFile(fset, scaffoldFile, pl.sessions[0].mainGo, parser.SkipObjectResolution)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,12 @@ func TestFactsRun(t *testing.T) {
 	}
 	const page = "book/occupancy.md"
 	src, p := bookPage(t, page)
-	facts := snippets.Compile(p, nil).Facts
+	// The book's own packages (book/lib/wb), as the site sends them.
+	pkgs, ds := snippets.ReadPackages("../../book")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	facts := snippets.Compile(p, pkgs).Facts
 	if len(facts.Programs) == 0 {
 		t.Fatal("book/occupancy.md has no facts")
 	}
@@ -40,7 +45,7 @@ func TestFactsRun(t *testing.T) {
 	for _, r := range runs {
 		answer := func(f *snippets.Facts) string {
 			s := NewServer(snippets.Kernel{})
-			res := s.Run(context.Background(), &Request{Path: page, Source: string(src), Facts: f, Cell: r.cell, Edits: r.edits})
+			res := s.Run(context.Background(), &Request{Path: page, Source: string(src), Packages: pkgs.Data(), Facts: f, Cell: r.cell, Edits: r.edits})
 			b, _ := json.MarshalIndent(res, "", "\t")
 			return string(b)
 		}

@@ -44,6 +44,11 @@ func TestCopyAsProgram(t *testing.T) {
 	var mains []string // the packages of the one executable
 	tmp := t.TempDir()
 	overlay := map[string]string{}
+	// The book's own packages (book/lib/wb), which its pages import.
+	pkgs, ds := snippets.ReadPackages(filepath.Join(root, "book"))
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
 	err = filepath.WalkDir(filepath.Join(root, "book"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || d.Name() == "SUMMARY.md" {
 			return err
@@ -57,7 +62,7 @@ func TestCopyAsProgram(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		cp := snippets.Compile(pg, nil)
+		cp := snippets.Compile(pg, pkgs)
 		for _, c := range pg.Cells {
 			if c.Attrs.Skip != "" || c.Attrs.Error != "" {
 				continue
