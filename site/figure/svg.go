@@ -51,24 +51,58 @@ func (c *canvas) circle(x, y, r float64, class, title string) {
 	c.b.WriteByte('\n')
 }
 
-// path writes a polyline through the points.
+// path writes a polyline through the points. A point the line would draw
+// the same without is left out: one that repeats the last (as written), or
+// one in the middle of a horizontal or vertical run (a staircase's step
+// has hundreds).
 func (c *canvas) path(pts [][2]float64, class string) {
 	if len(pts) == 0 {
 		return
 	}
+	xy := make([][2]string, 0, len(pts))
+	for _, p := range pts {
+		q := [2]string{num(p[0]), num(p[1])}
+		if n := len(xy); n > 0 && xy[n-1] == q {
+			continue
+		}
+		if n := len(xy); n > 1 && between(xy[n-2], xy[n-1], q) {
+			xy[n-1] = q
+			continue
+		}
+		xy = append(xy, q)
+	}
 	c.b.WriteString(`<path d="`)
-	for i, p := range pts {
+	for i, q := range xy {
 		if i == 0 {
 			c.b.WriteString("M")
 		} else {
 			c.b.WriteString(" L")
 		}
-		c.b.WriteString(num(p[0]))
+		c.b.WriteString(q[0])
 		c.b.WriteByte(' ')
-		c.b.WriteString(num(p[1]))
+		c.b.WriteString(q[1])
 	}
 	c.printf(`" class="%s"/>`, class)
 	c.b.WriteByte('\n')
+}
+
+// between reports whether b lies on the horizontal or vertical segment
+// from a to c, so that a line from a to c passes through it.
+func between(a, b, c [2]string) bool {
+	for i := range 2 {
+		j := 1 - i
+		if a[i] == b[i] && b[i] == c[i] {
+			x, y, z := atof(a[j]), atof(b[j]), atof(c[j])
+			return (x <= y && y <= z) || (x >= y && y >= z)
+		}
+	}
+	return false
+}
+
+// atof reads a coordinate num wrote.
+func atof(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
 }
 
 // ticks returns about n round tick values covering [lo, hi].
