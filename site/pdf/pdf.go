@@ -67,10 +67,91 @@ func Print(ctx context.Context, dir string, date time.Time) ([]byte, error) {
 	defer cancel()
 	bctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("print to PDF: %w", err)
+	}
+	ed, err := parseEdition(src)
+	if err != nil {
+		return nil, fmt.Errorf("print %s to PDF: %w", abs, err)
+	}
+	data, err := printFile(bctx, abs)
+	if err != nil || len(ed.entries) == 0 {
+		return finish(data, date, err)
+	}
+	// The contents' page numbers: see contents.go.
+	pages, err := ed.pages(data)
+	if err != nil {
+		return nil, fmt.Errorf("print %s to PDF: page numbers for the contents: %w", abs, err)
+	}
+	for n := 2; ; n++ {
+		data, err = printNumbered(bctx, dir, ed.numbered(pages))
+		if err != nil {
+			return nil, fmt.Errorf("print %s to PDF with its contents' page numbers: %w", abs, err)
+		}
+		got, err := ed.pages(data)
+		if err != nil {
+			return nil, fmt.Errorf("print %s to PDF with its contents' page numbers: %w", abs, err)
+		}
+		i := slices.Compare(got, pages)
+		if i == 0 {
+			break
+		}
+		if n == maxPrints {
+			for i = range got {
+				if got[i] != pages[i] {
+					break
+				}
+			}
+			return nil, fmt.Errorf("print %s to PDF: the contents' page numbers move the pages: after %d prints, #%s starts on page %d, not %d", abs, n, ed.entries[i].id, got[i], pages[i])
+		}
+		pages = got
+	}
+	return finish(data, date, nil)
+}
+
+// maxPrints bounds how many times Print prints the book: once without the
+// contents' page numbers, then until their pages hold still.
+const maxPrints = 4
+
+// finish gives a printed PDF its date and renumbered node ids (or returns
+// err).
+func finish(data []byte, date time.Time, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	return renumberNodes(setDates(data, date)), nil
+}
+
+// printNumbered prints html, print.html with its contents numbered, from
+// a temporary file beside print.html in dir, so that its relative links to
+// the site's assets still hold.
+func printNumbered(bctx context.Context, dir string, html []byte) ([]byte, error) {
+	f, err := os.CreateTemp(dir, ".print-*.html")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(html); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(f.Name())
+	if err != nil {
+		return nil, err
+	}
+	return printFile(bctx, abs)
+}
+
+// printFile prints the page at the absolute path abs in the browser bctx.
+func printFile(bctx context.Context, abs string) ([]byte, error) {
 	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 	yes := true
 	var data []byte
-	err = chromedp.Do(bctx,
+	err := chromedp.Do(bctx,
 		// The print edition needs no script, and without them the page,
 		// and so the PDF's structure, is the same every time.
 		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -94,12 +175,12 @@ func Print(ctx context.Context, dir string, date time.Time) ([]byte, error) {
 			return err
 		}))
 	if err != nil {
-		return nil, fmt.Errorf("print %s to PDF: %w", abs, err)
+		return nil, fmt.Errorf("print %s: %w", abs, err)
 	}
 	if !bytes.HasPrefix(data, []byte("%PDF-")) {
-		return nil, fmt.Errorf("print %s to PDF: Chromium returned no PDF", abs)
+		return nil, fmt.Errorf("print %s: Chromium returned no PDF", abs)
 	}
-	return renumberNodes(setDates(data, date)), nil
+	return data, nil
 }
 
 // nodeID matches the ids a tagged PDF gives table cells, from the page's
