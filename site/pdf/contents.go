@@ -132,7 +132,7 @@ func outline(data []byte) ([]mark, error) {
 	var walk func([]pdfcpu.Bookmark)
 	walk = func(bms []pdfcpu.Bookmark) {
 		for _, b := range bms {
-			marks = append(marks, mark{strings.Join(strings.Fields(b.Title), " "), b.PageFrom})
+			marks = append(marks, mark{b.Title, b.PageFrom})
 			walk(b.Kids)
 		}
 	}
@@ -151,16 +151,26 @@ func outline(data []byte) ([]mark, error) {
 // outline has them so) and white space. Matching on the whole sequence,
 // not on an entry's title, is what tells apart a chapter from a part or a
 // section of the same name, and an entry whose title is not its heading's
-// ("Introduction" for the book's first page) still finds its heading.
+// ("Introduction" for the book's first page) still finds its heading. What
+// it cannot tell is a hidden heading from a shown one of the same text
+// right after it: the entry then gets the wrong bookmark, or none (an
+// error).
 func (ed *edition) pages(data []byte) ([]int, error) {
 	marks, err := outline(data)
 	if err != nil {
 		return nil, err
 	}
+	return ed.match(marks)
+}
+
+// match returns the page each contents entry starts on, given the PDF's
+// outline, as pages explains.
+func (ed *edition) match(marks []mark) ([]int, error) {
 	page := make([]int, len(ed.headings)) // 0: not in the outline
 	h := 0
 	for _, m := range marks {
-		for h < len(ed.headings) && !strings.EqualFold(ed.headings[h], m.title) {
+		title := strings.Join(strings.Fields(m.title), " ")
+		for h < len(ed.headings) && !strings.EqualFold(ed.headings[h], title) {
 			h++
 		}
 		if h == len(ed.headings) {
