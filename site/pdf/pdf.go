@@ -2,8 +2,9 @@
 // with Chromium's print-to-PDF, driven through the DevTools protocol by
 // chromedp: A4 as the print stylesheet asks, backgrounds, a document
 // outline from the headings, tagged for screen readers, and a page number
-// in the footer. The same site gives the same bytes: the document's dates
-// are the date it is given, not the clock's.
+// in the footer. The contents show the page each entry starts on, found
+// by printing twice (see contents.go). The same site gives the same
+// bytes: the document's dates are the date it is given, not the clock's.
 package pdf
 
 import (
@@ -40,7 +41,10 @@ func Browser() (string, error) {
 
 // Print prints dir/print.html, a site written by warpbook, and returns the
 // PDF. date stands for the document's creation and modification dates
-// (the Unix epoch when zero), so that one site gives one PDF.
+// (the Unix epoch when zero), so that one site gives one PDF. It prints
+// the book first as it is, for the pages its contents lead to, then from a
+// copy beside print.html whose contents show those pages, until the pages
+// hold still (at most maxPrints prints in all).
 func Print(ctx context.Context, dir string, date time.Time) ([]byte, error) {
 	exe, err := Browser()
 	if err != nil {
