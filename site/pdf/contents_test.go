@@ -108,6 +108,9 @@ func printBook(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".print-*")); len(left) > 0 {
+		t.Errorf("Print left %q in the site", left)
+	}
 	return data
 }
 
