@@ -97,15 +97,13 @@ func Print(ctx context.Context, dir string, date time.Time) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("print %s to PDF with its contents' page numbers: %w", abs, err)
 		}
-		i := slices.Compare(got, pages)
-		if i == 0 {
+		if slices.Equal(got, pages) {
 			break
 		}
 		if n == maxPrints {
-			for i = range got {
-				if got[i] != pages[i] {
-					break
-				}
+			i := 0
+			for got[i] == pages[i] {
+				i++
 			}
 			return nil, fmt.Errorf("print %s to PDF: the contents' page numbers move the pages: after %d prints, #%s starts on page %d, not %d", abs, n, ed.entries[i].id, got[i], pages[i])
 		}
