@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -148,7 +149,8 @@ func outline(data []byte) ([]mark, error) {
 // "#" links and the dialogs) have none. Each bookmark is matched to the
 // first heading after the previous match whose text is the same but for
 // case (the print stylesheet sets some headings in capitals, and the
-// outline has them so) and white space. Matching on the whole sequence,
+// outline has them so) and white space (Chromium's outline drops the space
+// where a heading wrapped: "convergencebarriers"). Matching on the whole sequence,
 // not on an entry's title, is what tells apart a chapter from a part or a
 // section of the same name, and an entry whose title is not its heading's
 // ("Introduction" for the book's first page) still finds its heading. What
@@ -169,8 +171,8 @@ func (ed *edition) match(marks []mark) ([]int, error) {
 	page := make([]int, len(ed.headings)) // 0: not in the outline
 	h := 0
 	for _, m := range marks {
-		title := strings.Join(strings.Fields(m.title), " ")
-		for h < len(ed.headings) && !strings.EqualFold(ed.headings[h], title) {
+		title := squeeze(m.title)
+		for h < len(ed.headings) && !strings.EqualFold(squeeze(ed.headings[h]), title) {
 			h++
 		}
 		if h == len(ed.headings) {
@@ -201,4 +203,15 @@ func (ed *edition) numbered(pages []int) []byte {
 	}
 	b.Write(ed.src[at:])
 	return b.Bytes()
+}
+
+// squeeze returns s without its white space (and soft hyphens), for
+// comparing a heading with its outline entry.
+func squeeze(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '\u00ad' {
+			return -1
+		}
+		return r
+	}, s)
 }

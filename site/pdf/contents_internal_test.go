@@ -48,12 +48,13 @@ func TestMatch(t *testing.T) {
 		t.Fatalf("entries %q, want %q", ids, want)
 	}
 	// Chromium's outline: no hidden heading, the part's title in capitals
-	// in the contents, white space its own.
+	// in the contents, white space its own (a heading that wraps loses the
+	// space at the break).
 	marks := []mark{
 		{"Book", 1}, {"Contents", 1}, {"OCCUPANCY", 1},
 		{"Book", 2}, {"Limits & more", 2},
 		{"Occupancy", 3}, {"Occupancy", 4},
-		{"Limits  &  more", 7},
+		{"Limits  &more", 7}, // the space lost where the heading wrapped
 		{"Interview questions", 9},
 	}
 	pages, err := ed.match(marks)
