@@ -3,9 +3,7 @@ package pdf_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,7 +16,6 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
-	"github.com/warpbook/warpbook/site"
 	"github.com/warpbook/warpbook/site/pdf"
 )
 
@@ -87,23 +84,7 @@ func TestContentsPages(t *testing.T) {
 // printBook prints the site's test book, or skips without Chromium.
 func printBook(t *testing.T) []byte {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("prints with Chromium; skipped with -short")
-	}
-	if _, err := pdf.Browser(); errors.Is(err, pdf.ErrNoChromium) {
-		if os.Getenv("WARPBOOK_BROWSER") == "require" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	s, err := site.Build(context.Background(), os.DirFS("../testdata/book"), site.Options{Dir: "testdata/book"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "site")
-	if err := s.Write(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeTestSite(t)
 	data, err := pdf.Print(context.Background(), dir, time.Time{})
 	if err != nil {
 		t.Fatal(err)
