@@ -118,7 +118,7 @@ func LoadPackages(dir string, listed map[string]page.Pos) (*Packages, page.Diagn
 			}
 		}
 	}
-	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	gomod, err := readGoMod(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return nil, page.Diagnostics{{Pos: first(), Msg: err.Error(), Err: err}}
 	}
@@ -163,7 +163,7 @@ func addBookPackages(root, dir string, overlay map[string]string, runs []*pageRu
 	if len(byModule) == 0 {
 		return nil
 	}
-	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	gomod, err := readGoMod(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return err
 	}
@@ -223,4 +223,16 @@ func addBookPackages(root, dir string, overlay map[string]string, runs []*pageRu
 		overlay[filepath.Join(root, "go.mod")] = name
 	}
 	return nil
+}
+
+// maxGoMod is the largest go.mod read: a module file of the book's own is
+// a few hundred bytes.
+const maxGoMod = 1 << 20
+
+// readGoMod reads a go.mod as pages are read (page.ReadFile): a regular
+// file of at most maxGoMod bytes, opened without blocking, so that a
+// go.mod that is a named pipe, a device or a link to a huge file is an
+// error, not a hang.
+func readGoMod(file string) ([]byte, error) {
+	return page.ReadFile(nil, file, maxGoMod, "a go.mod file")
 }

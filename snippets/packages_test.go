@@ -226,3 +226,28 @@ func TestEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestPackagesGoModBounded: the go.mod that encloses a book is read as
+// pages are, bounded: one that links to a file larger than any module file
+// is a diagnostic at book.yaml, not a read of the whole file.
+func TestPackagesGoModBounded(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, []byte("module example.com/big\n"+strings.Repeat("// padding\n", 200_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(big, filepath.Join(dir, "go.mod")); err != nil {
+		t.Fatal(err)
+	}
+	book := filepath.Join(dir, "book")
+	if err := os.MkdirAll(book, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(book, "book.yaml"), []byte("packages:\n  - example.com/big/lib\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ps, ds := ReadPackages(book)
+	if ps != nil || len(ds) != 1 || !strings.Contains(ds[0].Msg, "larger than 1 MiB, the limit on a go.mod file") {
+		t.Fatalf("a 2 MB go.mod: packages %v, diagnostics %v", ps, ds)
+	}
+}
