@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -535,13 +536,7 @@ func choices(text, num, unit string, peers []string) []string {
 	slices.SortFunc(all, func(x, y string) int {
 		a, _ := strconv.ParseFloat(x, 64)
 		b, _ := strconv.ParseFloat(y, 64)
-		switch {
-		case a < b:
-			return -1
-		case a > b:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a, b)
 	})
 	out := make([]string, len(all))
 	for i, n := range all {

@@ -2,6 +2,7 @@ package pdf_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -168,9 +169,9 @@ func pageLines(t *testing.T, ctx *model.Context, n int) [][]string {
 	// run of its own.
 	slices.SortStableFunc(runs, func(a, b run) int {
 		if a.y != b.y {
-			return cmpFloat(a.y, b.y)
+			return cmp.Compare(a.y, b.y)
 		}
-		return cmpFloat(a.x, b.x)
+		return cmp.Compare(a.x, b.x)
 	})
 	var lines [][]string
 	for i, r := range runs {
@@ -182,16 +183,6 @@ func pageLines(t *testing.T, ctx *model.Context, n int) [][]string {
 		}
 	}
 	return slices.DeleteFunc(lines, func(l []string) bool { return len(l) == 0 })
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 var (
