@@ -157,7 +157,10 @@ func TestPracticeBrowser(t *testing.T) {
 
 		// A wrong number by keyboard: type, Enter, then 4 (easy).
 		tb.do(chromedp.Click(chromedp.ID("pr-answer")), chromedp.KeyEvent("-12345"), chromedp.KeyEvent(kb.Enter))
-		if !evalJS[bool](tb, api+`.revealed()`) {
+		// The key events are dispatched, not necessarily handled, when
+		// KeyEvent returns: wait for the reveal (a loaded CI machine lost
+		// the race) rather than read it at once.
+		if _, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](api+`.revealed()`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 			t.Fatal("Enter in the answer box did not reveal the answer")
 		}
 		if v := evalJS[string](tb, `document.getElementById('pr-verdict').className + ": " + document.getElementById('pr-verdict').textContent`); !strings.HasPrefix(v, "pr-verdict wrong: Not quite") {
