@@ -36,9 +36,8 @@ type plan struct {
 	// typeChecks counts the programs compile type-checked.
 	typeChecks int
 	// cuda is the declaration of the variable cuda (see cudaDecl); ""
-	// for a page without CUDA cells. cudaPlain leaves the kernels'
-	// listings out, for a copied program that does not use them.
-	cuda, cudaPlain string
+	// for a page without CUDA cells.
+	cuda string
 	// pkgs are the book's packages the page's cells may import (nil:
 	// none).
 	pkgs *Packages
@@ -109,7 +108,7 @@ func (u *unit) pos() page.Pos {
 // newPlan cuts the page's cells and builds its sessions and units. Cells
 // with skip= or error= are not part of any session.
 func newPlan(p *page.Page, timeout time.Duration) *plan {
-	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*page.Cell]*unit{}, byCheck: map[*page.Check]*unit{}, errCells: map[*page.Cell]*errResult{}, cuda: cudaDecl(p, true), cudaPlain: cudaDecl(p, false)}
+	pl := &plan{page: p, fset: token.NewFileSet(), byCell: map[*page.Cell]*unit{}, byCheck: map[*page.Check]*unit{}, errCells: map[*page.Cell]*errResult{}, cuda: cudaDecl(p, true)}
 	pl.codes = make([]*cellCode, len(p.Cells))
 	for i, c := range p.Cells {
 		if c.Attrs.Skip != "" {
@@ -275,7 +274,9 @@ func (pl *plan) write(s *session, alone *standalone) string {
 			if usesSASS(s, alone.upTo) {
 				decls.WriteString(pl.cuda)
 			} else {
-				decls.WriteString(pl.cudaPlain)
+				// Built here, not with the plan: only a copied program
+				// leaves the listings out.
+				decls.WriteString(cudaDecl(pl.page, false))
 			}
 		} else {
 			fmt.Fprintf(&imports, "import /*line %s:1:1*/%q\n", cudaFile, ptxasPath)
