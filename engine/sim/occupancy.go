@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
@@ -27,7 +28,7 @@ func residency(m Machine, l Launch) (occupancyInfo, error) {
 	info := occupancyInfo{blocksOnSM: (l.Blocks + m.SMs - 1) / m.SMs}
 	info.limit, info.limiter, info.source = presetLimit(m, wpb)
 	if m.Part != "" {
-		if d, err := gpu.Lookup(m.Part); err == nil {
+		if d, err := lookupPart(m.Part); err == nil {
 			r, err := occupancy.Compute(d, occupancy.Kernel{BlockSize: l.Block, Registers: l.Regs, StaticSharedMem: l.Smem})
 			if err != nil {
 				return occupancyInfo{}, fmt.Errorf("occupancy on %s: %w", d.Name, err)
@@ -54,6 +55,23 @@ func residency(m Machine, l Launch) (occupancyInfo, error) {
 		info.resident = info.blocksOnSM
 	}
 	return info, nil
+}
+
+// parts holds the engine/gpu devices looked up by name (gpu.Device), so
+// that a run does not look its part up again.
+var parts sync.Map
+
+// lookupPart is gpu.Lookup, remembering the devices it found.
+func lookupPart(name string) (gpu.Device, error) {
+	if d, ok := parts.Load(name); ok {
+		return d.(gpu.Device), nil
+	}
+	d, err := gpu.Lookup(name)
+	if err != nil {
+		return d, err
+	}
+	parts.Store(name, d)
+	return d, nil
 }
 
 // presetLimit is the resident-block limit from the machine's warp and block
