@@ -52,8 +52,10 @@ type dueWheel struct {
 	farMin int64
 }
 
-func newDueWheel(local int) dueWheel {
-	d := dueWheel{until: make([]int64, local), nw: (local + 63) / 64, base: -1, farMin: never}
+// newDueWheel returns an empty wheel for len(until) warps, with until as
+// its per-warp cycles.
+func newDueWheel(until []int64) dueWheel {
+	d := dueWheel{until: until, nw: (len(until) + 63) / 64, base: -1, farMin: never}
 	for i := range d.until {
 		d.until[i] = never
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // DefaultMaxCycles is the cycle limit of a run when [Config].MaxCycles is 0.
@@ -153,6 +154,10 @@ type scheduler struct {
 	busy      [numClasses]int64
 	busyAt    int64
 	unstarted int32 // resident warps that have not issued yet
+	// ordered: the ages of its resident warps rise with their local
+	// index, so that the oldest of a set of them is its lowest and the
+	// youngest its highest (pick).
+	ordered bool
 }
 
 // asyncGroups is one warp's groups of one kind of asynchronous operation
@@ -279,6 +284,8 @@ type sm struct {
 	simt    []simtEntry // per slot, maxSIMT entries
 	calls   []int32     // per slot, maxCalls entries
 	fail    error       // stops the run
+
+	bufs *runBufs // where the run's buffers came from (recycle)
 }
 
 // Run simulates w under c.
@@ -416,27 +423,38 @@ func (c Config) Run(w Workload) (*Result, error) {
 	}
 	end, err := s.run(maxCycles)
 	if err != nil {
+		s.recycle()
 		return nil, err
 	}
-	return s.result(w, end, occ)
+	r, err := s.result(w, end, occ)
+	s.recycle()
+	return r, err
 }
 
 func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ occupancyInfo) *sm {
+	b, _ := bufPool.Get().(*runBufs)
+	if b == nil {
+		b = &runBufs{}
+	}
 	s := &sm{
 		m: m, code: prog.code, pcs: prog.pcs, nregs: prog.nregs, policy: pol, twoN: twoN, prog: prog,
-		ws:            make([]warp, m.MaxWarps),
-		loops:         make([]int32, m.MaxWarps*maxNest),
-		divs:          make([]divEntry, m.MaxWarps*maxNest),
-		regReady:      make([]int64, m.MaxWarps*prog.nregs),
-		regKind:       make([]sbClass, m.MaxWarps*prog.nregs),
-		scheds:        make([]scheduler, m.Schedulers),
-		free:          make([]bool, m.MaxWarps),
+		ws:            reuse(b.ws, m.MaxWarps),
+		regReady:      reuse(b.regReady, m.MaxWarps*prog.nregs),
+		regKind:       reuse(b.regKind, m.MaxWarps*prog.nregs),
+		scheds:        reuse(b.scheds, m.Schedulers),
+		free:          reuse(b.free, m.MaxWarps),
 		blockThreads:  l.Block,
 		warpsPerBlock: (l.Block + 31) / 32,
 		blocksTotal:   occ.blocksOnSM,
 		nextRetire:    never,
 		nextLaunch:    never,
 		measNext:      never,
+		bufs:          b,
+	}
+	if prog.sass == nil {
+		// A SASS kernel has no loop or reconvergence markers (settle).
+		s.loops = reuse(b.loops, m.MaxWarps*maxNest)
+		s.divs = reuse(b.divs, m.MaxWarps*maxNest)
 	}
 	s.pipes = [numSchedPipes]Pipe{pipeFMA: m.FMA, pipeALU: m.ALU, pipeFP64: m.FP64, pipeXU: m.XU, pipeTensor: m.Tensor, pipeBranch: m.Branch}
 	for i := range s.free {
@@ -444,15 +462,23 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	}
 	for i := range s.scheds {
 		sc := &s.scheds[i]
+		var kept *schedBufs
+		if i < len(b.sbufs) {
+			kept = &b.sbufs[i]
+		} else {
+			b.sbufs = append(b.sbufs, schedBufs{})
+			kept = &b.sbufs[i]
+		}
 		sc.index = int32(i)
-		sc.warps = make([]int32, 0, m.MaxWarps)
-		sc.elig = make([]int32, 0, m.MaxWarps)
-		sc.activeSet = make([]int32, 0, m.MaxWarps)
-		sc.pending = make([]int32, 0, m.MaxWarps)
-		sc.due = newDueWheel((m.MaxWarps + m.Schedulers - 1) / m.Schedulers)
-		sc.dueNow = make([]int32, 0, len(sc.due.until))
+		sc.warps = reuseEmpty(kept.warps, m.MaxWarps)
+		sc.elig = reuseEmpty(kept.elig, m.MaxWarps)
+		sc.activeSet = reuseEmpty(kept.activeSet, m.MaxWarps)
+		sc.pending = reuseEmpty(kept.pending, m.MaxWarps)
+		sc.due = newDueWheel(reuse(kept.until, (m.MaxWarps+m.Schedulers-1)/m.Schedulers))
+		sc.dueNow = reuseEmpty(kept.dueNow, len(sc.due.until))
 		sc.lastSlot, sc.lastLocal = -1, -1
 		sc.lastAge = -1
+		sc.ordered = true
 		if m.QueueModel && m.MemQueue > 0 {
 			sc.memq = make([]int64, m.MemQueue)
 		}
@@ -477,7 +503,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 		}
 	}
 	if prog.async {
-		s.groups = make([]asyncGroups, m.MaxWarps*int(numGroups))
+		s.groups = reuse(b.groups, m.MaxWarps*int(numGroups))
 	}
 	if s.nbars > 0 {
 		s.mbarSeen = make([]int32, m.MaxWarps*s.nbars)
@@ -498,7 +524,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	s.pcc = newPCCounts(npc)
 	if sp := prog.sass; sp != nil {
 		s.ctl = true
-		s.sbs = make([]sbState, m.MaxWarps)
+		s.sbs = reuse(b.sbs, m.MaxWarps)
 		s.ntrips = sp.trips
 		s.trips = make([]int32, m.MaxWarps*sp.trips)
 		if sp.simt {
@@ -508,7 +534,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 			s.calls = make([]int32, m.MaxWarps*maxCalls)
 		}
 		if s.groups == nil {
-			s.groups = make([]asyncGroups, m.MaxWarps*int(numGroups))
+			s.groups = reuse(b.groups, m.MaxWarps*int(numGroups))
 		}
 	}
 	if m.QueueModel && m.L2LoadedLatency > m.L2Latency && m.L2BytesPerCycle > 0 {
@@ -516,6 +542,74 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	}
 	s.cluster = l.Cluster
 	return s
+}
+
+// bufPool keeps the largest buffers of finished runs (*runBufs) for the
+// next run, whose setup clears them instead of allocating them.
+var bufPool sync.Pool
+
+// runBufs are a run's per-slot and per-scheduler buffers.
+type runBufs struct {
+	ws       []warp
+	loops    []int32
+	divs     []divEntry
+	regReady []int64
+	regKind  []sbClass
+	free     []bool
+	sbs      []sbState
+	groups   []asyncGroups
+	scheds   []scheduler
+	sbufs    []schedBufs
+}
+
+// schedBufs are one scheduler's buffers.
+type schedBufs struct {
+	warps, elig, activeSet, pending, dueNow []int32
+	until                                   []int64
+}
+
+// reuse returns b cleared at length n when it holds n, a new slice
+// otherwise.
+func reuse[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// reuseEmpty returns b emptied when it holds n, a new empty slice of
+// capacity n otherwise.
+func reuseEmpty[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, 0, n)
+	}
+	return b[:0]
+}
+
+// recycle gives the run's buffers to the next run; s is not used after.
+func (s *sm) recycle() {
+	b := s.bufs
+	if b == nil {
+		return
+	}
+	b.ws, b.regReady, b.regKind, b.free, b.scheds = s.ws, s.regReady, s.regKind, s.free, s.scheds
+	if s.loops != nil {
+		b.loops, b.divs = s.loops, s.divs
+	}
+	if s.sbs != nil {
+		b.sbs = s.sbs
+	}
+	if s.groups != nil {
+		b.groups = s.groups
+	}
+	for i := range s.scheds {
+		sc, k := &s.scheds[i], &b.sbufs[i]
+		k.warps, k.elig, k.activeSet, k.pending, k.dueNow, k.until = sc.warps, sc.elig, sc.activeSet, sc.pending, sc.dueNow, sc.due.until
+	}
+	s.bufs = nil
+	bufPool.Put(b)
 }
 
 // run simulates until every block has finished and returns the elapsed cycles.
@@ -962,6 +1056,20 @@ func (s *sm) pick(sc *scheduler, u *wset) int32 {
 		}
 	}
 	young := s.policy == polGTY
+	if sc.ordered {
+		if young {
+			for i := nw - 1; i >= 0; i-- {
+				if u[i] != 0 {
+					return int32(i<<6|63-bits.LeadingZeros64(u[i]))*ns + sc.index
+				}
+			}
+		}
+		for i := range nw {
+			if u[i] != 0 {
+				return int32(i<<6|bits.TrailingZeros64(u[i]))*ns + sc.index
+			}
+		}
+	}
 	best, bestAge := int32(-1), int64(0)
 	for i := range nw {
 		for x := u[i]; x != 0; x &= x - 1 {
@@ -1334,6 +1442,9 @@ func (s *sm) retire(now int64) {
 			sc.active += now - sc.activeSince
 		}
 		sc.warps = keep
+		if !sc.ordered {
+			s.order(sc)
+		}
 	}
 	pending := 0 // launches already due later
 	for i := range s.blocks {
@@ -1371,6 +1482,18 @@ func (s *sm) launchDue(now int64) {
 			s.launch(int32(i), now)
 		}
 		s.nextLaunch = min(s.nextLaunch, b.launchAt)
+	}
+}
+
+// order finds whether the ages of the scheduler's resident warps rise
+// with their local index (scheduler.ordered).
+func (s *sm) order(sc *scheduler) {
+	sc.ordered = true
+	for i := 1; i < len(sc.warps); i++ {
+		if s.ws[sc.warps[i]].age < s.ws[sc.warps[i-1]].age {
+			sc.ordered = false
+			return
+		}
 	}
 }
 
@@ -1457,6 +1580,8 @@ func (s *sm) launch(bi int32, now int64) {
 			s.residentSince = now
 		}
 		i, _ := slices.BinarySearch(sc.warps, slot)
+		// A new warp is younger than every resident one.
+		sc.ordered = sc.ordered && i == len(sc.warps)
 		sc.warps = slices.Insert(sc.warps, i, slot)
 		if s.policy == polTwoLevel {
 			sc.pending = append(sc.pending, slot)
