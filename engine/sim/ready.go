@@ -144,7 +144,9 @@ func (s *sm) enterReady(sc *scheduler, w *warp, now int64) {
 	w.rdy, w.rcls, w.rmark = true, c, sc.busy[c]
 	sc.rmask |= 1 << c
 	sc.ready[c].add(w.local)
-	sc.due.unplace(w.local)
+	if sc.due.until[w.local] < never {
+		sc.due.unplace(w.local)
+	}
 }
 
 // readySplit returns the throttle cycles among the d cycles of a ready

@@ -647,8 +647,14 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 				si -= n
 			}
 			sc := &s.scheds[si]
-			if sc.next <= now && s.cycle(sc, now) {
-				issued = true
+			if sc.next <= now {
+				var ok bool
+				if s.lazy {
+					ok = s.cycleReady(sc, now)
+				} else {
+					ok = s.cycleEach(sc, now)
+				}
+				issued = issued || ok
 			}
 			next = min(next, sc.next)
 		}
@@ -872,14 +878,6 @@ func isLongWait(st State) bool {
 	return false
 }
 
-// cycle runs one scheduler for one cycle and reports whether it issued.
-func (s *sm) cycle(sc *scheduler, now int64) bool {
-	if s.lazy {
-		return s.cycleReady(sc, now)
-	}
-	return s.cycleEach(sc, now)
-}
-
 // cycleEach runs a scheduler for one cycle classifying every warp whose
 // state may have changed, ready warps included (a trace, two_level).
 func (s *sm) cycleEach(sc *scheduler, now int64) bool {
@@ -1017,13 +1015,21 @@ func (s *sm) afterIssue(sc *scheduler, w *warp, now int64) {
 // evalWait finds it: on the wheel until that state ends, or among the
 // ready warps.
 func (s *sm) wait(sc *scheduler, w *warp, now int64) {
-	st, until := s.evalWait(sc, w, now)
-	if st == NotSelected {
+	var st State
+	var until int64
+	if now < w.blockUntil {
+		// evalWait's first case, the most common here.
+		w.cause, w.causeSB = w.blockCause, -1
+		st, until = w.blockState, w.blockUntil
+	} else if st, until = s.evalWait(sc, w, now); st == NotSelected {
 		s.enterReady(sc, w, now)
 		return
 	}
 	s.setState(w, st, now)
-	sc.due.set(w.local, until)
+	if sc.due.until[w.local] < never {
+		sc.due.unplace(w.local)
+	}
+	sc.due.place(w.local, until)
 }
 
 // pick returns the slot whose warp the scheduler's policy issues, among
