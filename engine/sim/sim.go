@@ -951,8 +951,25 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 		}
 		s.wait(sc, w, now)
 	}
+	// Count cycle now as busy for every class some ready warp wants that
+	// is busy in it, and put the ready warps of the free classes into u.
 	var u wset
-	ok := s.readyCycle(sc, now, &u)
+	ok := false
+	sc.busyAt = now
+	for m := sc.rmask; m != 0; m &= m - 1 {
+		c := rclass(bits.TrailingZeros16(m))
+		if s.freeAt(sc, c) > now {
+			sc.busy[c]++
+			continue
+		}
+		if !ok {
+			u, ok = sc.ready[c], true
+			continue
+		}
+		for i := range sc.due.nw {
+			u[i] |= sc.ready[c][i]
+		}
+	}
 	if anyStarting {
 		for i := range sc.due.nw {
 			u[i] |= starting[i]
@@ -962,14 +979,49 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	if ok {
 		w := &s.ws[s.pick(sc, &u)]
 		if w.rdy {
-			s.leaveReady(sc, w, now)
+			// The ready warp's span ends: its throttle and
+			// not_selected cycles are charged.
+			d := now - w.since
+			thr := s.readySplit(sc, w, now)
+			st := throttleOf(w.rcls)
+			sc.cycles[st] += thr
+			sc.cycles[NotSelected] += d - thr
+			pc := int(s.pcs[w.pc]) * int(numStates)
+			s.pcc.states[pc+int(st)] += thr
+			s.pcc.states[pc+int(NotSelected)] += d - thr
+			w.rdy = false
+			sc.ready[w.rcls].del(w.local)
+			if sc.ready[w.rcls].empty(sc.due.nw) {
+				sc.rmask &^= 1 << w.rcls
+			}
+			w.state, w.since, w.stateCause, w.stateSB = Selected, now, -1, -1
 		} else {
 			s.setState(w, Selected, now)
 		}
 		s.issueWarp(sc, w, now)
-		s.afterIssue(sc, w, now)
+		// The warp goes into the state it is in from the next cycle
+		// on, as eval would find it then: held by what it issued,
+		// waiting for an operand, or ready. Only its own issues change
+		// these, so the answer holds; a barrier's release or an
+		// mbarrier's phase wakes it as any waiting warp.
+		if t := now + 1; !w.exited {
+			s.wait(sc, w, t)
+		} else {
+			if t < w.blockUntil {
+				w.cause, w.causeSB = w.blockCause, -1
+				s.setState(w, w.blockState, t)
+			}
+			sc.due.unplace(w.local) // retire takes it
+		}
 	}
-	sc.next = min(sc.due.next(now), s.readyNext(sc, now))
+	// Until the first cycle after now in which a ready warp can be
+	// eligible every class a ready warp wants is busy, so the scheduler
+	// may skip the cycles in between (readyGap counts them).
+	rnext := never
+	for m := sc.rmask; m != 0; m &= m - 1 {
+		rnext = min(rnext, s.freeAt(sc, rclass(bits.TrailingZeros16(m))))
+	}
+	sc.next = min(sc.due.next(now), max(rnext, now+1))
 	return ok
 }
 
@@ -991,24 +1043,6 @@ func (s *sm) issueWarp(sc *scheduler, w *warp, now int64) {
 			s.issue(sc, w, now)
 		}
 	}
-}
-
-// afterIssue puts a warp that issued in cycle now into the state it is in
-// from the next cycle on, as eval would find it then: held by what it
-// issued, waiting for an operand, or ready. Only its own issues change
-// these, so the answer holds; a barrier's release or an mbarrier's phase
-// wakes it as any waiting warp.
-func (s *sm) afterIssue(sc *scheduler, w *warp, now int64) {
-	t := now + 1
-	if w.exited {
-		if t < w.blockUntil {
-			w.cause, w.causeSB = w.blockCause, -1
-			s.setState(w, w.blockState, t)
-		}
-		sc.due.unplace(w.local) // retire takes it
-		return
-	}
-	s.wait(sc, w, t)
 }
 
 // wait puts a warp that is not issuing into its state at cycle now, as
