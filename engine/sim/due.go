@@ -128,6 +128,24 @@ func (d *dueWheel) take(now int64, due []int32) []int32 {
 	return due
 }
 
+// takeSet returns the set of the warps due at cycle now, the cycle of a
+// visit (no warp is due before it), and takes them out of the wheel; the
+// caller makes each due never (until) before it places it again.
+func (d *dueWheel) takeSet(now int64) wset {
+	d.base = now
+	if d.farMin < now+wheelSize {
+		d.migrate(now)
+	}
+	b := now & (wheelSize - 1)
+	if d.occ&(1<<b) == 0 {
+		return wset{}
+	}
+	due := d.sets[b]
+	d.sets[b] = wset{}
+	d.occ &^= 1 << b
+	return due
+}
+
 // migrate moves the far warps due before now+wheelSize into the wheel.
 func (d *dueWheel) migrate(now int64) {
 	d.farMin = never

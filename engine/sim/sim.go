@@ -829,6 +829,12 @@ func (s *sm) evalWait(sc *scheduler, w *warp, now int64) (State, int64) {
 			s.operands(w)
 		}
 	}
+	return opsState(w, now)
+}
+
+// opsState is evalWait's answer for a warp whose operands of its next
+// instruction have been looked at and that nothing else holds.
+func opsState(w *warp, now int64) (State, int64) {
 	if latest := w.opsReady; latest > now {
 		w.cause, w.causeSB = w.opsCause, w.opsSB
 		switch w.opsKind {
@@ -934,22 +940,26 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	gate := s.m.WarpStartInterval > 0 && sc.unstarted > 0
 	var starting wset
 	anyStarting := false
-	sc.dueNow = sc.due.take(now, sc.dueNow[:0])
-	for _, li := range sc.dueNow {
-		w := &s.ws[li*ns+sc.index]
-		if gate && !w.started {
-			st, until := s.eval(sc, w, now)
-			s.setState(w, st, now)
-			if st == NotSelected {
-				w.eligAt = now
-				starting.add(li)
-				anyStarting = true
-				until = now + 1
+	due := sc.due.takeSet(now)
+	for i := range sc.due.nw {
+		for x := due[i]; x != 0; x &= x - 1 {
+			li := int32(i<<6 | bits.TrailingZeros64(x))
+			sc.due.until[li] = never
+			w := &s.ws[li*ns+sc.index]
+			if gate && !w.started {
+				st, until := s.eval(sc, w, now)
+				s.setState(w, st, now)
+				if st == NotSelected {
+					w.eligAt = now
+					starting.add(li)
+					anyStarting = true
+					until = now + 1
+				}
+				sc.due.place(li, until)
+				continue
 			}
-			sc.due.place(li, until)
-			continue
+			s.wait(sc, w, now)
 		}
-		s.wait(sc, w, now)
 	}
 	// Count cycle now as busy for every class some ready warp wants that
 	// is busy in it, and put the ready warps of the free classes into u.
@@ -962,10 +972,7 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 			sc.busy[c]++
 			continue
 		}
-		if !ok {
-			u, ok = sc.ready[c], true
-			continue
-		}
+		ok = true
 		for i := range sc.due.nw {
 			u[i] |= sc.ready[c][i]
 		}
@@ -1049,13 +1056,26 @@ func (s *sm) issueWarp(sc *scheduler, w *warp, now int64) {
 // evalWait finds it: on the wheel until that state ends, or among the
 // ready warps.
 func (s *sm) wait(sc *scheduler, w *warp, now int64) {
+	// evalWait, its cases written out.
 	var st State
 	var until int64
-	if now < w.blockUntil {
-		// evalWait's first case, the most common here.
+	switch {
+	case now < w.blockUntil:
 		w.cause, w.causeSB = w.blockCause, -1
 		st, until = w.blockState, w.blockUntil
-	} else if st, until = s.evalWait(sc, w, now); st == NotSelected {
+	case !w.started && s.m.WarpStartInterval > 0:
+		st, until = s.evalWait(sc, w, now)
+	default:
+		if w.opsPC != w.pc {
+			if s.ctl {
+				s.sbOperands(w)
+			} else {
+				s.operands(w)
+			}
+		}
+		st, until = opsState(w, now)
+	}
+	if st == NotSelected {
 		s.enterReady(sc, w, now)
 		return
 	}
