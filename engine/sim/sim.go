@@ -141,10 +141,6 @@ type scheduler struct {
 	// activeSince is the cycle the scheduler last got a resident warp;
 	// schedCounts.active counts its active cycles before it.
 	activeSince int64
-	// next is the earliest cycle at which one of its warps' states can
-	// change (the least of their until): the run skips the scheduler
-	// before it.
-	next int64
 	// Ready warps (see ready.go): the sets of their local indices by the
 	// resource class they want, the classes some want
 	// (bit c: class c), the busy cycles of each class counted while some
@@ -252,9 +248,13 @@ type sm struct {
 	mbarSeen   []int32       // per slot and mbarrier: the phases the warp waited for
 	nbars      int
 	rr         int32 // the scheduler that goes first this cycle
-	startFree  int64 // Machine.WarpStartInterval: the next cycle a new warp may start
-	startNext  int32 // the sub-partition whose new warp starts first when the gate opens
-	memIssuer  int32 // the last scheduler that issued a memory instruction this cycle, -1 none
+	// nexts[i] is the earliest cycle at which one of scheduler i's
+	// warps' states can change (the least of their until): the run
+	// skips the scheduler before it. (Machine.Schedulers ≤ 8.)
+	nexts     [8]int64
+	startFree int64 // Machine.WarpStartInterval: the next cycle a new warp may start
+	startNext int32 // the sub-partition whose new warp starts first when the gate opens
+	memIssuer int32 // the last scheduler that issued a memory instruction this cycle, -1 none
 
 	nextRetire int64
 	nextLaunch int64 // the earliest launchAt of a block record (Machine.BlockLaunch)
@@ -646,8 +646,8 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 			if si >= n {
 				si -= n
 			}
-			sc := &s.scheds[si]
-			if sc.next <= now {
+			if s.nexts[si] <= now {
+				sc := &s.scheds[si]
 				var ok bool
 				if s.lazy {
 					ok = s.cycleReady(sc, now)
@@ -656,7 +656,7 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 				}
 				issued = issued || ok
 			}
-			next = min(next, sc.next)
+			next = min(next, s.nexts[si])
 		}
 		// Shared memory structures serve the schedulers round robin: the
 		// one after the last to issue a memory instruction goes first.
@@ -695,7 +695,7 @@ func (s *sm) wake(slot int32, at int64) {
 	if sc.due.until[w.local] > at {
 		sc.due.set(w.local, at)
 	}
-	sc.next = min(sc.next, at)
+	s.nexts[w.sched] = min(s.nexts[w.sched], at)
 	s.wokeAt = min(s.wokeAt, at)
 }
 
@@ -903,7 +903,7 @@ func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 		s.setState(w, st, now)
 		sc.due.place(li, until)
 	}
-	sc.next = sc.due.next(now)
+	s.nexts[sc.index] = sc.due.next(now)
 	if s.policy == polTwoLevel {
 		elig = s.twoLevel(sc, elig, now)
 	}
@@ -1028,7 +1028,7 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	for m := sc.rmask; m != 0; m &= m - 1 {
 		rnext = min(rnext, s.freeAt(sc, rclass(bits.TrailingZeros16(m))))
 	}
-	sc.next = min(sc.due.next(now), max(rnext, now+1))
+	s.nexts[sc.index] = min(sc.due.next(now), max(rnext, now+1))
 	return ok
 }
 
