@@ -57,21 +57,25 @@ func residency(m Machine, l Launch) (occupancyInfo, error) {
 	return info, nil
 }
 
-// parts holds the engine/gpu devices looked up by name (gpu.Device), so
-// that a run does not look its part up again.
-var parts sync.Map
+// presetParts are the engine/gpu devices of the presets' parts, looked up
+// once (gpu.Lookup builds its part list and normalizes every name on
+// each call), by Machine.Part.
+var presetParts = sync.OnceValue(func() map[string]gpu.Device {
+	parts := map[string]gpu.Device{}
+	for _, m := range Presets() {
+		if d, err := gpu.Lookup(m.Part); m.Part != "" && err == nil {
+			parts[m.Part] = d
+		}
+	}
+	return parts
+})
 
-// lookupPart is gpu.Lookup, remembering the devices it found.
+// lookupPart is gpu.Lookup, from presetParts for a preset's part.
 func lookupPart(name string) (gpu.Device, error) {
-	if d, ok := parts.Load(name); ok {
-		return d.(gpu.Device), nil
+	if d, ok := presetParts()[name]; ok {
+		return d, nil
 	}
-	d, err := gpu.Lookup(name)
-	if err != nil {
-		return d, err
-	}
-	parts.Store(name, d)
-	return d, nil
+	return gpu.Lookup(name)
 }
 
 // presetLimit is the resident-block limit from the machine's warp and block
