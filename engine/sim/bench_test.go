@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"reflect"
+	"sync"
+	"testing"
+)
 
 // benchSM is the benchmark's SM: a 4-scheduler Volta SM holding 64 resident
 // warps (two blocks of 1024 threads).
@@ -147,6 +151,60 @@ func TestNoAllocationPerCycle(t *testing.T) {
 	b := testing.AllocsPerRun(3, func() { _, _ = hc.Run(hopper(100)) })
 	if a != b {
 		t.Errorf("hopper features: %v allocations for a short run, %v for a run ten times as long", a, b)
+	}
+}
+
+// TestRunsShareNoState: runs take their buffers from runs that finished
+// before them, so runs on several goroutines at once, on different
+// machines, programs and kernels, must return what each returns alone.
+func TestRunsShareNoState(t *testing.T) {
+	c, l := benchSM()
+	a := Ampere()
+	a.SMs = 1
+	ac := Config{Machine: &a}
+	micro := listing(t, "micro_sm_80.sass")
+	runs := []struct {
+		c Config
+		w Workload
+	}{
+		{c, Workload{Launch: l, Program: NewProgram().Loop(2, benchMixed())}},
+		{c, Workload{Launch: Launch{Block: 96, Blocks: 3}, Program: benchMath()}},
+		{ac, kernelOf(t, micro, "ffma_ilp4", 256, 4, 1, 3)},
+		{ac, kernelOf(t, micro, "lds_chase", 128, 2, 1, 3)},
+	}
+	want := make([]*Result, len(runs))
+	for i, r := range runs {
+		res, err := r.c.Run(r.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = res
+	}
+	var wg sync.WaitGroup
+	got := make([][]*Result, 4)
+	for g := range got {
+		got[g] = make([]*Result, len(runs))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range runs {
+				i := (k + g) % len(runs) // each goroutine in another order
+				res, err := runs[i].c.Run(runs[i].w)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[g][i] = res
+			}
+		}()
+	}
+	wg.Wait()
+	for g := range got {
+		for i := range runs {
+			if !reflect.DeepEqual(got[g][i], want[i]) {
+				t.Errorf("goroutine %d, run %d: the result differs from the same run alone", g, i)
+			}
+		}
 	}
 }
 

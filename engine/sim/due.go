@@ -52,8 +52,10 @@ type dueWheel struct {
 	farMin int64
 }
 
-func newDueWheel(local int) dueWheel {
-	d := dueWheel{until: make([]int64, local), nw: (local + 63) / 64, base: -1, farMin: never}
+// newDueWheel returns an empty wheel for len(until) warps, with until as
+// its per-warp cycles.
+func newDueWheel(until []int64) dueWheel {
+	d := dueWheel{until: until, nw: (len(until) + 63) / 64, base: -1, farMin: never}
 	for i := range d.until {
 		d.until[i] = never
 	}
@@ -122,6 +124,24 @@ func (d *dueWheel) take(now int64, due []int32) []int32 {
 		}
 	}
 	*set = wset{}
+	d.occ &^= 1 << b
+	return due
+}
+
+// takeSet returns the set of the warps due at cycle now, the cycle of a
+// visit (no warp is due before it), and takes them out of the wheel; the
+// caller makes each due never (until) before it places it again.
+func (d *dueWheel) takeSet(now int64) wset {
+	d.base = now
+	if d.farMin < now+wheelSize {
+		d.migrate(now)
+	}
+	b := now & (wheelSize - 1)
+	if d.occ&(1<<b) == 0 {
+		return wset{}
+	}
+	due := d.sets[b]
+	d.sets[b] = wset{}
 	d.occ &^= 1 << b
 	return due
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // DefaultMaxCycles is the cycle limit of a run when [Config].MaxCycles is 0.
@@ -140,10 +141,6 @@ type scheduler struct {
 	// activeSince is the cycle the scheduler last got a resident warp;
 	// schedCounts.active counts its active cycles before it.
 	activeSince int64
-	// next is the earliest cycle at which one of its warps' states can
-	// change (the least of their until): the run skips the scheduler
-	// before it.
-	next int64
 	// Ready warps (see ready.go): the sets of their local indices by the
 	// resource class they want, the classes some want
 	// (bit c: class c), the busy cycles of each class counted while some
@@ -153,6 +150,10 @@ type scheduler struct {
 	busy      [numClasses]int64
 	busyAt    int64
 	unstarted int32 // resident warps that have not issued yet
+	// ordered: the ages of its resident warps rise with their local
+	// index, so that the oldest of a set of them is its lowest and the
+	// youngest its highest (pick).
+	ordered bool
 }
 
 // asyncGroups is one warp's groups of one kind of asynchronous operation
@@ -247,9 +248,13 @@ type sm struct {
 	mbarSeen   []int32       // per slot and mbarrier: the phases the warp waited for
 	nbars      int
 	rr         int32 // the scheduler that goes first this cycle
-	startFree  int64 // Machine.WarpStartInterval: the next cycle a new warp may start
-	startNext  int32 // the sub-partition whose new warp starts first when the gate opens
-	memIssuer  int32 // the last scheduler that issued a memory instruction this cycle, -1 none
+	// nexts[i] is the earliest cycle at which one of scheduler i's
+	// warps' states can change (the least of their until): the run
+	// skips the scheduler before it. (Machine.Schedulers ≤ 8.)
+	nexts     [8]int64
+	startFree int64 // Machine.WarpStartInterval: the next cycle a new warp may start
+	startNext int32 // the sub-partition whose new warp starts first when the gate opens
+	memIssuer int32 // the last scheduler that issued a memory instruction this cycle, -1 none
 
 	nextRetire int64
 	nextLaunch int64 // the earliest launchAt of a block record (Machine.BlockLaunch)
@@ -279,6 +284,8 @@ type sm struct {
 	simt    []simtEntry // per slot, maxSIMT entries
 	calls   []int32     // per slot, maxCalls entries
 	fail    error       // stops the run
+
+	bufs *runBufs // where the run's buffers came from (recycle)
 }
 
 // Run simulates w under c.
@@ -416,27 +423,38 @@ func (c Config) Run(w Workload) (*Result, error) {
 	}
 	end, err := s.run(maxCycles)
 	if err != nil {
+		s.recycle()
 		return nil, err
 	}
-	return s.result(w, end, occ)
+	r, err := s.result(w, end, occ)
+	s.recycle()
+	return r, err
 }
 
 func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ occupancyInfo) *sm {
+	b, _ := bufPool.Get().(*runBufs)
+	if b == nil {
+		b = &runBufs{}
+	}
 	s := &sm{
 		m: m, code: prog.code, pcs: prog.pcs, nregs: prog.nregs, policy: pol, twoN: twoN, prog: prog,
-		ws:            make([]warp, m.MaxWarps),
-		loops:         make([]int32, m.MaxWarps*maxNest),
-		divs:          make([]divEntry, m.MaxWarps*maxNest),
-		regReady:      make([]int64, m.MaxWarps*prog.nregs),
-		regKind:       make([]sbClass, m.MaxWarps*prog.nregs),
-		scheds:        make([]scheduler, m.Schedulers),
-		free:          make([]bool, m.MaxWarps),
+		ws:            reuse(b.ws, m.MaxWarps),
+		regReady:      reuse(b.regReady, m.MaxWarps*prog.nregs),
+		regKind:       reuse(b.regKind, m.MaxWarps*prog.nregs),
+		scheds:        reuse(b.scheds, m.Schedulers),
+		free:          reuse(b.free, m.MaxWarps),
 		blockThreads:  l.Block,
 		warpsPerBlock: (l.Block + 31) / 32,
 		blocksTotal:   occ.blocksOnSM,
 		nextRetire:    never,
 		nextLaunch:    never,
 		measNext:      never,
+		bufs:          b,
+	}
+	if prog.sass == nil {
+		// A SASS kernel has no loop or reconvergence markers (settle).
+		s.loops = reuse(b.loops, m.MaxWarps*maxNest)
+		s.divs = reuse(b.divs, m.MaxWarps*maxNest)
 	}
 	s.pipes = [numSchedPipes]Pipe{pipeFMA: m.FMA, pipeALU: m.ALU, pipeFP64: m.FP64, pipeXU: m.XU, pipeTensor: m.Tensor, pipeBranch: m.Branch}
 	for i := range s.free {
@@ -444,15 +462,23 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	}
 	for i := range s.scheds {
 		sc := &s.scheds[i]
+		var kept *schedBufs
+		if i < len(b.sbufs) {
+			kept = &b.sbufs[i]
+		} else {
+			b.sbufs = append(b.sbufs, schedBufs{})
+			kept = &b.sbufs[i]
+		}
 		sc.index = int32(i)
-		sc.warps = make([]int32, 0, m.MaxWarps)
-		sc.elig = make([]int32, 0, m.MaxWarps)
-		sc.activeSet = make([]int32, 0, m.MaxWarps)
-		sc.pending = make([]int32, 0, m.MaxWarps)
-		sc.due = newDueWheel((m.MaxWarps + m.Schedulers - 1) / m.Schedulers)
-		sc.dueNow = make([]int32, 0, len(sc.due.until))
+		sc.warps = reuseEmpty(kept.warps, m.MaxWarps)
+		sc.elig = reuseEmpty(kept.elig, m.MaxWarps)
+		sc.activeSet = reuseEmpty(kept.activeSet, m.MaxWarps)
+		sc.pending = reuseEmpty(kept.pending, m.MaxWarps)
+		sc.due = newDueWheel(reuse(kept.until, (m.MaxWarps+m.Schedulers-1)/m.Schedulers))
+		sc.dueNow = reuseEmpty(kept.dueNow, len(sc.due.until))
 		sc.lastSlot, sc.lastLocal = -1, -1
 		sc.lastAge = -1
+		sc.ordered = true
 		if m.QueueModel && m.MemQueue > 0 {
 			sc.memq = make([]int64, m.MemQueue)
 		}
@@ -477,7 +503,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 		}
 	}
 	if prog.async {
-		s.groups = make([]asyncGroups, m.MaxWarps*int(numGroups))
+		s.groups = reuse(b.groups, m.MaxWarps*int(numGroups))
 	}
 	if s.nbars > 0 {
 		s.mbarSeen = make([]int32, m.MaxWarps*s.nbars)
@@ -498,7 +524,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	s.pcc = newPCCounts(npc)
 	if sp := prog.sass; sp != nil {
 		s.ctl = true
-		s.sbs = make([]sbState, m.MaxWarps)
+		s.sbs = reuse(b.sbs, m.MaxWarps)
 		s.ntrips = sp.trips
 		s.trips = make([]int32, m.MaxWarps*sp.trips)
 		if sp.simt {
@@ -508,7 +534,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 			s.calls = make([]int32, m.MaxWarps*maxCalls)
 		}
 		if s.groups == nil {
-			s.groups = make([]asyncGroups, m.MaxWarps*int(numGroups))
+			s.groups = reuse(b.groups, m.MaxWarps*int(numGroups))
 		}
 	}
 	if m.QueueModel && m.L2LoadedLatency > m.L2Latency && m.L2BytesPerCycle > 0 {
@@ -516,6 +542,74 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	}
 	s.cluster = l.Cluster
 	return s
+}
+
+// bufPool keeps the largest buffers of finished runs (*runBufs) for the
+// next run, whose setup clears them instead of allocating them.
+var bufPool sync.Pool
+
+// runBufs are a run's per-slot and per-scheduler buffers.
+type runBufs struct {
+	ws       []warp
+	loops    []int32
+	divs     []divEntry
+	regReady []int64
+	regKind  []sbClass
+	free     []bool
+	sbs      []sbState
+	groups   []asyncGroups
+	scheds   []scheduler
+	sbufs    []schedBufs
+}
+
+// schedBufs are one scheduler's buffers.
+type schedBufs struct {
+	warps, elig, activeSet, pending, dueNow []int32
+	until                                   []int64
+}
+
+// reuse returns b cleared at length n when it holds n, a new slice
+// otherwise.
+func reuse[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// reuseEmpty returns b emptied when it holds n, a new empty slice of
+// capacity n otherwise.
+func reuseEmpty[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, 0, n)
+	}
+	return b[:0]
+}
+
+// recycle gives the run's buffers to the next run; s is not used after.
+func (s *sm) recycle() {
+	b := s.bufs
+	if b == nil {
+		return
+	}
+	b.ws, b.regReady, b.regKind, b.free, b.scheds = s.ws, s.regReady, s.regKind, s.free, s.scheds
+	if s.loops != nil {
+		b.loops, b.divs = s.loops, s.divs
+	}
+	if s.sbs != nil {
+		b.sbs = s.sbs
+	}
+	if s.groups != nil {
+		b.groups = s.groups
+	}
+	for i := range s.scheds {
+		sc, k := &s.scheds[i], &b.sbufs[i]
+		k.warps, k.elig, k.activeSet, k.pending, k.dueNow, k.until = sc.warps, sc.elig, sc.activeSet, sc.pending, sc.dueNow, sc.due.until
+	}
+	s.bufs = nil
+	bufPool.Put(b)
 }
 
 // run simulates until every block has finished and returns the elapsed cycles.
@@ -552,11 +646,17 @@ func (s *sm) run(maxCycles int64) (int64, error) {
 			if si >= n {
 				si -= n
 			}
-			sc := &s.scheds[si]
-			if sc.next <= now && s.cycle(sc, now) {
-				issued = true
+			if s.nexts[si] <= now {
+				sc := &s.scheds[si]
+				var ok bool
+				if s.lazy {
+					ok = s.cycleReady(sc, now)
+				} else {
+					ok = s.cycleEach(sc, now)
+				}
+				issued = issued || ok
 			}
-			next = min(next, sc.next)
+			next = min(next, s.nexts[si])
 		}
 		// Shared memory structures serve the schedulers round robin: the
 		// one after the last to issue a memory instruction goes first.
@@ -595,7 +695,7 @@ func (s *sm) wake(slot int32, at int64) {
 	if sc.due.until[w.local] > at {
 		sc.due.set(w.local, at)
 	}
-	sc.next = min(sc.next, at)
+	s.nexts[w.sched] = min(s.nexts[w.sched], at)
 	s.wokeAt = min(s.wokeAt, at)
 }
 
@@ -729,6 +829,12 @@ func (s *sm) evalWait(sc *scheduler, w *warp, now int64) (State, int64) {
 			s.operands(w)
 		}
 	}
+	return opsState(w, now)
+}
+
+// opsState is evalWait's answer for a warp whose operands of its next
+// instruction have been looked at and that nothing else holds.
+func opsState(w *warp, now int64) (State, int64) {
 	if latest := w.opsReady; latest > now {
 		w.cause, w.causeSB = w.opsCause, w.opsSB
 		switch w.opsKind {
@@ -778,14 +884,6 @@ func isLongWait(st State) bool {
 	return false
 }
 
-// cycle runs one scheduler for one cycle and reports whether it issued.
-func (s *sm) cycle(sc *scheduler, now int64) bool {
-	if s.lazy {
-		return s.cycleReady(sc, now)
-	}
-	return s.cycleEach(sc, now)
-}
-
 // cycleEach runs a scheduler for one cycle classifying every warp whose
 // state may have changed, ready warps included (a trace, two_level).
 func (s *sm) cycleEach(sc *scheduler, now int64) bool {
@@ -805,7 +903,7 @@ func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 		s.setState(w, st, now)
 		sc.due.place(li, until)
 	}
-	sc.next = sc.due.next(now)
+	s.nexts[sc.index] = sc.due.next(now)
 	if s.policy == polTwoLevel {
 		elig = s.twoLevel(sc, elig, now)
 	}
@@ -842,25 +940,43 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	gate := s.m.WarpStartInterval > 0 && sc.unstarted > 0
 	var starting wset
 	anyStarting := false
-	sc.dueNow = sc.due.take(now, sc.dueNow[:0])
-	for _, li := range sc.dueNow {
-		w := &s.ws[li*ns+sc.index]
-		if gate && !w.started {
-			st, until := s.eval(sc, w, now)
-			s.setState(w, st, now)
-			if st == NotSelected {
-				w.eligAt = now
-				starting.add(li)
-				anyStarting = true
-				until = now + 1
+	due := sc.due.takeSet(now)
+	for i := range sc.due.nw {
+		for x := due[i]; x != 0; x &= x - 1 {
+			li := int32(i<<6 | bits.TrailingZeros64(x))
+			sc.due.until[li] = never
+			w := &s.ws[li*ns+sc.index]
+			if gate && !w.started {
+				st, until := s.eval(sc, w, now)
+				s.setState(w, st, now)
+				if st == NotSelected {
+					w.eligAt = now
+					starting.add(li)
+					anyStarting = true
+					until = now + 1
+				}
+				sc.due.place(li, until)
+				continue
 			}
-			sc.due.place(li, until)
+			s.wait(sc, w, now)
+		}
+	}
+	// Count cycle now as busy for every class some ready warp wants that
+	// is busy in it, and put the ready warps of the free classes into u.
+	var u wset
+	ok := false
+	sc.busyAt = now
+	for m := sc.rmask; m != 0; m &= m - 1 {
+		c := rclass(bits.TrailingZeros16(m))
+		if s.freeAt(sc, c) > now {
+			sc.busy[c]++
 			continue
 		}
-		s.wait(sc, w, now)
+		ok = true
+		for i := range sc.due.nw {
+			u[i] |= sc.ready[c][i]
+		}
 	}
-	var u wset
-	ok := s.readyCycle(sc, now, &u)
 	if anyStarting {
 		for i := range sc.due.nw {
 			u[i] |= starting[i]
@@ -870,14 +986,49 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	if ok {
 		w := &s.ws[s.pick(sc, &u)]
 		if w.rdy {
-			s.leaveReady(sc, w, now)
+			// The ready warp's span ends: its throttle and
+			// not_selected cycles are charged.
+			d := now - w.since
+			thr := s.readySplit(sc, w, now)
+			st := throttleOf(w.rcls)
+			sc.cycles[st] += thr
+			sc.cycles[NotSelected] += d - thr
+			pc := int(s.pcs[w.pc]) * int(numStates)
+			s.pcc.states[pc+int(st)] += thr
+			s.pcc.states[pc+int(NotSelected)] += d - thr
+			w.rdy = false
+			sc.ready[w.rcls].del(w.local)
+			if sc.ready[w.rcls].empty(sc.due.nw) {
+				sc.rmask &^= 1 << w.rcls
+			}
+			w.state, w.since, w.stateCause, w.stateSB = Selected, now, -1, -1
 		} else {
 			s.setState(w, Selected, now)
 		}
 		s.issueWarp(sc, w, now)
-		s.afterIssue(sc, w, now)
+		// The warp goes into the state it is in from the next cycle
+		// on, as eval would find it then: held by what it issued,
+		// waiting for an operand, or ready. Only its own issues change
+		// these, so the answer holds; a barrier's release or an
+		// mbarrier's phase wakes it as any waiting warp.
+		if t := now + 1; !w.exited {
+			s.wait(sc, w, t)
+		} else {
+			if t < w.blockUntil {
+				w.cause, w.causeSB = w.blockCause, -1
+				s.setState(w, w.blockState, t)
+			}
+			sc.due.unplace(w.local) // retire takes it
+		}
 	}
-	sc.next = min(sc.due.next(now), s.readyNext(sc, now))
+	// Until the first cycle after now in which a ready warp can be
+	// eligible every class a ready warp wants is busy, so the scheduler
+	// may skip the cycles in between (readyGap counts them).
+	rnext := never
+	for m := sc.rmask; m != 0; m &= m - 1 {
+		rnext = min(rnext, s.freeAt(sc, rclass(bits.TrailingZeros16(m))))
+	}
+	s.nexts[sc.index] = min(sc.due.next(now), max(rnext, now+1))
 	return ok
 }
 
@@ -901,35 +1052,38 @@ func (s *sm) issueWarp(sc *scheduler, w *warp, now int64) {
 	}
 }
 
-// afterIssue puts a warp that issued in cycle now into the state it is in
-// from the next cycle on, as eval would find it then: held by what it
-// issued, waiting for an operand, or ready. Only its own issues change
-// these, so the answer holds; a barrier's release or an mbarrier's phase
-// wakes it as any waiting warp.
-func (s *sm) afterIssue(sc *scheduler, w *warp, now int64) {
-	t := now + 1
-	if w.exited {
-		if t < w.blockUntil {
-			w.cause, w.causeSB = w.blockCause, -1
-			s.setState(w, w.blockState, t)
-		}
-		sc.due.unplace(w.local) // retire takes it
-		return
-	}
-	s.wait(sc, w, t)
-}
-
 // wait puts a warp that is not issuing into its state at cycle now, as
 // evalWait finds it: on the wheel until that state ends, or among the
 // ready warps.
 func (s *sm) wait(sc *scheduler, w *warp, now int64) {
-	st, until := s.evalWait(sc, w, now)
+	// evalWait, its cases written out.
+	var st State
+	var until int64
+	switch {
+	case now < w.blockUntil:
+		w.cause, w.causeSB = w.blockCause, -1
+		st, until = w.blockState, w.blockUntil
+	case !w.started && s.m.WarpStartInterval > 0:
+		st, until = s.evalWait(sc, w, now)
+	default:
+		if w.opsPC != w.pc {
+			if s.ctl {
+				s.sbOperands(w)
+			} else {
+				s.operands(w)
+			}
+		}
+		st, until = opsState(w, now)
+	}
 	if st == NotSelected {
 		s.enterReady(sc, w, now)
 		return
 	}
 	s.setState(w, st, now)
-	sc.due.set(w.local, until)
+	if sc.due.until[w.local] < never {
+		sc.due.unplace(w.local)
+	}
+	sc.due.place(w.local, until)
 }
 
 // pick returns the slot whose warp the scheduler's policy issues, among
@@ -962,6 +1116,20 @@ func (s *sm) pick(sc *scheduler, u *wset) int32 {
 		}
 	}
 	young := s.policy == polGTY
+	if sc.ordered {
+		if young {
+			for i := nw - 1; i >= 0; i-- {
+				if u[i] != 0 {
+					return int32(i<<6|63-bits.LeadingZeros64(u[i]))*ns + sc.index
+				}
+			}
+		}
+		for i := range nw {
+			if u[i] != 0 {
+				return int32(i<<6|bits.TrailingZeros64(u[i]))*ns + sc.index
+			}
+		}
+	}
 	best, bestAge := int32(-1), int64(0)
 	for i := range nw {
 		for x := u[i]; x != 0; x &= x - 1 {
@@ -1334,6 +1502,9 @@ func (s *sm) retire(now int64) {
 			sc.active += now - sc.activeSince
 		}
 		sc.warps = keep
+		if !sc.ordered {
+			s.order(sc)
+		}
 	}
 	pending := 0 // launches already due later
 	for i := range s.blocks {
@@ -1371,6 +1542,18 @@ func (s *sm) launchDue(now int64) {
 			s.launch(int32(i), now)
 		}
 		s.nextLaunch = min(s.nextLaunch, b.launchAt)
+	}
+}
+
+// order finds whether the ages of the scheduler's resident warps rise
+// with their local index (scheduler.ordered).
+func (s *sm) order(sc *scheduler) {
+	sc.ordered = true
+	for i := 1; i < len(sc.warps); i++ {
+		if s.ws[sc.warps[i]].age < s.ws[sc.warps[i-1]].age {
+			sc.ordered = false
+			return
+		}
 	}
 }
 
@@ -1457,6 +1640,8 @@ func (s *sm) launch(bi int32, now int64) {
 			s.residentSince = now
 		}
 		i, _ := slices.BinarySearch(sc.warps, slot)
+		// A new warp is younger than every resident one.
+		sc.ordered = sc.ordered && i == len(sc.warps)
 		sc.warps = slices.Insert(sc.warps, i, slot)
 		if s.policy == polTwoLevel {
 			sc.pending = append(sc.pending, slot)
