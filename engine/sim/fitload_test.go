@@ -24,9 +24,9 @@ func TestFitLoadCurve(t *testing.T) {
 	if *fitLoad == "" {
 		t.Skip("no -fitload preset")
 	}
-	i := slices.IndexFunc(ernstParts, func(e ernstPart) bool { return e.arch == *fitLoad })
+	i := slices.IndexFunc(ernstParts, func(e ernstPart) bool { return e.arch == *fitLoad && e.fitted })
 	if i < 0 {
-		t.Fatalf("-fitload %q: no Ernst table for that preset", *fitLoad)
+		t.Fatalf("-fitload %q: no Ernst table that preset was fitted to", *fitLoad)
 	}
 	e := ernstParts[i]
 	axes := strings.Split(*fitLoadGrid, ";")

@@ -16,7 +16,8 @@ const ernstStream = ernstBenches + " gpu-stream (cuda-stream for the H100 PCIe):
 	"double per thread (init stores it, read loads it, scale loads, multiplies and stores it), a grid of " +
 	"2^27 elements, two resident blocks per SM (a shared-memory spoiler), the block size stepping 32 to " +
 	"1024 threads, so occupancy 3.1 to 100 %; the tables gpu-stream/v100.txt and gpu-stream/a100_40.txt " +
-	"(commit a7dc559c) and cuda-stream/h100_pcie.txt (commit cdcc732d)"
+	"(commit a7dc559c) and cuda-stream/h100_pcie.txt (commit cdcc732d); gpu-stream/a100_80.txt (commit " +
+	"a7dc559c), an A100 80GB, is held out"
 
 // loadedSources says where withLoadedMemory's figures come from; the
 // preset's own Sources give its numbers and say which part's loadCurve

@@ -592,7 +592,7 @@ func Ampere() Machine {
 			"per SM with 32-bit loads, one 128-byte instruction a cycle; the A100 99.5). " + loadedSources +
 			" This preset's loadCurve was fitted to the A100 40GB's gpu-stream/a100_40.txt: a loaded latency " +
 			"twice the chase, a service time of 0.03 of it, a turnaround cost of 0.08 halved by a backlog of " +
-			"two chases.",
+			"two chases; the same source's A100 80GB curve (gpu-stream/a100_80.txt) is held out.",
 	}
 	withHuertaPipe(&m)
 	m.MemIssueInterval = 1
