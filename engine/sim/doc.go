@@ -220,10 +220,11 @@
 // latencies) against what the channel moves, an access takes DRAMLatency +
 // (DRAMLoadedLatency − DRAMLatency)·u + DRAMServiceCycles·u/(1−u) cycles
 // (u at most 31/32). DRAMLatency is the unloaded latency of a random
-// pointer chase; the volta, ampere, hopper and h800 presets take a loaded
-// latency of twice it and a queue's service time of 3 % of it, fitted
-// with the turnaround below to an A100's copy bandwidth against occupancy
-// and held to a V100's and an H100 PCIe's (docs/fidelity.md).
+// pointer chase. The volta, ampere and h800 presets take a loaded latency
+// and a queue's service time (2.25, 2 and 1.85 times it; 2, 3 and 8 % of
+// it), fitted with the turnaround below to the copy bandwidth against
+// occupancy of a V100, an A100 and an H100 PCIe, each part to its own
+// (docs/fidelity.md); hopper carries the A100's.
 //
 // The channel's time per byte is DRAMBytesPerCycle's with a deep
 // backlog. A stream that mixes reads and writes loses time to turning the
