@@ -84,11 +84,6 @@ func throttleOf(c rclass) State {
 	return MathPipeThrottle
 }
 
-// isReady reports whether eval's answer means the warp is ready.
-func isReady(st State) bool {
-	return st == NotSelected || st == MathPipeThrottle || st == LGThrottle || st == MIOThrottle
-}
-
 // readyGap counts the cycles a scheduler was skipped in as busy for every
 // class its ready warps want: it is only skipped while all of them are
 // busy (see cycleReady), and a busy resource's free cycle only moves
