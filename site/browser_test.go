@@ -94,23 +94,12 @@ func ownBrowser(t testing.TB) context.Context {
 
 // startBrowser starts chromium with a fresh profile and returns its
 // context and the function that stops it and removes the profile.
-//
-// The back/forward cache is off. With it, a page that wrote to
-// localStorage and was left a moment later (a click on the theme toggle,
-// then on Next) kept the write from the browser's storage for seconds,
-// when the next page came in a renderer process of its own: that page
-// read no theme, and went on reading none (about one navigation in a
-// hundred from file:// on the loaded 2-core machine; a removeItem was
-// lost the same way). Without the cache the page is unloaded, not
-// frozen, and none of several hundred such navigations lost a write.
 func startBrowser(exe string) (context.Context, func(), error) {
 	profile, err := os.MkdirTemp("", "warpbook-chromium-")
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := append(pdf.Options(exe, profile), chromedp.WindowSize(1280, 900),
-		// chromedp's defaults, and the back/forward cache.
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,BackForwardCache"))
+	opts := append(pdf.Options(exe, profile), chromedp.WindowSize(1280, 900))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	stop := func() {
