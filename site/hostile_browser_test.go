@@ -21,6 +21,7 @@ import (
 // practice schedule imported with values out of FSRS's ranges, unknown
 // cards or prototype keys is refused whole, and the page goes on working.
 func TestBrowserHostile(t *testing.T) {
+	t.Parallel()
 	bctx := browser(t)
 
 	t.Run("names", func(t *testing.T) {

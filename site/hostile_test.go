@@ -35,6 +35,7 @@ import (
 // must not publish any file a symbolic link outside the book leads to.
 // go test ./site -run Hostile -update rewrites the errors sections.
 func TestHostile(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/hostile/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no testdata/hostile/*.txtar: %v", err)

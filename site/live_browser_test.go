@@ -52,6 +52,15 @@ func liveBook(dir string) (string, error) {
 	return out, s.Write(out)
 }
 
+var liveTestBook fixture[string]
+
+// liveTestSite returns the directory of site/testdata/live's site, with
+// the browser kernel, written once for the test binary.
+func liveTestSite(t *testing.T) string {
+	t.Helper()
+	return liveTestBook.get(t, func() (string, error) { return liveBook("testdata/live") })
+}
+
 // runResult is what window.warpbook.run resolves to.
 type runResult struct {
 	Status       string `json:"status"`
@@ -195,11 +204,7 @@ func TestBrowserLive(t *testing.T) {
 	bctx := browser(t)
 	const book = "testdata/live"
 	const page = "index.md" // as the site names it: in the book
-	dir, err := liveBook(book)
-	if err != nil {
-		t.Fatal(err)
-	}
-	httpBase, fileBase := serve(t, dir)
+	httpBase, fileBase := serve(t, liveTestSite(t))
 
 	// Nothing of the kernel loads before the first Run; a click on Run
 	// loads it and shows the verified output.
@@ -298,6 +303,7 @@ func TestBrowserLive(t *testing.T) {
 	// numbers its lines as the code's own: a problem is said at the
 	// editor's line, where it is marked inline, and shown whole.
 	t.Run("editor", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		src, _ := os.ReadFile(filepath.Join(book, page))
@@ -363,6 +369,7 @@ func TestBrowserLive(t *testing.T) {
 	// new value; those below a later cell are stale until a run reaches
 	// them; a failed run leaves the book's values, marked not re-checked.
 	t.Run("values", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		marks := func() string {
@@ -399,7 +406,9 @@ func TestBrowserLive(t *testing.T) {
 	})
 
 	// Runs of edited cells, one after another in one tab (each tab loads
-	// the kernel anew, which costs the browser more than the runs).
+	// the kernel anew, which costs the browser more than the runs). An
+	// endless loop stopped at its cell's own limit is in "stop", where
+	// Allow longer runs one to it.
 	t.Run("runs", func(t *testing.T) {
 		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
@@ -463,23 +472,6 @@ func TestBrowserLive(t *testing.T) {
 			t.Errorf("after the flood: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
 		tb.do(resetTwice)
-
-		// An endless loop is stopped at the cell's limit (timeout=1s, four
-		// times that as wall-clock time), and the next run works.
-		loop := "for {\n}\n"
-		start := time.Now()
-		r := tb.run("quick", &loop)
-		took := time.Since(start)
-		want := "index.md:35:1: quick: did not finish within 4s (an infinite loop?)\n"
-		if r.Status != "fail" || r.Error != want {
-			t.Errorf("endless loop: %s %q, want %q", r.Status, r.Error, want)
-		}
-		if took < 4*time.Second {
-			t.Errorf("stopped after %v, before its limit", took)
-		}
-		if r := tb.run("quick", &again); r.Stdout != "again 48\n" || r.Error != "" {
-			t.Errorf("after the loop: %s %q %q", r.Status, r.Stdout, r.Error)
-		}
 	})
 
 	// A runaway cell is stopped by Stop as soon as it is pressed and by the
@@ -488,6 +480,7 @@ func TestBrowserLive(t *testing.T) {
 	// above the next cell, whose Run gives its verified output; Allow
 	// longer runs a cell to the book's limit.
 	t.Run("stop", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		if r := tb.run("twice", nil); r.Status != "pass" || r.Stdout != "96\n" {
@@ -558,13 +551,25 @@ func TestBrowserLive(t *testing.T) {
 		if !strings.Contains(r.Error, "quick: did not finish within 1s, the browser's time limit") {
 			t.Errorf("a 1 s page limit: %q", r.Error)
 		}
+		// An endless loop is stopped at the cell's own limit (timeout=1s,
+		// four times that as wall-clock time), not before it, and the next
+		// run works.
 		errText := `document.querySelector('.cell[data-cell="quick"] .run-error').textContent`
+		start = time.Now()
 		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="quick"] .run-longer`)),
 			chromedp.Poll[chromedp.Void](`window.warpbook.running() === null && `+errText+`.indexOf("within 1s") < 0`, chromedp.WithPollingTimeout(5*time.Minute)))
+		took := time.Since(start)
 		if got, want := evalJS[string](tb, errText), "index.md:35:1: quick: did not finish within 4s (an infinite loop?)"; got != want {
 			t.Errorf("allowed longer: %q, want %q", got, want)
 		}
+		if took < 4*time.Second {
+			t.Errorf("allowed longer, stopped after %v, before its limit", took)
+		}
 		runAxe(tb.t, tb, readAxe(t), "a stopped cell")
+		again := "fmt.Println(\"again\", r.ActiveWarps)\n"
+		if r := tb.run("quick", &again); r.Stdout != "again 48\n" || r.Error != "" {
+			t.Errorf("after the loop: %s %q %q", r.Status, r.Stdout, r.Error)
+		}
 	})
 
 	// Runaway recursion stops as natively, with a stack overflow, and a
@@ -572,6 +577,7 @@ func TestBrowserLive(t *testing.T) {
 	// the native kernel's message, before the tab takes much more than
 	// that limit; the next run works.
 	t.Run("limits", func(t *testing.T) {
+		t.Parallel()
 		tb := newTab(t, bctx, fileBase)
 		tb.open("index.html")
 		// The book's limits, as natively: not the page's shorter one.
@@ -915,6 +921,7 @@ const sweepJS = `(async (i, pairs) => {
 // WARPBOOK_WHOLE_BOOK=1 every figure of the book, and checks the book's
 // occupancy.html as a reader first meets it (see calm).
 func TestBrowserFigureSweep(t *testing.T) {
+	t.Parallel()
 	whole := booktest.Enabled()
 	bctx := browser(t)
 	books := []string{"testdata/live"}
@@ -922,9 +929,14 @@ func TestBrowserFigureSweep(t *testing.T) {
 		books = append(books, "../book")
 	}
 	for _, book := range books {
-		dir, err := liveBook(book)
-		if err != nil {
-			t.Fatal(err)
+		var dir string
+		if book == "testdata/live" {
+			dir = liveTestSite(t)
+		} else {
+			var err error
+			if dir, err = liveBook(book); err != nil {
+				t.Fatal(err)
+			}
 		}
 		base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
 		pages, _ := filepath.Glob(filepath.Join(dir, "*.html"))

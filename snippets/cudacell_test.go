@@ -17,9 +17,12 @@ var toolkit struct {
 
 // needToolkit returns the CUDA toolkit cuda.Find finds, or skips the test
 // when there is none; with WARPBOOK_CUDA_REQUIRE set (CI) it fails
-// instead.
+// instead. go test -short skips it: it runs the CUDA compiler.
 func needToolkit(t *testing.T) *cuda.Toolkit {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the CUDA compiler; skipped with -short")
+	}
 	toolkit.Do(func() { toolkit.tk, toolkit.err = cuda.Find(context.Background()) })
 	if toolkit.err != nil {
 		if os.Getenv("WARPBOOK_CUDA_REQUIRE") != "" {

@@ -3,21 +3,17 @@ package pdf_test
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
-	"github.com/warpbook/warpbook/site/pdf"
 )
 
 // The contents of the test book's print edition, whose chapters span
@@ -80,20 +76,6 @@ func TestContentsPages(t *testing.T) {
 			t.Errorf("contents entry %d shows page %d; the outline has %q on pages %v", i, numbers[i], h, marks[h])
 		}
 	}
-}
-
-// printBook prints the site's test book, or skips without Chromium.
-func printBook(t *testing.T) []byte {
-	t.Helper()
-	dir := writeTestSite(t)
-	data, err := pdf.Print(context.Background(), dir, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".print-*")); len(left) > 0 {
-		t.Errorf("Print left %q in the site", left)
-	}
-	return data
 }
 
 // textOp matches the operators of Skia's text: a font (Tf), a position

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,22 +15,26 @@ import (
 	"github.com/warpbook/warpbook/site/pdf"
 )
 
+// TestMain removes the printed site after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if printed.dir != "" {
+		os.RemoveAll(printed.dir)
+	}
+	os.Exit(code)
+}
+
 // The print edition of the site's test book, printed twice: a PDF with an
 // outline of the book's headings, numbered pages, the date it was given,
 // and the same bytes both times.
 func TestPrint(t *testing.T) {
-	dir := writeTestSite(t)
-	date := time.Date(2025, 11, 30, 12, 0, 0, 0, time.UTC)
-	a, err := pdf.Print(context.Background(), dir, date)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := pdf.Print(context.Background(), dir, date)
+	a := printBook(t)
+	b, err := pdf.Print(context.Background(), printed.dir, printDate)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a, b) {
-		t.Error("two prints of one site differ")
+		t.Error("two prints of the site differ")
 	}
 	if !bytes.HasPrefix(a, []byte("%PDF-")) {
 		t.Fatalf("not a PDF: %q", a[:min(20, len(a))])
@@ -44,10 +49,49 @@ func TestPrint(t *testing.T) {
 	}
 }
 
-// writeTestSite builds the site's test book and writes it to a temporary
-// directory, which it returns; it skips with -short or without Chromium
-// (fails without it when WARPBOOK_BROWSER=require).
-func writeTestSite(t *testing.T) string {
+// printDate is the date the tests print with.
+var printDate = time.Date(2025, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// printed is the site's test book printed once for the test binary (a
+// print starts Chromium and prints the book at least twice), for the tests
+// that read the PDF.
+var printed struct {
+	once sync.Once
+	dir  string // the site, removed by TestMain
+	data []byte
+	left []string // what the print left in the site
+	err  error
+}
+
+// printBook returns the site's test book printed with printDate, or skips
+// without Chromium.
+func printBook(t *testing.T) []byte {
+	t.Helper()
+	skipWithoutChromium(t)
+	printed.once.Do(func() {
+		if printed.dir, printed.err = os.MkdirTemp("", "warpbook-pdf-test-"); printed.err != nil {
+			return
+		}
+		dir := filepath.Join(printed.dir, "site")
+		if printed.err = writeSite(dir); printed.err != nil {
+			return
+		}
+		printed.data, printed.err = pdf.Print(context.Background(), dir, printDate)
+		printed.left, _ = filepath.Glob(filepath.Join(dir, ".print-*"))
+		printed.dir = dir
+	})
+	if printed.err != nil {
+		t.Fatal(printed.err)
+	}
+	if len(printed.left) > 0 {
+		t.Errorf("Print left %q in the site", printed.left)
+	}
+	return printed.data
+}
+
+// skipWithoutChromium skips with -short or without Chromium (fails
+// without it when WARPBOOK_BROWSER=require).
+func skipWithoutChromium(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("prints with Chromium; skipped with -short")
@@ -58,13 +102,13 @@ func writeTestSite(t *testing.T) string {
 		}
 		t.Skip(err)
 	}
+}
+
+// writeSite builds the site's test book and writes it to dir.
+func writeSite(dir string) error {
 	s, err := site.Build(context.Background(), os.DirFS("../testdata/book"), site.Options{Dir: "testdata/book"})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	dir := filepath.Join(t.TempDir(), "site")
-	if err := s.Write(dir); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return s.Write(dir)
 }

@@ -44,6 +44,9 @@ type Server struct {
 	err     error      // the last build's error, nil if it succeeded
 	version int        // counts builds
 	changed chan struct{}
+	// watching, if set, is closed once Watch watches the book's folders:
+	// a change made after that is seen (for the tests).
+	watching chan struct{}
 }
 
 func (s *Server) logf(format string, args ...any) {
@@ -131,6 +134,9 @@ func (s *Server) Watch(ctx context.Context) error {
 		})
 	}
 	addTree(s.Dir)
+	if s.watching != nil {
+		close(s.watching)
+	}
 	const settle = 50 * time.Millisecond
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()

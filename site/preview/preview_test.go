@@ -76,6 +76,7 @@ func TestPreview(t *testing.T) {
 	// Watching: a change rebuilds, and a waiting page hears of it.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	s.watching = make(chan struct{})
 	go s.Watch(ctx)
 	v := s.Version()
 	type answer struct {
@@ -94,12 +95,10 @@ func TestPreview(t *testing.T) {
 		b, err := io.ReadAll(resp.Body)
 		waited <- answer{string(b), err}
 	}()
-	// The watcher may start after the first write; write until it sees
-	// one. A hung watcher is caught by go test's -timeout.
-	for s.Version() == v {
-		write("index.md", "# Home\n\nSee [two](two.md).\n")
-		time.Sleep(200 * time.Millisecond)
-	}
+	// Once the watcher watches, one write rebuilds. A hung watcher is
+	// caught by go test's -timeout.
+	<-s.watching
+	write("index.md", "# Home\n\nSee [two](two.md).\n")
 	if got := <-waited; got.err != nil {
 		t.Errorf("wait: %v", got.err)
 	} else if got.body == strconv.Itoa(v) {
@@ -156,6 +155,7 @@ func saveToReload(tb testing.TB) func(mark string) {
 	tb.Cleanup(ts.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	tb.Cleanup(cancel)
+	s.watching = make(chan struct{})
 	go s.Watch(ctx)
 
 	page := filepath.Join(book, "page-100.md")
@@ -168,14 +168,15 @@ func saveToReload(tb testing.TB) func(mark string) {
 			tb.Fatal(err)
 		}
 	}
-	// The watcher may start after the first write: write until it sees
-	// one (a hung watcher is caught by go test's -timeout), then until no
-	// build is under way.
-	for v := s.Version(); s.Version() == v; time.Sleep(200 * time.Millisecond) {
-		edit("Warming up.")
-	}
-	for v := -1; s.Version() != v; time.Sleep(500 * time.Millisecond) {
-		v = s.Version()
+	// Once the watcher watches, one write rebuilds (a hung watcher is
+	// caught by go test's -timeout): warm the server's cache with it. A
+	// build the write's last events start after that one is seen by save,
+	// which waits until the page shows its mark.
+	<-s.watching
+	v := s.Version()
+	edit("Warming up.")
+	if _, _, got := get(tb, ts.URL+"/_warpbook/wait?v="+strconv.Itoa(v)); got == strconv.Itoa(v) {
+		tb.Fatalf("no build in 30 s after build %d", v)
 	}
 	return func(mark string) {
 		v := s.Version()

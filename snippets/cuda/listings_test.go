@@ -93,12 +93,16 @@ func TestListingsFromToolkit(t *testing.T) {
 	}
 	tk, tool := toolkit(t)
 	dir := t.TempDir()
+	compiled := map[string]bool{} // the cubins built so far: a source and architecture listed by two tools is compiled once
 	for _, c := range listings {
 		t.Run(c.file(), func(t *testing.T) {
 			cubin := filepath.Join(dir, strings.TrimSuffix(c.src, ".cu")+"_"+c.arch+".cubin")
-			args := []string{"-ccbin", tk.HostCompiler, "-cubin", "-arch=" + c.arch, "-o", cubin, filepath.Join(listingsDir, c.src)}
-			if out, err := exec.Command(tk.NVCC, args...).CombinedOutput(); err != nil {
-				t.Fatalf("nvcc %s: %v\n%s", strings.Join(args, " "), err, out)
+			if !compiled[cubin] {
+				args := []string{"-ccbin", tk.HostCompiler, "-cubin", "-arch=" + c.arch, "-o", cubin, filepath.Join(listingsDir, c.src)}
+				if out, err := exec.Command(tk.NVCC, args...).CombinedOutput(); err != nil {
+					t.Fatalf("nvcc %s: %v\n%s", strings.Join(args, " "), err, out)
+				}
+				compiled[cubin] = true
 			}
 			var cmd *exec.Cmd
 			switch {

@@ -17,9 +17,13 @@ var found struct {
 }
 
 // needToolkit returns the toolkit Find finds, or skips the test when there
-// is none; with WARPBOOK_CUDA_REQUIRE set (CI) it fails instead.
+// is none; with WARPBOOK_CUDA_REQUIRE set (CI) it fails instead. go test
+// -short skips it: it runs the CUDA compiler.
 func needToolkit(t *testing.T) *Toolkit {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the CUDA compiler; skipped with -short")
+	}
 	found.Do(func() { found.tk, found.err = Find(context.Background()) })
 	if found.err != nil {
 		if os.Getenv("WARPBOOK_CUDA_REQUIRE") != "" {
