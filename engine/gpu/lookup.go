@@ -2,8 +2,10 @@ package gpu
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agnivade/levenshtein"
 )
@@ -68,16 +70,8 @@ func Lookup(name string) (Device, error) {
 	if key == "" {
 		return Device{}, fmt.Errorf("gpu: empty GPU name")
 	}
-	ps := parts()
-	for _, p := range ps {
-		if normalize(p.name) == key {
-			return p.device(), nil
-		}
-		for _, a := range p.aliases {
-			if normalize(a) == key {
-				return p.device(), nil
-			}
-		}
+	if p, ok := partIndex()[key]; ok {
+		return p.device(), nil
 	}
 	if looksLikeCC(name) {
 		cc, err := ParseCC(name)
@@ -86,11 +80,28 @@ func Lookup(name string) (Device, error) {
 		}
 		return ForCapability(cc)
 	}
-	if close := closeMatches(key, ps); len(close) > 0 {
+	if close := closeMatches(key, parts()); len(close) > 0 {
 		return Device{}, fmt.Errorf("gpu: unknown GPU %q; did you mean %s?", name, strings.Join(close, ", "))
 	}
 	return Device{}, fmt.Errorf("gpu: unknown GPU %q (see gpu.Parts for the list)", name)
 }
+
+// partIndex finds a part by its name or an alias, normalized. It is
+// built once: the table never changes, and the simulator looks its
+// preset's part up on every run.
+var partIndex = sync.OnceValue(func() map[string]part {
+	index := map[string]part{}
+	ps := parts()
+	// Later entries do not replace earlier ones: the first part that
+	// answers to a name wins, as a scan in order would find it.
+	for _, p := range slices.Backward(ps) {
+		index[normalize(p.name)] = p
+		for _, a := range p.aliases {
+			index[normalize(a)] = p
+		}
+	}
+	return index
+})
 
 // looksLikeCC reports whether s is written like a compute capability rather
 // than a product name.

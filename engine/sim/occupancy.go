@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/warpbook/warpbook/engine/gpu"
 	"github.com/warpbook/warpbook/engine/occupancy"
@@ -28,7 +27,7 @@ func residency(m Machine, l Launch) (occupancyInfo, error) {
 	info := occupancyInfo{blocksOnSM: (l.Blocks + m.SMs - 1) / m.SMs}
 	info.limit, info.limiter, info.source = presetLimit(m, wpb)
 	if m.Part != "" {
-		if d, err := lookupPart(m.Part); err == nil {
+		if d, err := gpu.Lookup(m.Part); err == nil {
 			r, err := occupancy.Compute(d, occupancy.Kernel{BlockSize: l.Block, Registers: l.Regs, StaticSharedMem: l.Smem})
 			if err != nil {
 				return occupancyInfo{}, fmt.Errorf("occupancy on %s: %w", d.Name, err)
@@ -55,27 +54,6 @@ func residency(m Machine, l Launch) (occupancyInfo, error) {
 		info.resident = info.blocksOnSM
 	}
 	return info, nil
-}
-
-// presetParts are the engine/gpu devices of the presets' parts, looked up
-// once (gpu.Lookup builds its part list and normalizes every name on
-// each call), by Machine.Part.
-var presetParts = sync.OnceValue(func() map[string]gpu.Device {
-	parts := map[string]gpu.Device{}
-	for _, m := range Presets() {
-		if d, err := gpu.Lookup(m.Part); m.Part != "" && err == nil {
-			parts[m.Part] = d
-		}
-	}
-	return parts
-})
-
-// lookupPart is gpu.Lookup, from presetParts for a preset's part.
-func lookupPart(name string) (gpu.Device, error) {
-	if d, ok := presetParts()[name]; ok {
-		return d, nil
-	}
-	return gpu.Lookup(name)
 }
 
 // presetLimit is the resident-block limit from the machine's warp and block
