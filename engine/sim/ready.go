@@ -96,6 +96,41 @@ func (s *sm) readyGap(sc *scheduler, now int64) {
 	}
 }
 
+// readyCycle counts cycle now as busy for every class some ready warp
+// wants that is busy in it, puts the ready warps of the free classes into
+// u and reports whether there are any.
+func (s *sm) readyCycle(sc *scheduler, now int64, u *wset) bool {
+	sc.busyAt = now
+	any := false
+	for m := sc.rmask; m != 0; m &= m - 1 {
+		c := rclass(bits.TrailingZeros16(m))
+		if s.freeAt(sc, c) > now {
+			sc.busy[c]++
+			continue
+		}
+		if !any {
+			*u, any = sc.ready[c], true
+			continue
+		}
+		for i := range sc.due.nw {
+			u[i] |= sc.ready[c][i]
+		}
+	}
+	return any
+}
+
+// readyNext returns the first cycle after now in which a ready warp can be
+// eligible (never when there is none): until then every class a ready
+// warp wants is busy, so the scheduler may skip the cycles in between
+// (readyGap counts them).
+func (s *sm) readyNext(sc *scheduler, now int64) int64 {
+	next := never
+	for m := sc.rmask; m != 0; m &= m - 1 {
+		next = min(next, s.freeAt(sc, rclass(bits.TrailingZeros16(m))))
+	}
+	return max(next, now+1)
+}
+
 // enterReady makes a warp that eval found ready one of its scheduler's
 // ready warps, from cycle now.
 func (s *sm) enterReady(sc *scheduler, w *warp, now int64) {
@@ -104,9 +139,7 @@ func (s *sm) enterReady(sc *scheduler, w *warp, now int64) {
 	w.rdy, w.rcls, w.rmark = true, c, sc.busy[c]
 	sc.rmask |= 1 << c
 	sc.ready[c].add(w.local)
-	if sc.due.until[w.local] < never {
-		sc.due.unplace(w.local)
-	}
+	sc.due.unplace(w.local)
 }
 
 // readySplit returns the throttle cycles among the d cycles of a ready
@@ -117,4 +150,23 @@ func (s *sm) readySplit(sc *scheduler, w *warp, b int64) int64 {
 		thr += extra // skipped cycles: busy (see readyGap)
 	}
 	return thr
+}
+
+// leaveReady ends a ready warp's span at cycle now, when it is selected:
+// its throttle and not_selected cycles are charged, and it is selected.
+func (s *sm) leaveReady(sc *scheduler, w *warp, now int64) {
+	d := now - w.since
+	thr := s.readySplit(sc, w, now)
+	st := throttleOf(w.rcls)
+	sc.cycles[st] += thr
+	sc.cycles[NotSelected] += d - thr
+	pc := int(s.pcs[w.pc]) * int(numStates)
+	s.pcc.states[pc+int(st)] += thr
+	s.pcc.states[pc+int(NotSelected)] += d - thr
+	w.rdy = false
+	sc.ready[w.rcls].del(w.local)
+	if sc.ready[w.rcls].empty(sc.due.nw) {
+		sc.rmask &^= 1 << w.rcls
+	}
+	w.state, w.since, w.stateCause, w.stateSB = Selected, now, -1, -1
 }

@@ -829,12 +829,6 @@ func (s *sm) evalWait(sc *scheduler, w *warp, now int64) (State, int64) {
 			s.operands(w)
 		}
 	}
-	return opsState(w, now)
-}
-
-// opsState is evalWait's answer for a warp whose operands of its next
-// instruction have been looked at and that nothing else holds.
-func opsState(w *warp, now int64) (State, int64) {
 	if latest := w.opsReady; latest > now {
 		w.cause, w.causeSB = w.opsCause, w.opsSB
 		switch w.opsKind {
@@ -961,22 +955,8 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 			s.wait(sc, w, now)
 		}
 	}
-	// Count cycle now as busy for every class some ready warp wants that
-	// is busy in it, and put the ready warps of the free classes into u.
 	var u wset
-	ok := false
-	sc.busyAt = now
-	for m := sc.rmask; m != 0; m &= m - 1 {
-		c := rclass(bits.TrailingZeros16(m))
-		if s.freeAt(sc, c) > now {
-			sc.busy[c]++
-			continue
-		}
-		ok = true
-		for i := range sc.due.nw {
-			u[i] |= sc.ready[c][i]
-		}
-	}
+	ok := s.readyCycle(sc, now, &u)
 	if anyStarting {
 		for i := range sc.due.nw {
 			u[i] |= starting[i]
@@ -986,49 +966,14 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	if ok {
 		w := &s.ws[s.pick(sc, &u)]
 		if w.rdy {
-			// The ready warp's span ends: its throttle and
-			// not_selected cycles are charged.
-			d := now - w.since
-			thr := s.readySplit(sc, w, now)
-			st := throttleOf(w.rcls)
-			sc.cycles[st] += thr
-			sc.cycles[NotSelected] += d - thr
-			pc := int(s.pcs[w.pc]) * int(numStates)
-			s.pcc.states[pc+int(st)] += thr
-			s.pcc.states[pc+int(NotSelected)] += d - thr
-			w.rdy = false
-			sc.ready[w.rcls].del(w.local)
-			if sc.ready[w.rcls].empty(sc.due.nw) {
-				sc.rmask &^= 1 << w.rcls
-			}
-			w.state, w.since, w.stateCause, w.stateSB = Selected, now, -1, -1
+			s.leaveReady(sc, w, now)
 		} else {
 			s.setState(w, Selected, now)
 		}
 		s.issueWarp(sc, w, now)
-		// The warp goes into the state it is in from the next cycle
-		// on, as eval would find it then: held by what it issued,
-		// waiting for an operand, or ready. Only its own issues change
-		// these, so the answer holds; a barrier's release or an
-		// mbarrier's phase wakes it as any waiting warp.
-		if t := now + 1; !w.exited {
-			s.wait(sc, w, t)
-		} else {
-			if t < w.blockUntil {
-				w.cause, w.causeSB = w.blockCause, -1
-				s.setState(w, w.blockState, t)
-			}
-			sc.due.unplace(w.local) // retire takes it
-		}
+		s.afterIssue(sc, w, now)
 	}
-	// Until the first cycle after now in which a ready warp can be
-	// eligible every class a ready warp wants is busy, so the scheduler
-	// may skip the cycles in between (readyGap counts them).
-	rnext := never
-	for m := sc.rmask; m != 0; m &= m - 1 {
-		rnext = min(rnext, s.freeAt(sc, rclass(bits.TrailingZeros16(m))))
-	}
-	s.nexts[sc.index] = min(sc.due.next(now), max(rnext, now+1))
+	s.nexts[sc.index] = min(sc.due.next(now), s.readyNext(sc, now))
 	return ok
 }
 
@@ -1052,37 +997,35 @@ func (s *sm) issueWarp(sc *scheduler, w *warp, now int64) {
 	}
 }
 
+// afterIssue puts a warp that issued in cycle now into the state it is in
+// from the next cycle on, as eval would find it then: held by what it
+// issued, waiting for an operand, or ready. Only its own issues change
+// these, so the answer holds; a barrier's release or an mbarrier's phase
+// wakes it as any waiting warp.
+func (s *sm) afterIssue(sc *scheduler, w *warp, now int64) {
+	t := now + 1
+	if w.exited {
+		if t < w.blockUntil {
+			w.cause, w.causeSB = w.blockCause, -1
+			s.setState(w, w.blockState, t)
+		}
+		sc.due.unplace(w.local) // retire takes it
+		return
+	}
+	s.wait(sc, w, t)
+}
+
 // wait puts a warp that is not issuing into its state at cycle now, as
 // evalWait finds it: on the wheel until that state ends, or among the
 // ready warps.
 func (s *sm) wait(sc *scheduler, w *warp, now int64) {
-	// evalWait, its cases written out.
-	var st State
-	var until int64
-	switch {
-	case now < w.blockUntil:
-		w.cause, w.causeSB = w.blockCause, -1
-		st, until = w.blockState, w.blockUntil
-	case !w.started && s.m.WarpStartInterval > 0:
-		st, until = s.evalWait(sc, w, now)
-	default:
-		if w.opsPC != w.pc {
-			if s.ctl {
-				s.sbOperands(w)
-			} else {
-				s.operands(w)
-			}
-		}
-		st, until = opsState(w, now)
-	}
+	st, until := s.evalWait(sc, w, now)
 	if st == NotSelected {
 		s.enterReady(sc, w, now)
 		return
 	}
 	s.setState(w, st, now)
-	if sc.due.until[w.local] < never {
-		sc.due.unplace(w.local)
-	}
+	sc.due.unplace(w.local)
 	sc.due.place(w.local, until)
 }
 
