@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"math"
@@ -78,10 +79,7 @@ func TestFitLoadCurve(t *testing.T) {
 		}
 	}
 	slices.SortFunc(trials, func(a, b trial) int {
-		if a.in != b.in {
-			return b.in - a.in
-		}
-		return int(math.Copysign(1, a.sq-b.sq))
+		return cmp.Or(cmp.Compare(b.in, a.in), cmp.Compare(a.sq, b.sq))
 	})
 	for _, x := range trials[:min(20, len(trials))] {
 		t.Logf("%+v: %d in band, %.5f%s", x.c, x.in, x.sq, x.line)

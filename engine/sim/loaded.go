@@ -1,6 +1,9 @@
 package sim
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // The memory system under load: where the presets' loaded DRAM latency,
 // store retirement, block launch cost, L2 bandwidth and L1TEX issue rate
@@ -66,6 +69,15 @@ var (
 	v100Load     = loadCurve{ratio: 2.25, service: 0.02, cost: 0.09, backlog: 0.1}
 	h100PCIeLoad = loadCurve{ratio: 1.85, service: 0.08, cost: 0.09, backlog: 4}
 )
+
+// fitted says, for a preset's Sources, that its loadCurve is c, fitted
+// to table.
+func (c loadCurve) fitted(table string) string {
+	g := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	return "This preset's loadCurve was fitted to " + table + ": a loaded latency " + g(c.ratio) +
+		" times the chase, a service time of " + g(c.service) + " of it, a turnaround cost of " +
+		g(c.cost) + " halved by a backlog of " + g(c.backlog) + " chases"
+}
 
 // withLoadedMemory sets m's memory-under-load figures: the unloaded DRAM
 // latency chase (cycles of m's clock), the block launch and store

@@ -478,10 +478,9 @@ func Volta() Machine {
 			"428-437 from 8 MB up; markdewing/AI_kernels' 460 above was the earlier figure), and the gpu-stream " +
 			"fit gives BlockLaunch 259 and StoreRetire 96 cycles; all three are converted to 1.53 GHz. L2 " +
 			"bandwidth: the same source's cuda-cache example on that V100 PCIe, 2482 GB/s from a 1 MB data " +
-			"set (README.md), / 80 SMs / 1.53 GHz = 20.3 bytes per cycle. " + loadedSources + " This preset's " +
-			"loadCurve was fitted to the V100 PCIe's gpu-stream/v100.txt: a loaded latency 2.25 times the " +
-			"chase, a service time of 0.02 of it, a turnaround cost of 0.09 halved by a backlog of a tenth " +
-			"of the chase (the A100's, carried over before, left four of the table's six points outside).",
+			"set (README.md), / 80 SMs / 1.53 GHz = 20.3 bytes per cycle. " + loadedSources + " " +
+			v100Load.fitted("the V100 PCIe's gpu-stream/v100.txt") + " (the A100's, carried over before, " +
+			"left four of the table's six points outside).",
 	}
 	withHuertaPipe(&m)
 	withLoadedMemory(&m, atClock(436, 1380, 1530), atClock(259, 1380, 1530), atClock(96, 1380, 1530), v100Load)
@@ -589,10 +588,9 @@ func Ampere() Machine {
 			"figure, half of it, is held out). L1TEX: one global load instruction per cycle per SM " +
 			"(MemIssueInterval 1), not the RTX A6000's one per 2 cycles: GA100 and GH100 are data-centre " +
 			"parts with twice the L1 path of GA102 (Luo et al., Table V: the H800 moves 125.8 bytes per clock " +
-			"per SM with 32-bit loads, one 128-byte instruction a cycle; the A100 99.5). " + loadedSources +
-			" This preset's loadCurve was fitted to the A100 40GB's gpu-stream/a100_40.txt: a loaded latency " +
-			"twice the chase, a service time of 0.03 of it, a turnaround cost of 0.08 halved by a backlog of " +
-			"two chases; the same source's A100 80GB curve (gpu-stream/a100_80.txt) is held out.",
+			"per SM with 32-bit loads, one 128-byte instruction a cycle; the A100 99.5). " + loadedSources + " " +
+			a100Load.fitted("the A100 40GB's gpu-stream/a100_40.txt") + "; the same source's A100 80GB " +
+			"curve (gpu-stream/a100_80.txt) is held out.",
 	}
 	withHuertaPipe(&m)
 	m.MemIssueInterval = 1
@@ -725,11 +723,9 @@ func H800() Machine {
 		"HBM2e and 1755 MHz) takes 650-658 cycles from 60 MB up, so 655 (Luo et al.'s H800 figure, 478.8, " +
 		"is held out); the gpu-stream fit on that card gives BlockLaunch 385 and StoreRetire 50 cycles. " +
 		"L2 bandwidth: gpu-l2-cache/h100_pcie.txt: 6.8-7.1 TB/s from 6 to 33 MB, so 6.9 TB/s / 114 / " +
-		"1.755 GHz = 34.5 bytes per cycle per SM. " + hopperSources + " " + loadedSources + " This " +
-		"preset's loadCurve was fitted to the H100 PCIe's cuda-stream/h100_pcie.txt: a loaded latency " +
-		"1.85 times the chase, a service time of 0.08 of it, a turnaround cost of 0.09 halved by a " +
-		"backlog of four chases (the A100's, carried over before, left two of the table's six points " +
-		"outside; this one leaves one, the 50 % point)."
+		"1.755 GHz = 34.5 bytes per cycle per SM. " + hopperSources + " " + loadedSources + " " +
+		h100PCIeLoad.fitted("the H100 PCIe's cuda-stream/h100_pcie.txt") + " (the A100's, carried over " +
+		"before, left two of the table's six points outside; this one leaves one, the 50 % point)."
 	withLoadedMemory(&m, 655, 385, 50, h100PCIeLoad)
 	m.L2BytesPerCycle = 6900.0 / 114 / 1.755
 	m.TensorClockMHz = 1620
