@@ -18,8 +18,8 @@ import (
 // TestMain removes the printed site after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if printed.dir != "" {
-		os.RemoveAll(printed.dir)
+	if printed.root != "" {
+		os.RemoveAll(printed.root)
 	}
 	os.Exit(code)
 }
@@ -57,7 +57,8 @@ var printDate = time.Date(2025, 11, 30, 12, 0, 0, 0, time.UTC)
 // that read the PDF.
 var printed struct {
 	once sync.Once
-	dir  string // the site, removed by TestMain
+	root string // the temporary directory, removed by TestMain
+	dir  string // the site in it
 	data []byte
 	left []string // what the print left in the site
 	err  error
@@ -69,10 +70,10 @@ func printBook(t *testing.T) []byte {
 	t.Helper()
 	skipWithoutChromium(t)
 	printed.once.Do(func() {
-		if printed.dir, printed.err = os.MkdirTemp("", "warpbook-pdf-test-"); printed.err != nil {
+		if printed.root, printed.err = os.MkdirTemp("", "warpbook-pdf-test-"); printed.err != nil {
 			return
 		}
-		dir := filepath.Join(printed.dir, "site")
+		dir := filepath.Join(printed.root, "site")
 		if printed.err = writeSite(dir); printed.err != nil {
 			return
 		}
