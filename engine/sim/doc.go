@@ -221,7 +221,7 @@
 // (DRAMLoadedLatency − DRAMLatency)·u + DRAMServiceCycles·u/(1−u) cycles
 // (u at most 31/32). DRAMLatency is the unloaded latency of a random
 // pointer chase. The volta, ampere and h800 presets take a loaded latency
-// and a queue's service time (2.25, 2 and 1.85 times it; 2, 3 and 8 % of
+// and a queue's service time (2.25, 2 and 2.05 times it; 2, 3 and 0.5 % of
 // it), fitted with the turnaround below to the copy bandwidth against
 // occupancy of a V100, an A100 and an H100 PCIe, each part to its own
 // (docs/fidelity.md); hopper carries the A100's.

@@ -171,10 +171,9 @@ func memoryFigures() []figure {
 		"V100 PCIe": {true, true, true, true, true, true},
 		"A100 40GB": {true, true, true, true, true, true},
 		"A100 80GB": {true, true, false, false, true, false},
-		"H100 PCIe": {true, true, true, true, false, true},
+		"H100 PCIe": {true, true, true, true, true, true},
 	}, map[string]string{
 		"A100 80GB": "the A100 40GB's loadCurve, carried to the 80GB part, gives a knee sharper than the part's: the model's share is under the band at 25 and 37.5 % occupancy and reaches its plateau by 75 %, where the 80GB part still gains 3 % from 75 to 100 %; the 80GB moves a quarter more bytes per second at the same pointer-chase latency, and its own curve was not fitted",
-		"H100 PCIe": "no loadCurve of the grid the H100 PCIe's was fitted on (loaded latencies 1.6 to 2.4 times the unloaded, service times 0 to 0.1 of it, turnaround costs 0.06 to 0.3 and backlogs of 2 to 12 latencies) put all six of its points in band: the part gains 12 % of its plateau from 37.5 to 50 % occupancy, the model 14 %, and the fit keeps the 37.5 % point at its band's lower edge and this one 0.2 % above its band's upper edge; nothing in the model makes the H100 PCIe's approach to its plateau more gradual than a queue's",
 	})
 	chase := func(arch, part, source, published string, v float64, m func() Machine, note string) figure {
 		return figure{arch: arch, what: "DRAM latency of a dependent load chain, nothing else in flight (" + part + ")", source: source,

@@ -271,7 +271,7 @@ func figures() []figure {
 
 // turnaroundNote says why a copy at full occupancy falls a little short
 // of the bandwidth its preset takes.
-const turnaroundNote = "the preset takes the published bandwidth as its channel's rate with a deep backlog (DRAMBytesPerCycle); the model's kernel of the published kind (a copy for Jia et al., five loads to one store for Luo et al.) still loses 0.06 to 0.15 % of it at full occupancy to the bus turnarounds its stores cost (TurnaroundCost), which the published figure, measured once, already contains"
+const turnaroundNote = "the preset takes the published bandwidth as its channel's rate with a deep backlog (DRAMBytesPerCycle); the model's kernel of the published kind (a copy for Jia et al., five loads to one store for Luo et al.) still loses 0.02 to 0.06 % of it at full occupancy to the bus turnarounds its stores cost (TurnaroundCost), which the published figure, measured once, already contains"
 
 // luo is the short name of Luo et al.'s Hopper paper in the table.
 const luo = "Luo et al. 2024"

@@ -67,7 +67,7 @@ type loadCurve struct {
 var (
 	a100Load     = loadCurve{ratio: 2, service: 0.03, cost: 0.08, backlog: 2}
 	v100Load     = loadCurve{ratio: 2.25, service: 0.02, cost: 0.09, backlog: 0.1}
-	h100PCIeLoad = loadCurve{ratio: 1.85, service: 0.08, cost: 0.09, backlog: 4}
+	h100PCIeLoad = loadCurve{ratio: 2.05, service: 0.005, cost: 0.16, backlog: 0.25}
 )
 
 // fitted says, for a preset's Sources, that its loadCurve is c, fitted

@@ -725,7 +725,7 @@ func H800() Machine {
 		"L2 bandwidth: gpu-l2-cache/h100_pcie.txt: 6.8-7.1 TB/s from 6 to 33 MB, so 6.9 TB/s / 114 / " +
 		"1.755 GHz = 34.5 bytes per cycle per SM. " + hopperSources + " " + loadedSources + " " +
 		h100PCIeLoad.fitted("the H100 PCIe's cuda-stream/h100_pcie.txt") + " (the A100's, carried over " +
-		"before, left two of the table's six points outside; this one leaves one, the 50 % point)."
+		"before, left two of the table's six points outside; this one puts all six in band)."
 	withLoadedMemory(&m, 655, 385, 50, h100PCIeLoad)
 	m.L2BytesPerCycle = 6900.0 / 114 / 1.755
 	m.TensorClockMHz = 1620
