@@ -218,7 +218,10 @@ func TestRunsShareNoState(t *testing.T) {
 //	go test -run XXX -bench BenchmarkSASS -cpu 1 ./engine/sim
 //
 // warp-inst/cpu-s divides by the process's CPU time, the one-core rate
-// when other processes share the machine.
+// when other processes share the machine. warpbook is compiled with
+// tools/warpbook/default.pgo, a CPU profile of this benchmark, which go
+// test applies only when asked (-pgo=tools/warpbook/default.pgo, from the
+// module's root); docs/sass.md has the command that remakes it.
 func BenchmarkSASS(b *testing.B) {
 	m := Ampere()
 	m.SMs = 1

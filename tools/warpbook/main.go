@@ -9,6 +9,11 @@
 // or after the arguments. Exit status: 0 success, 1 a failure the command
 // reports (a wrong output, a broken link, a file that cannot be read), 2 a
 // usage error.
+//
+// The directory's default.pgo is a CPU profile of the simulator's
+// benchmark (engine/sim's BenchmarkSASS), with which go build, go install
+// and go run optimise the command; docs/sass.md ("Throughput") has the
+// command that remakes it.
 package main
 
 import (
