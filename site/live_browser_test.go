@@ -234,10 +234,7 @@ func TestBrowserLive(t *testing.T) {
 	// An edit typed in the editor and run with Ctrl+Enter prints what the
 	// native kernel prints for the same edit, with a diff against the
 	// verified output, and the checked values follow it.
-	t.Run("edit", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	edit := func(t *testing.T, tb *tab) {
 		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-edit`)),
 			chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cell-editor .cm-content`)))
 		if evalJS[bool](tb, `document.querySelector('.cell[data-cell="a100"] pre.code').checkVisibility()`) {
@@ -297,15 +294,12 @@ func TestBrowserLive(t *testing.T) {
 		if r := tb.run("twice", nil); r.Stdout != "96\n" || r.Status != "pass" {
 			t.Errorf("twice after Reset: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
-	})
+	}
 
 	// The editor opens with the setup lines the book hides folded, and
 	// numbers its lines as the code's own: a problem is said at the
 	// editor's line, where it is marked inline, and shown whole.
-	t.Run("editor", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	editor := func(t *testing.T, tb *tab) {
 		src, _ := os.ReadFile(filepath.Join(book, page))
 		pg, _ := mdpage.Parse(page, src)
 		cell := pg.Cell("a100")
@@ -364,15 +358,15 @@ func TestBrowserLive(t *testing.T) {
 		runAxeColours(tb.t, tb, axe, "the editor open with a problem marked (dark)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 		runAxe(tb.t, tb, axe, "the editor open with a problem marked (light)")
-	})
+		// The book's code again, the editor closed, for the flows after
+		// this one in its tab.
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("a100")`))
+	}
 
 	// Checked values after an edit: those the run re-checked show their
 	// new value; those below a later cell are stale until a run reaches
 	// them; a failed run leaves the book's values, marked not re-checked.
-	t.Run("values", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	values := func(t *testing.T, tb *tab) {
 		marks := func() string {
 			return evalJS[string](tb, `Array.from(document.querySelectorAll("[data-check]")).map(s => {
 				const m = s.nextElementSibling && s.nextElementSibling.matches("ins.check-new") ? s.nextElementSibling : null;
@@ -404,7 +398,7 @@ func TestBrowserLive(t *testing.T) {
 		if got, want := marks(), "75 %; 48; 96"; got != want {
 			t.Errorf("after Reset: %s, want %s", got, want)
 		}
-	})
+	}
 
 	// Runs of edited cells, one after another in one tab (each tab loads
 	// the kernel anew, which costs the browser more than the runs). An
@@ -577,10 +571,7 @@ func TestBrowserLive(t *testing.T) {
 	// snippet that allocates without end stops at the memory limit, with
 	// the native kernel's message, before the tab takes much more than
 	// that limit; the next run works.
-	t.Run("limits", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	limits := func(t *testing.T, tb *tab) {
 		// The book's limits, as natively: not the page's shorter one.
 		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.timeLimit = 0`))
 		// The browser's memory is sampled while the snippets run: the
@@ -626,14 +617,11 @@ func TestBrowserLive(t *testing.T) {
 		if peak > 1536<<20 {
 			t.Errorf("a browser process peaked at %d MiB of memory", peak>>20)
 		}
-	})
+	}
 
 	// A figure's inputs redraw it in the kernel with the figure package's
 	// own code; Reset restores the built drawing.
-	t.Run("figure", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	figure := func(t *testing.T, tb *tab) {
 		built := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`)
 		tb.do(chromedp.SetValue(chromedp.CSS(`#figure-1-in-gpu`), "H100 SXM5"),
 			chromedp.Click(chromedp.CSS(`form.fig-controls button[type=submit]`)))
@@ -658,7 +646,14 @@ func TestBrowserLive(t *testing.T) {
 		if now := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`); now != built {
 			t.Error("Reset did not restore the built figure")
 		}
-	})
+	}
+
+	// Flows that need only the page share a tab, one after another: a tab
+	// that runs a cell compiles the kernel, which costs the browser more
+	// than most flows. Each leaves the page as the next expects it (the
+	// book's code, Reset). The flows of other tabs run meanwhile.
+	inOneTab(t, bctx, fileBase, "index.html", "editing", flow{"editor", editor}, flow{"edit", edit}, flow{"values", values})
+	inOneTab(t, bctx, fileBase, "index.html", "kernel", flow{"limits", limits}, flow{"figure", figure})
 
 	// warpbook serve serves the same kernel: a run over the preview server.
 	t.Run("serve", func(t *testing.T) {
@@ -675,6 +670,32 @@ func TestBrowserLive(t *testing.T) {
 		if r := tb.run("a100", nil); r.Status != "pass" || r.Stdout != "48 warps\n" {
 			t.Errorf("over warpbook serve: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
+	})
+}
+
+// flow is a named part of a test that runs in a tab another part may
+// have used before it.
+type flow struct {
+	name string
+	f    func(t *testing.T, tb *tab)
+}
+
+// inOneTab runs, as subtest name of t in parallel with its others, the
+// flows one after another, each a subtest of its own, in one tab of the
+// site at base that opens page first. A flow's failures are its own; the
+// tab's (console errors, requests outside the site) are name's.
+func inOneTab(t *testing.T, bctx context.Context, base, page, name string, flows ...flow) {
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, base)
+		tb.open(page)
+		for _, f := range flows {
+			t.Run(f.name, func(t *testing.T) {
+				tb.t = t
+				f.f(t, tb)
+			})
+		}
+		tb.t = t
 	})
 }
 
