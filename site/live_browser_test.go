@@ -243,7 +243,7 @@ func TestBrowserLive(t *testing.T) {
 		axe := readAxe(t)
 		runAxe(tb.t, tb, axe, "the editor open (light)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		runAxeColours(tb.t, tb, axe, "the editor open (dark)")
+		runAxe(tb.t, tb, axe, "the editor open (dark)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 
 		// Type at the end of the code, then run with Ctrl+Enter.
@@ -320,7 +320,7 @@ func TestBrowserLive(t *testing.T) {
 		}
 		axe := readAxe(t)
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		runAxeColours(tb.t, tb, axe, "the editor open, its setup folded (dark)")
+		runAxe(tb.t, tb, axe, "the editor open, its setup folded (dark)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 		runAxe(tb.t, tb, axe, "the editor open, its setup folded (light)")
 
@@ -355,7 +355,7 @@ func TestBrowserLive(t *testing.T) {
 			t.Errorf("the inline mark is on editor line %q, want %d", at, line)
 		}
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		runAxeColours(tb.t, tb, axe, "the editor open with a problem marked (dark)")
+		runAxe(tb.t, tb, axe, "the editor open with a problem marked (dark)")
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
 		runAxe(tb.t, tb, axe, "the editor open with a problem marked (light)")
 		// The book's code again, the editor closed, for the flows after
