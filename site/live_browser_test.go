@@ -673,32 +673,6 @@ func TestBrowserLive(t *testing.T) {
 	})
 }
 
-// flow is a named part of a test that runs in a tab another part may
-// have used before it.
-type flow struct {
-	name string
-	f    func(t *testing.T, tb *tab)
-}
-
-// inOneTab runs, as subtest name of t in parallel with its others, the
-// flows one after another, each a subtest of its own, in one tab of the
-// site at base that opens page first. A flow's failures are its own; the
-// tab's (console errors, requests outside the site) are name's.
-func inOneTab(t *testing.T, bctx context.Context, base, page, name string, flows ...flow) {
-	t.Run(name, func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, base)
-		tb.open(page)
-		for _, f := range flows {
-			t.Run(f.name, func(t *testing.T) {
-				tb.t = t
-				f.f(t, tb)
-			})
-		}
-		tb.t = t
-	})
-}
-
 // cdpCtrl is the Control key modifier.
 const cdpCtrl = chromedp.ModifierCtrl
 
