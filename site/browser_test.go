@@ -701,26 +701,9 @@ func TestBrowser(t *testing.T) {
 // reports each violation as an error of t, naming the page by what.
 func runAxe(t testing.TB, tb *tab, axe, what string) {
 	t.Helper()
-	axeRun(t, tb, axe, what, "")
-}
-
-// loadAxe evaluates axe's source in the page open in tb unless the page
-// has it already, from an earlier run in the same page (the browser
-// compiles its half a megabyte of script anew at each evaluation).
-func loadAxe(t testing.TB, tb *tab, axe string) {
-	t.Helper()
-	if !evalJS[bool](tb, `typeof window.axe === "object" && typeof window.axe.run === "function"`) {
-		tb.do(chromedp.Evaluate[chromedp.Void](axe))
-	}
-}
-
-// axeRun runs axe (its source, axe, loaded unless the page has it) with
-// the options opts adds, and reports each violation.
-func axeRun(t testing.TB, tb *tab, axe, what, opts string) {
-	t.Helper()
 	loadAxe(t, tb, axe)
 	raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](
-		`axe.run(document, {`+opts+`resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
+		`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
 		chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("axe on %s: %v", what, err)
@@ -734,5 +717,15 @@ func axeRun(t testing.TB, tb *tab, axe, what, opts string) {
 	}
 	for _, v := range violations {
 		t.Errorf("axe, %s: %s: %s\n\t%s", what, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
+	}
+}
+
+// loadAxe evaluates axe's source in the page open in tb unless the page
+// has it already, from an earlier run in the same page (the browser
+// compiles its half a megabyte of script anew at each evaluation).
+func loadAxe(t testing.TB, tb *tab, axe string) {
+	t.Helper()
+	if !evalJS[bool](tb, `typeof window.axe === "object" && typeof window.axe.run === "function"`) {
+		tb.do(chromedp.Evaluate[chromedp.Void](axe))
 	}
 }
