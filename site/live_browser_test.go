@@ -404,10 +404,7 @@ func TestBrowserLive(t *testing.T) {
 	// the kernel anew, which costs the browser more than the runs). An
 	// endless loop stopped at its cell's own limit is in "stop", where
 	// Allow longer runs one to it.
-	t.Run("runs", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	runs := func(t *testing.T, tb *tab) {
 		resetTwice := chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("twice")`)
 
 		// A forbidden import and a compile error get the native messages,
@@ -467,7 +464,7 @@ func TestBrowserLive(t *testing.T) {
 			t.Errorf("after the flood: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
 		tb.do(resetTwice)
-	})
+	}
 
 	// A runaway cell is stopped by Stop as soon as it is pressed and by the
 	// page's time limit (10 s by default, below the book's 40 s; the test
@@ -652,7 +649,8 @@ func TestBrowserLive(t *testing.T) {
 	// that runs a cell compiles the kernel, which costs the browser more
 	// than most flows. Each leaves the page as the next expects it (the
 	// book's code, Reset). The flows of other tabs run meanwhile.
-	inOneTab(t, bctx, fileBase, "index.html", "editing", flow{"editor", editor}, flow{"edit", edit}, flow{"values", values})
+	inOneTab(t, bctx, fileBase, "index.html", "editing", flow{"editor", editor}, flow{"edit", edit}, flow{"values", values},
+		flow{"runs", runs})
 	inOneTab(t, bctx, fileBase, "index.html", "kernel", flow{"limits", limits}, flow{"figure", figure})
 
 	// warpbook serve serves the same kernel: a run over the preview server.
