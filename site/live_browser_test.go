@@ -207,10 +207,9 @@ func TestBrowserLive(t *testing.T) {
 	httpBase, fileBase := serve(t, liveTestSite(t))
 
 	// Nothing of the kernel loads before the first Run; a click on Run
-	// loads it and shows the verified output.
-	bothTransports(t, httpBase, fileBase, "lazy", func(t *testing.T, base string) {
-		tb := newTab(t, bctx, base)
-		tb.open("index.html")
+	// loads it and shows the verified output. (The first flow of each of
+	// the two tabs below, one per transport.)
+	lazy := func(t *testing.T, tb *tab) {
 		before := tb.resources()
 		if strings.Contains(before, "kernel") || strings.Contains(before, "assets/pages/") || strings.Contains(before, "editor.js") {
 			t.Errorf("loaded before any Run:\n%s", before)
@@ -229,7 +228,7 @@ func TestBrowserLive(t *testing.T) {
 		if after := tb.resources(); !strings.Contains(after, "assets/kernel-") {
 			t.Errorf("the kernel did not load:\n%s", after)
 		}
-	})
+	}
 
 	// An edit typed in the editor and run with Ctrl+Enter prints what the
 	// native kernel prints for the same edit, with a diff against the
@@ -648,10 +647,12 @@ func TestBrowserLive(t *testing.T) {
 	// Flows that need only the page share a tab, one after another: a tab
 	// that runs a cell compiles the kernel, which costs the browser more
 	// than most flows. Each leaves the page as the next expects it (the
-	// book's code, Reset). The flows of other tabs run meanwhile.
-	inOneTab(t, bctx, fileBase, "index.html", "editing", flow{"editor", editor}, flow{"edit", edit}, flow{"values", values},
-		flow{"runs", runs})
-	inOneTab(t, bctx, fileBase, "index.html", "kernel", flow{"limits", limits}, flow{"figure", figure})
+	// book's code, Reset). The flows of other tabs run meanwhile. Each
+	// tab starts with lazy, over its own transport: from file:// the
+	// editing flows, over http the kernel's limits and a figure.
+	inOneTab(t, bctx, fileBase, "index.html", "editing", flow{"lazy", lazy}, flow{"editor", editor}, flow{"edit", edit},
+		flow{"values", values}, flow{"runs", runs})
+	inOneTab(t, bctx, httpBase, "index.html", "kernel", flow{"lazy", lazy}, flow{"limits", limits}, flow{"figure", figure})
 
 	// warpbook serve serves the same kernel: a run over the preview server.
 	t.Run("serve", func(t *testing.T) {
