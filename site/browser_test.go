@@ -297,6 +297,35 @@ func readAxe(t *testing.T) string {
 	return string(axe)
 }
 
+// flow is a named part of a test that runs in a tab another part may
+// have used before it.
+type flow struct {
+	name string
+	f    func(t *testing.T, tb *tab)
+}
+
+// inOneTab runs, as subtest name of t in parallel with its others, the
+// flows one after another, each a subtest of its own, in one tab of the
+// site at base that opens page first (unless page is ""). A flow's
+// failures are its own; the tab's (console errors, requests outside the
+// site) are name's.
+func inOneTab(t *testing.T, bctx context.Context, base, page, name string, flows ...flow) {
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		tb := newTab(t, bctx, base)
+		if page != "" {
+			tb.open(page)
+		}
+		for _, f := range flows {
+			t.Run(f.name, func(t *testing.T) {
+				tb.t = t
+				f.f(t, tb)
+			})
+		}
+		tb.t = t
+	})
+}
+
 // axePages runs axe on each page, one after another in one tab (a tab
 // costs the browser more than axe does), in the light theme and then the
 // dark one.
@@ -318,9 +347,7 @@ func TestBrowser(t *testing.T) {
 	dir := builtBook(t)
 	httpBase, fileBase := serve(t, dir)
 
-	t.Run("next-previous", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
+	nextPrevious := func(t *testing.T, tb *tab) {
 		tb.open("index.html")
 		tb.navigateBy(chromedp.Click(chromedp.CSS(".wb-pager a.next")))
 		tb.wantLocation("warps.html")
@@ -337,11 +364,9 @@ func TestBrowser(t *testing.T) {
 		if cur := evalJS[string](tb, `document.querySelector('.wb-sidebar [aria-current=page]').textContent`); !strings.Contains(cur, "Warps") {
 			t.Errorf("sidebar marks %q, want Warps", cur)
 		}
-	})
+	}
 
-	t.Run("answer", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, httpBase)
+	answer := func(t *testing.T, tb *tab) {
 		tb.open("questions/index.html")
 		q := `document.querySelector('#q-why-cliffs details.answer')`
 		if evalJS[bool](tb, q+`.open`) {
@@ -357,11 +382,9 @@ func TestBrowser(t *testing.T) {
 		if txt := evalJS[string](tb, q+`.innerText`); !strings.Contains(txt, "Registers are allocated per warp") {
 			t.Errorf("open answer shows %q", txt)
 		}
-	})
+	}
 
-	t.Run("tag-filter", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
+	tagFilter := func(t *testing.T, tb *tab) {
 		tb.open("questions/index.html")
 		visible := `Array.from(document.querySelectorAll('article.qa')).filter(a => a.checkVisibility()).map(a => a.id).join(" ")`
 		all := evalJS[string](tb, visible)
@@ -405,7 +428,7 @@ func TestBrowser(t *testing.T) {
 		tb.open("questions/tags/warps.html")
 		tb.navigateBy(chromedp.Click(chromedp.CSS(`nav.tags a[data-tag="registers"]`)))
 		tb.wantLocation("questions/tags/registers.html")
-	})
+	}
 
 	// The theme is kept in the browser's storage, which differs by
 	// transport (file:// pages share one origin). The two flows share a
@@ -469,9 +492,7 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
-	t.Run("hidden-lines-and-copy", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, httpBase)
+	hiddenLines := func(t *testing.T, tb *tab) {
 		tb.open("cells.html")
 		vis := `getComputedStyle(document.querySelector('#cell-hello .hl')).display`
 		if d := evalJS[string](tb, vis); d != "none" {
@@ -484,11 +505,9 @@ func TestBrowser(t *testing.T) {
 		if n := evalJS[int](tb, `document.querySelectorAll('pre.code button.copy').length`); n == 0 {
 			t.Error("no copy buttons")
 		}
-	})
+	}
 
-	t.Run("cuda-edit", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, httpBase)
+	cudaEdit := func(t *testing.T, tb *tab) {
 		tb.open("cells.html")
 		note := "#cuda-saxpy .cuda-edit p"
 		if evalJS[bool](tb, `document.querySelector('#cuda-saxpy .cuda-edit').open`) {
@@ -502,11 +521,9 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 		runAxe(t, tb, readAxe(t), "cells.html with the CUDA note open")
-	})
+	}
 
-	t.Run("stepper", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, httpBase)
+	stepper := func(t *testing.T, tb *tab) {
 		tb.open("scheduling.html")
 		unlit := `document.querySelectorAll('svg[data-stepper] .fig-slot.unlit').length`
 		if n := evalJS[int](tb, unlit); n != 0 {
@@ -522,17 +539,22 @@ func TestBrowser(t *testing.T) {
 		if !strings.HasPrefix(lit, "w4 #1") {
 			t.Errorf("after one step the lit slot reads %q, want warp 4 first", lit)
 		}
-	})
+	}
 
-	t.Run("help", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, httpBase)
+	help := func(t *testing.T, tb *tab) {
 		tb.open("index.html")
 		tb.do(chromedp.KeyEvent("?"))
 		if !evalJS[bool](tb, `document.getElementById('wb-help').open`) {
 			t.Error("? did not open the help")
 		}
-	})
+	}
+
+	// The flows above follow links or open a page and use it: each in its
+	// transport's one tab, one after another (a tab costs the browser more
+	// than most of them).
+	inOneTab(t, bctx, fileBase, "", "links", flow{"next-previous", nextPrevious}, flow{"tag-filter", tagFilter})
+	inOneTab(t, bctx, httpBase, "", "pages", flow{"answer", answer}, flow{"hidden-lines-and-copy", hiddenLines},
+		flow{"cuda-edit", cudaEdit}, flow{"stepper", stepper}, flow{"help", help})
 
 	// Every kind of page of the test book, in both themes, and each of its
 	// chapters, which hold parts no other page has (warps.html footnotes,
@@ -679,7 +701,7 @@ func TestBrowser(t *testing.T) {
 // reports each violation as an error of t, naming the page by what.
 func runAxe(t testing.TB, tb *tab, axe, what string) {
 	t.Helper()
-	tb.do(chromedp.Evaluate[chromedp.Void](axe))
+	loadAxe(t, tb, axe)
 	raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](
 		`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " " + (n.failureSummary||"")).slice(0, 5)})))`,
 		chromedp.EvalAwaitPromise))
@@ -695,5 +717,15 @@ func runAxe(t testing.TB, tb *tab, axe, what string) {
 	}
 	for _, v := range violations {
 		t.Errorf("axe, %s: %s: %s\n\t%s", what, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
+	}
+}
+
+// loadAxe evaluates axe's source in the page open in tb unless the page
+// has it already, from an earlier run in the same page (the browser
+// compiles its half a megabyte of script anew at each evaluation).
+func loadAxe(t testing.TB, tb *tab, axe string) {
+	t.Helper()
+	if !evalJS[bool](tb, `typeof window.axe === "object" && typeof window.axe.run === "function"`) {
+		tb.do(chromedp.Evaluate[chromedp.Void](axe))
 	}
 }

@@ -207,10 +207,9 @@ func TestBrowserLive(t *testing.T) {
 	httpBase, fileBase := serve(t, liveTestSite(t))
 
 	// Nothing of the kernel loads before the first Run; a click on Run
-	// loads it and shows the verified output.
-	bothTransports(t, httpBase, fileBase, "lazy", func(t *testing.T, base string) {
-		tb := newTab(t, bctx, base)
-		tb.open("index.html")
+	// loads it and shows the verified output. (The first flow of each of
+	// the two tabs below, one per transport.)
+	lazy := func(t *testing.T, tb *tab) {
 		before := tb.resources()
 		if strings.Contains(before, "kernel") || strings.Contains(before, "assets/pages/") || strings.Contains(before, "editor.js") {
 			t.Errorf("loaded before any Run:\n%s", before)
@@ -229,15 +228,12 @@ func TestBrowserLive(t *testing.T) {
 		if after := tb.resources(); !strings.Contains(after, "assets/kernel-") {
 			t.Errorf("the kernel did not load:\n%s", after)
 		}
-	})
+	}
 
 	// An edit typed in the editor and run with Ctrl+Enter prints what the
 	// native kernel prints for the same edit, with a diff against the
 	// verified output, and the checked values follow it.
-	t.Run("edit", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	edit := func(t *testing.T, tb *tab) {
 		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="a100"] .cell-edit`)),
 			chromedp.WaitVisible(chromedp.CSS(`.cell[data-cell="a100"] .cell-editor .cm-content`)))
 		if evalJS[bool](tb, `document.querySelector('.cell[data-cell="a100"] pre.code').checkVisibility()`) {
@@ -297,15 +293,12 @@ func TestBrowserLive(t *testing.T) {
 		if r := tb.run("twice", nil); r.Stdout != "96\n" || r.Status != "pass" {
 			t.Errorf("twice after Reset: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
-	})
+	}
 
 	// The editor opens with the setup lines the book hides folded, and
 	// numbers its lines as the code's own: a problem is said at the
 	// editor's line, where it is marked inline, and shown whole.
-	t.Run("editor", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	editor := func(t *testing.T, tb *tab) {
 		src, _ := os.ReadFile(filepath.Join(book, page))
 		pg, _ := mdpage.Parse(page, src)
 		cell := pg.Cell("a100")
@@ -324,10 +317,11 @@ func TestBrowserLive(t *testing.T) {
 		if got := evalJS[string](tb, numbers); !strings.HasPrefix(got, fmt.Sprintf("1 %d ", hidden+1)) {
 			t.Errorf("line numbers with the setup folded: %q, want 1 then %d", got, hidden+1)
 		}
-		for _, theme := range []string{"dark", "light"} {
-			tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", ` + jsString(theme) + `)`))
-			runAxe(tb.t, tb, readAxe(t), "the editor open, its setup folded ("+theme+")")
-		}
+		axe := readAxe(t)
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
+		runAxe(tb.t, tb, axe, "the editor open, its setup folded (dark)")
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
+		runAxe(tb.t, tb, axe, "the editor open, its setup folded (light)")
 
 		long := strings.Repeat("veryLongUndefinedName", 8)
 		bad := cell.Source() + "fmt.Println(" + long + ")\n"
@@ -359,19 +353,19 @@ func TestBrowserLive(t *testing.T) {
 		if at != strconv.Itoa(line) {
 			t.Errorf("the inline mark is on editor line %q, want %d", at, line)
 		}
-		for _, theme := range []string{"dark", "light"} {
-			tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", ` + jsString(theme) + `)`))
-			runAxe(tb.t, tb, readAxe(t), "the editor open with a problem marked ("+theme+")")
-		}
-	})
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
+		runAxe(tb.t, tb, axe, "the editor open with a problem marked (dark)")
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
+		runAxe(tb.t, tb, axe, "the editor open with a problem marked (light)")
+		// The book's code again, the editor closed, for the flows after
+		// this one in its tab.
+		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("a100")`))
+	}
 
 	// Checked values after an edit: those the run re-checked show their
 	// new value; those below a later cell are stale until a run reaches
 	// them; a failed run leaves the book's values, marked not re-checked.
-	t.Run("values", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	values := func(t *testing.T, tb *tab) {
 		marks := func() string {
 			return evalJS[string](tb, `Array.from(document.querySelectorAll("[data-check]")).map(s => {
 				const m = s.nextElementSibling && s.nextElementSibling.matches("ins.check-new") ? s.nextElementSibling : null;
@@ -403,16 +397,13 @@ func TestBrowserLive(t *testing.T) {
 		if got, want := marks(), "75 %; 48; 96"; got != want {
 			t.Errorf("after Reset: %s, want %s", got, want)
 		}
-	})
+	}
 
 	// Runs of edited cells, one after another in one tab (each tab loads
 	// the kernel anew, which costs the browser more than the runs). An
 	// endless loop stopped at its cell's own limit is in "stop", where
 	// Allow longer runs one to it.
-	t.Run("runs", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	runs := func(t *testing.T, tb *tab) {
 		resetTwice := chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("twice")`)
 
 		// A forbidden import and a compile error get the native messages,
@@ -456,7 +447,7 @@ func TestBrowserLive(t *testing.T) {
 		// limit, with the native kernel's message, whether it prints with
 		// fmt or writes to os.Stdout; the next run works. (In the cell with
 		// the default time limit, as the runs above: on a loaded machine
-		// the output limit could come after quick's four seconds.)
+		// the output limit could come after quick's two seconds.)
 		for _, src := range []string{
 			"import \"strings\"\n\nline := strings.Repeat(\"spam\", 2000)\nfor {\n\tfmt.Println(line)\n}\n",
 			"import (\n\t\"os\"\n\t\"strings\"\n)\n\nline := strings.Repeat(\"spam\", 2000) + \"\\n\"\nfor {\n\tos.Stdout.WriteString(line)\n}\n",
@@ -472,7 +463,7 @@ func TestBrowserLive(t *testing.T) {
 			t.Errorf("after the flood: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
 		tb.do(resetTwice)
-	})
+	}
 
 	// A runaway cell is stopped by Stop as soon as it is pressed and by the
 	// page's time limit (10 s by default, below the book's 40 s; the test
@@ -545,24 +536,24 @@ func TestBrowserLive(t *testing.T) {
 			t.Errorf("the slow cell edited, under a 1 s page limit: %s %q %q", r.Status, r.Stdout, r.Error)
 		}
 
-		// With a page limit below quick's own (4 s), Allow longer runs it
+		// With a page limit below quick's own (2 s), Allow longer runs it
 		// to quick's limit, which stops it with the native message.
 		r = tb.run("quick", &loop)
 		if !strings.Contains(r.Error, "quick: did not finish within 1s, the browser's time limit") {
 			t.Errorf("a 1 s page limit: %q", r.Error)
 		}
-		// An endless loop is stopped at the cell's own limit (timeout=1s,
-		// four times that as wall-clock time), not before it, and the next
-		// run works.
+		// An endless loop is stopped at the cell's own limit (timeout=500ms,
+		// four times that as wall-clock time; short, since the loop burns
+		// the CPU for as long), not before it, and the next run works.
 		errText := `document.querySelector('.cell[data-cell="quick"] .run-error').textContent`
 		start = time.Now()
 		tb.do(chromedp.Click(chromedp.CSS(`.cell[data-cell="quick"] .run-longer`)),
 			chromedp.Poll[chromedp.Void](`window.warpbook.running() === null && `+errText+`.indexOf("within 1s") < 0`, chromedp.WithPollingTimeout(5*time.Minute)))
 		took := time.Since(start)
-		if got, want := evalJS[string](tb, errText), "index.md:35:1: quick: did not finish within 4s (an infinite loop?)"; got != want {
+		if got, want := evalJS[string](tb, errText), "index.md:35:1: quick: did not finish within 2s (an infinite loop?)"; got != want {
 			t.Errorf("allowed longer: %q, want %q", got, want)
 		}
-		if took < 4*time.Second {
+		if took < 2*time.Second {
 			t.Errorf("allowed longer, stopped after %v, before its limit", took)
 		}
 		runAxe(tb.t, tb, readAxe(t), "a stopped cell")
@@ -576,10 +567,7 @@ func TestBrowserLive(t *testing.T) {
 	// snippet that allocates without end stops at the memory limit, with
 	// the native kernel's message, before the tab takes much more than
 	// that limit; the next run works.
-	t.Run("limits", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	limits := func(t *testing.T, tb *tab) {
 		// The book's limits, as natively: not the page's shorter one.
 		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.timeLimit = 0`))
 		// The browser's memory is sampled while the snippets run: the
@@ -625,14 +613,11 @@ func TestBrowserLive(t *testing.T) {
 		if peak > 1536<<20 {
 			t.Errorf("a browser process peaked at %d MiB of memory", peak>>20)
 		}
-	})
+	}
 
 	// A figure's inputs redraw it in the kernel with the figure package's
 	// own code; Reset restores the built drawing.
-	t.Run("figure", func(t *testing.T) {
-		t.Parallel()
-		tb := newTab(t, bctx, fileBase)
-		tb.open("index.html")
+	figure := func(t *testing.T, tb *tab) {
 		built := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`)
 		tb.do(chromedp.SetValue(chromedp.CSS(`#figure-1-in-gpu`), "H100 SXM5"),
 			chromedp.Click(chromedp.CSS(`form.fig-controls button[type=submit]`)))
@@ -657,7 +642,17 @@ func TestBrowserLive(t *testing.T) {
 		if now := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`); now != built {
 			t.Error("Reset did not restore the built figure")
 		}
-	})
+	}
+
+	// Flows that need only the page share a tab, one after another: a tab
+	// that runs a cell compiles the kernel, which costs the browser more
+	// than most flows. Each leaves the page as the next expects it (the
+	// book's code, Reset). The flows of other tabs run meanwhile. Each
+	// tab starts with lazy, over its own transport: from file:// the
+	// editing flows, over http the kernel's limits and a figure.
+	inOneTab(t, bctx, fileBase, "index.html", "editing", flow{"lazy", lazy}, flow{"editor", editor}, flow{"edit", edit},
+		flow{"values", values}, flow{"runs", runs})
+	inOneTab(t, bctx, httpBase, "index.html", "kernel", flow{"lazy", lazy}, flow{"limits", limits}, flow{"figure", figure})
 
 	// warpbook serve serves the same kernel: a run over the preview server.
 	t.Run("serve", func(t *testing.T) {
