@@ -119,7 +119,7 @@ __global__ void k(long* out) { *out = B<40, 0>::v; }
 		want      string
 	}{
 		{"template bomb", templateBomb, Limits{Memory: 512 << 20}, ErrMemoryLimit, "ran out of its 512 MiB of memory"},
-		{"macro bomb, deep", deep.String(), Limits{Time: 5 * time.Second}, ErrTimeLimit, "stopped after 5s, the time limit"},
+		{"macro bomb, deep", deep.String(), Limits{Time: 2 * time.Second}, ErrTimeLimit, "stopped after 2s, the time limit"},
 		{"macro bomb, wide", wide.String(), Limits{FileSize: 4 << 20}, ErrFileLimit, "wrote a file larger than 4 MiB"},
 		{"warnings", loud.String(), Limits{Output: 64 << 10}, ErrOutputLimit, "printed more than 64 KiB"},
 	} {
