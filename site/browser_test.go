@@ -327,17 +327,23 @@ func inOneTab(t *testing.T, bctx context.Context, base, page, name string, flows
 }
 
 // axePages runs axe on each page, one after another in one tab (a tab
-// costs the browser more than axe does), in the light theme and then the
-// dark one.
+// costs the browser more than axe does), in both themes.
 func axePages(t *testing.T, bctx context.Context, base string, pages ...string) {
 	axe := readAxe(t)
 	tb := newTab(t, bctx, base)
 	for _, p := range pages {
 		tb.open(p)
-		for _, theme := range []string{"light", "dark"} {
-			tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "` + theme + `")`))
-			runAxe(t, tb, axe, p+" ("+theme+")")
-		}
+		runAxeThemes(t, tb, axe, p)
+	}
+}
+
+// runAxeThemes runs axe (runAxe) on the page open in tb in the dark theme
+// and then in the light one, which it leaves set.
+func runAxeThemes(t testing.TB, tb *tab, axe, what string) {
+	t.Helper()
+	for _, theme := range []string{"dark", "light"} {
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "` + theme + `")`))
+		runAxe(t, tb, axe, what+" ("+theme+")")
 	}
 }
 

@@ -239,11 +239,7 @@ func TestBrowserLive(t *testing.T) {
 		if evalJS[bool](tb, `document.querySelector('.cell[data-cell="a100"] pre.code').checkVisibility()`) {
 			t.Error("the book's code is still shown beside the editor")
 		}
-		axe := readAxe(t)
-		runAxe(tb.t, tb, axe, "the editor open (light)")
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		runAxe(tb.t, tb, axe, "the editor open (dark)")
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
+		runAxeThemes(tb.t, tb, readAxe(t), "the editor open")
 
 		// Type at the end of the code, then run with Ctrl+Enter.
 		tb.do(chromedp.Focus(chromedp.CSS(`.cell[data-cell="a100"] .cm-content`)),
@@ -318,10 +314,7 @@ func TestBrowserLive(t *testing.T) {
 			t.Errorf("line numbers with the setup folded: %q, want 1 then %d", got, hidden+1)
 		}
 		axe := readAxe(t)
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		runAxe(tb.t, tb, axe, "the editor open, its setup folded (dark)")
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
-		runAxe(tb.t, tb, axe, "the editor open, its setup folded (light)")
+		runAxeThemes(tb.t, tb, axe, "the editor open, its setup folded")
 
 		long := strings.Repeat("veryLongUndefinedName", 8)
 		bad := cell.Source() + "fmt.Println(" + long + ")\n"
@@ -353,10 +346,7 @@ func TestBrowserLive(t *testing.T) {
 		if at != strconv.Itoa(line) {
 			t.Errorf("the inline mark is on editor line %q, want %d", at, line)
 		}
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "dark")`))
-		runAxe(tb.t, tb, axe, "the editor open with a problem marked (dark)")
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
-		runAxe(tb.t, tb, axe, "the editor open with a problem marked (light)")
+		runAxeThemes(tb.t, tb, axe, "the editor open with a problem marked")
 		// The book's code again, the editor closed, for the flows after
 		// this one in its tab.
 		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.reset("a100")`))
@@ -568,7 +558,9 @@ func TestBrowserLive(t *testing.T) {
 	// the native kernel's message, before the tab takes much more than
 	// that limit; the next run works.
 	limits := func(t *testing.T, tb *tab) {
-		// The book's limits, as natively: not the page's shorter one.
+		// The book's limits, as natively: not the page's shorter one,
+		// which is back for the flows after this one in its tab.
+		pageLimit := evalJS[float64](tb, `window.warpbook.timeLimit`)
 		tb.do(chromedp.Evaluate[chromedp.Void](`window.warpbook.timeLimit = 0`))
 		// The browser's memory is sampled while the snippets run: the
 		// process that peaks may be gone when they are over.
@@ -613,6 +605,7 @@ func TestBrowserLive(t *testing.T) {
 		if peak > 1536<<20 {
 			t.Errorf("a browser process peaked at %d MiB of memory", peak>>20)
 		}
+		tb.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.warpbook.timeLimit = %v`, pageLimit)))
 	}
 
 	// A figure's inputs redraw it in the kernel with the figure package's
