@@ -472,6 +472,11 @@ func TestBrowser(t *testing.T) {
 		if got := evalJS[string](tb, bg); got == light {
 			t.Errorf("prefers-color-scheme: dark gives the light background %s", got)
 		}
+		// A theme chosen with the button wins over the system's.
+		tb.do(chromedp.Evaluate[chromedp.Void](`document.documentElement.setAttribute("data-theme", "light")`))
+		if got := evalJS[string](tb, bg); got != light {
+			t.Errorf("the light theme under prefers-color-scheme: dark gives the background %s", got)
+		}
 	})
 
 	// Search loads its script and index on demand.
