@@ -23,9 +23,12 @@ const setWords = 4
 // GPU's scheduler): see scheduler.nw.
 type wset [setWords]uint64
 
-func (x *wset) add(li int32)      { x[li>>6] |= 1 << (li & 63) }
-func (x *wset) del(li int32)      { x[li>>6] &^= 1 << (li & 63) }
-func (x *wset) has(li int32) bool { return x[li>>6]&(1<<(li&63)) != 0 }
+// The word of local index li is li>>6, which is below setWords (li <
+// Machine.MaxWarps ≤ 256): the mask changes no index and spares the
+// bounds check.
+func (x *wset) add(li int32)      { x[li>>6&(setWords-1)] |= 1 << (li & 63) }
+func (x *wset) del(li int32)      { x[li>>6&(setWords-1)] &^= 1 << (li & 63) }
+func (x *wset) has(li int32) bool { return x[li>>6&(setWords-1)]&(1<<(li&63)) != 0 }
 
 // empty reports whether the set's first nw words are empty.
 func (x *wset) empty(nw int) bool {
@@ -129,21 +132,19 @@ func (d *dueWheel) take(now int64, due []int32) []int32 {
 }
 
 // takeSet returns the set of the warps due at cycle now, the cycle of a
-// visit (no warp is due before it), and takes them out of the wheel; the
-// caller makes each due never (until) before it places it again.
-func (d *dueWheel) takeSet(now int64) wset {
+// visit (no warp is due before it), still in the wheel: the caller empties
+// it, word by word as it reads them, and makes each of its warps due never
+// (until) before it places it again. Until it has, it places no warp in
+// it: every other cycle it may place a warp at, in (now, now+wheelSize),
+// has another set.
+func (d *dueWheel) takeSet(now int64) *wset {
 	d.base = now
 	if d.farMin < now+wheelSize {
 		d.migrate(now)
 	}
 	b := now & (wheelSize - 1)
-	if d.occ&(1<<b) == 0 {
-		return wset{}
-	}
-	due := d.sets[b]
-	d.sets[b] = wset{}
-	d.occ &^= 1 << b
-	return due
+	d.occ &^= 1 << b // an empty set's bit is clear already
+	return &d.sets[b]
 }
 
 // migrate moves the far warps due before now+wheelSize into the wheel.

@@ -78,22 +78,22 @@ func PCSampleMetric(st State) string {
 
 // lines builds the per-instruction results from the counts.
 func (s *sm) lines(c *pcCounts) []Line {
-	out := make([]Line, 0, c.npc)
+	out := make([]Line, 0, c.n)
 	for i := range s.code {
 		pc := s.pcs[i]
-		if pc < 0 || int(pc) >= c.npc {
+		if pc < 0 {
 			continue
 		}
-		l := Line{PC: int(pc), Address: -1, Text: s.prog.text(i), Issued: int(c.issued[pc]), Threads: int(c.threads[pc])}
+		l := Line{PC: int(pc), Address: -1, Text: s.prog.text(i), Issued: int(c.issued[i]), Threads: int(c.threads[i])}
 		if s.ctl {
 			l.Address = 16 * int(pc)
 		}
 		for st := range numStates {
-			l.samples[st] = int(c.states[int(pc)*int(numStates)+int(st)])
+			l.samples[st] = int(c.states[i*int(numStates)+int(st)])
 		}
-		for _, cc := range c.causes[int(pc)*causeSlots : int(pc+1)*causeSlots] {
+		for _, cc := range c.causes[i] {
 			if cc.n > 0 {
-				l.Causes = append(l.Causes, Cause{PC: int(cc.pc), SB: int(cc.sb), State: cc.st, Cycles: int(cc.n)})
+				l.Causes = append(l.Causes, Cause{PC: int(cc.pc()), SB: int(cc.sb()), State: cc.st(), Cycles: int(cc.n)})
 			}
 		}
 		sort.SliceStable(l.Causes, func(a, b int) bool { return l.Causes[a].Cycles > l.Causes[b].Cycles })

@@ -99,13 +99,13 @@ func (s *sm) snapshot(now, next int64) {
 					st := throttleOf(w.rcls)
 					o.cycles[st] += thr
 					o.cycles[NotSelected] += d - thr
-					c.pc.charge(s.pcs[w.pc], st, -1, -1, thr)
-					c.pc.charge(s.pcs[w.pc], NotSelected, -1, -1, d-thr)
+					c.pc.charge(w.pc, st, -1, -1, thr)
+					c.pc.charge(w.pc, NotSelected, -1, -1, d-thr)
 					continue
 				}
 				o.cycles[w.state] += d
 				if d > 0 && w.state != Selected {
-					c.pc.charge(s.pcs[w.pc], w.state, w.stateCause, w.stateSB, d)
+					c.pc.charge(w.pc, w.state, w.stateCause, w.stateSB, d)
 				}
 			}
 		}

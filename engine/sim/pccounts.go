@@ -5,78 +5,87 @@ package sim
 const causeSlots = 4
 
 // causeCount is the warp-cycles one instruction stalled in one state
-// because of another instruction.
+// because of another instruction: key packs the instruction that caused
+// the stall, the dependence counter waited on and the state (causeKey),
+// so that a slot is matched by one compare; key 0 is an empty slot (a
+// cause's state is never Empty).
 type causeCount struct {
-	pc int32 // the instruction that caused the stall; 0 with n 0: an empty slot
-	sb int8  // the dependence counter waited on, -1 none
-	st State
-	n  int64
+	key uint64
+	n   int64
 }
+
+// causeKey packs a cause: pc in bits 0-31, sb in 32-39, st in 40-47.
+func causeKey(pc int32, sb int8, st State) uint64 {
+	return uint64(uint32(pc)) | uint64(uint8(sb))<<32 | uint64(st)<<40
+}
+
+func (c causeCount) pc() int32 { return int32(uint32(c.key)) }
+func (c causeCount) sb() int8  { return int8(uint8(c.key >> 32)) }
+func (c causeCount) st() State { return State(c.key >> 40) }
 
 // pcCounts are the per-instruction counts of a run: issues, threads and
 // warp-cycles by state, each charged to the instruction the warp was about
 // to issue (the PC Nsight Compute's source view samples), and the causes
-// of stalls.
+// of stalls. Their rows are the program's code indices, not its PCs, so
+// that the hot path charges w.pc without looking its PC up; a marker's row
+// (no PC) is never charged, and lines reads each PC's row (a PC has one
+// code index, so the rows' counts and cause slots are the PCs').
 type pcCounts struct {
-	npc     int
+	n       int // rows: the program's code indices
 	issued  []int64
 	threads []int64
-	states  []int64      // npc × numStates
-	causes  []causeCount // npc × causeSlots
+	states  []int64                  // n × numStates
+	causes  [][causeSlots]causeCount // per row
 }
 
-func newPCCounts(npc int) pcCounts {
-	return pcCounts{npc: npc, issued: make([]int64, npc), threads: make([]int64, npc),
-		states: make([]int64, npc*int(numStates)), causes: make([]causeCount, npc*causeSlots)}
+func newPCCounts(n int) pcCounts {
+	return pcCounts{n: n, issued: make([]int64, n), threads: make([]int64, n),
+		states: make([]int64, n*int(numStates)), causes: make([][causeSlots]causeCount, n)}
 }
 
 // causeStates are the states whose cycles are also charged to a causing
-// instruction: a fixed-latency or scoreboard dependency, or a wait that an
-// instruction started (branch, barrier, membar, sleep, drain, warpgroup
-// MMA).
-var causeStates = [numStates]bool{Wait: true, ShortScoreboard: true, LongScoreboard: true, GMMA: true,
-	BranchResolving: true, Barrier: true, Membar: true, Sleeping: true, Drain: true}
+// instruction (bit st: state st): a fixed-latency or scoreboard
+// dependency, or a wait that an instruction started (branch, barrier,
+// membar, sleep, drain, warpgroup MMA).
+const causeStates = 1<<Wait | 1<<ShortScoreboard | 1<<LongScoreboard | 1<<GMMA |
+	1<<BranchResolving | 1<<Barrier | 1<<Membar | 1<<Sleeping | 1<<Drain
 
-func (c *pcCounts) issue(pc int32, threads int64) {
-	if pc < 0 || int(pc) >= c.npc {
-		return
-	}
-	c.issued[pc]++
-	c.threads[pc] += threads
+// issue counts an issue of the instruction at code index i by a warp of
+// threads threads.
+func (c *pcCounts) issue(i int32, threads int64) {
+	c.issued[i]++
+	c.threads[i] += threads
 }
 
-// selected charges one cycle in the selected state to pc, the instruction
-// a warp issues in it.
-func (c *pcCounts) selected(pc int32) {
-	if pc >= 0 && int(pc) < c.npc {
-		c.states[int(pc)*int(numStates)+int(Selected)]++
-	}
+// selected charges one cycle in the selected state to the instruction at
+// code index i, the one a warp issues in it.
+func (c *pcCounts) selected(i int32) {
+	c.states[int(i)*int(numStates)+int(Selected)]++
 }
 
-// charge adds d warp-cycles in state st to instruction pc, and to its
-// cause when it has one.
-func (c *pcCounts) charge(pc int32, st State, cause int32, sb int8, d int64) {
-	if pc < 0 || int(pc) >= c.npc {
-		return
-	}
-	c.states[int(pc)*int(numStates)+int(st)] += d
+// charge adds d warp-cycles in state st to the instruction at code index
+// i, and to its cause when it has one.
+func (c *pcCounts) charge(i int32, st State, cause int32, sb int8, d int64) {
+	c.states[int(i)*int(numStates)+int(st)] += d
 	if cause >= 0 {
-		c.cause(pc, cause, sb, st, d)
+		c.cause(i, cause, sb, st, d)
 	}
 }
 
-// cause adds d warp-cycles that pc stalled in st because of instruction
-// cause (on counter sb) to the first free or matching of pc's slots.
-func (c *pcCounts) cause(pc, cause int32, sb int8, st State, d int64) {
-	slots := c.causes[int(pc)*causeSlots : int(pc+1)*causeSlots]
+// cause adds d warp-cycles that the instruction at code index i stalled in
+// st because of instruction cause (a PC, on counter sb) to the first free
+// or matching of its slots.
+func (c *pcCounts) cause(i, cause int32, sb int8, st State, d int64) {
+	key := causeKey(cause, sb, st)
+	slots := &c.causes[i]
 	for i := range slots {
 		sl := &slots[i]
-		if sl.n == 0 && sl.pc == 0 && sl.st == Empty {
-			*sl = causeCount{pc: cause, sb: sb, st: st, n: d}
+		if sl.key == key {
+			sl.n += d
 			return
 		}
-		if sl.pc == cause && sl.sb == sb && sl.st == st {
-			sl.n += d
+		if sl.key == 0 {
+			*sl = causeCount{key: key, n: d}
 			return
 		}
 	}
@@ -93,7 +102,7 @@ func (c *pcCounts) copyFrom(o *pcCounts) {
 // sub returns c - base. A cause slot, once taken, never changes its
 // identity, so base's slots are the same as c's or still empty.
 func (c *pcCounts) sub(base *pcCounts) pcCounts {
-	out := newPCCounts(c.npc)
+	out := newPCCounts(c.n)
 	for i := range out.issued {
 		out.issued[i] = c.issued[i] - base.issued[i]
 		out.threads[i] = c.threads[i] - base.threads[i]
@@ -103,7 +112,9 @@ func (c *pcCounts) sub(base *pcCounts) pcCounts {
 	}
 	for i := range out.causes {
 		out.causes[i] = c.causes[i]
-		out.causes[i].n -= base.causes[i].n
+		for k := range out.causes[i] {
+			out.causes[i][k].n -= base.causes[i][k].n
+		}
 	}
 	return out
 }

@@ -97,26 +97,32 @@ func (s *sm) readyGap(sc *scheduler, now int64) {
 }
 
 // readyCycle counts cycle now as busy for every class some ready warp
-// wants that is busy in it, puts the ready warps of the free classes into
-// u and reports whether there are any.
-func (s *sm) readyCycle(sc *scheduler, now int64, u *wset) bool {
+// wants that is busy in it and returns the set of the ready warps of the
+// free classes, nil when there are none: one class's own set, read-only,
+// or their union in u.
+func (s *sm) readyCycle(sc *scheduler, now int64, u *wset) *wset {
 	sc.busyAt = now
-	any := false
+	var free *wset
 	for m := sc.rmask; m != 0; m &= m - 1 {
 		c := rclass(bits.TrailingZeros16(m))
 		if s.freeAt(sc, c) > now {
 			sc.busy[c]++
 			continue
 		}
-		if !any {
-			*u, any = sc.ready[c], true
-			continue
-		}
-		for i := range sc.due.nw {
-			u[i] |= sc.ready[c][i]
+		switch {
+		case free == nil:
+			free = &sc.ready[c]
+		case free != u:
+			*u = *free
+			free = u
+			fallthrough
+		default:
+			for i := range sc.due.nw {
+				u[i] |= sc.ready[c][i]
+			}
 		}
 	}
-	return any
+	return free
 }
 
 // readyNext returns the first cycle after now in which a ready warp can be
@@ -131,15 +137,14 @@ func (s *sm) readyNext(sc *scheduler, now int64) int64 {
 	return max(next, now+1)
 }
 
-// enterReady makes a warp that eval found ready one of its scheduler's
-// ready warps, from cycle now.
+// enterReady makes a warp that eval found ready, in no set of the wheel,
+// one of its scheduler's ready warps, from cycle now.
 func (s *sm) enterReady(sc *scheduler, w *warp, now int64) {
-	s.setState(w, NotSelected, now)
+	s.setState(sc, w, NotSelected, now)
 	c := s.classOf(w)
 	w.rdy, w.rcls, w.rmark = true, c, sc.busy[c]
 	sc.rmask |= 1 << c
 	sc.ready[c].add(w.local)
-	sc.due.unplace(w.local)
 }
 
 // readySplit returns the throttle cycles among the d cycles of a ready
@@ -160,7 +165,7 @@ func (s *sm) leaveReady(sc *scheduler, w *warp, now int64) {
 	st := throttleOf(w.rcls)
 	sc.cycles[st] += thr
 	sc.cycles[NotSelected] += d - thr
-	pc := int(s.pcs[w.pc]) * int(numStates)
+	pc := int(w.pc) * int(numStates)
 	s.pcc.states[pc+int(st)] += thr
 	s.pcc.states[pc+int(NotSelected)] += d - thr
 	w.rdy = false

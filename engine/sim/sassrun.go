@@ -114,11 +114,11 @@ func (s *sm) sbOperands(w *warp) {
 	w.opsCause, w.opsSB = cause, csb
 }
 
-// issueSASS performs a SASS kernel's instruction: its action, then the
-// dependence counters it sets, then its stall count.
-func (s *sm) issueSASS(sc *scheduler, w *warp, in *inst, now int64) {
+// issueSASS performs a SASS kernel's instruction, in, for the warp's n
+// active threads: its action, then the dependence counters it sets, then
+// its stall count.
+func (s *sm) issueSASS(sc *scheduler, w *warp, in *inst, n, now int64) {
 	pc := w.pc
-	n := int64(bits.OnesCount32(w.mask))
 	lat := s.reservePipe(sc, in, now)
 	ready := int64(-1)
 	next, state := true, Wait

@@ -408,12 +408,12 @@ func (c Config) Run(w Workload) (*Result, error) {
 	case c.Steady && c.Measure != (Window{}):
 		return nil, fmt.Errorf("sim: Config.Steady and Config.Measure [%d, %d) are both set; want one of them", c.Measure.From, c.Measure.To)
 	case c.Steady:
-		s.meas = newMeasureRec(int64(m.FetchLatency), -1, true, m.Schedulers, s.pcc.npc)
+		s.meas = newMeasureRec(int64(m.FetchLatency), -1, true, m.Schedulers, s.pcc.n)
 	case c.Measure != (Window{}):
 		if c.Measure.From < 0 || c.Measure.To <= c.Measure.From {
 			return nil, fmt.Errorf("sim: measure window [%d, %d), want 0 ≤ From < To", c.Measure.From, c.Measure.To)
 		}
-		s.meas = newMeasureRec(int64(c.Measure.From), int64(c.Measure.To), false, m.Schedulers, s.pcc.npc)
+		s.meas = newMeasureRec(int64(c.Measure.From), int64(c.Measure.To), false, m.Schedulers, s.pcc.n)
 	}
 	if s.meas != nil {
 		if s.meas.from == 0 {
@@ -517,11 +517,7 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 	if m.QueueModel && (m.DRAMLoadedLatency > m.DRAMLatency || m.DRAMServiceCycles > 0 || m.TurnaroundCost > 0) && m.DRAMBytesPerCycle > 0 {
 		s.dram.tc = float64(dramAverage * m.DRAMLatency)
 	}
-	npc := 0
-	for _, pc := range prog.pcs {
-		npc = max(npc, int(pc)+1)
-	}
-	s.pcc = newPCCounts(npc)
+	s.pcc = newPCCounts(len(prog.code))
 	if sp := prog.sass; sp != nil {
 		s.ctl = true
 		s.sbs = reuse(b.sbs, m.MaxWarps)
@@ -733,35 +729,42 @@ func (s *sm) deadlock(now int64) error {
 	return fmt.Errorf("sim: deadlock at cycle %d: %d warps wait at a BAR%s that the rest of their block never reaches", now, n, at("BAR", pos))
 }
 
-// setState closes the warp's current state at now and starts st.
-func (s *sm) setState(w *warp, st State, now int64) {
+// setState closes the warp's current state at now and starts st; sc is
+// the warp's scheduler.
+func (s *sm) setState(sc *scheduler, w *warp, st State, now int64) {
 	if st != w.state {
-		s.changeState(w, st, now)
+		s.changeState(sc, w, st, now)
 	}
 }
 
-func (s *sm) changeState(w *warp, st State, now int64) {
+func (s *sm) changeState(sc *scheduler, w *warp, st State, now int64) {
 	d := now - w.since
-	s.scheds[w.sched].cycles[w.state] += d
-	if d > 0 {
-		// A warp's pc only moves when it issues, so a state other than
-		// selected starts and ends at the same instruction.
-		if w.state != Selected {
-			pc := s.pcs[w.pc]
-			s.pcc.states[int(pc)*int(numStates)+int(w.state)] += d
-			if w.stateCause >= 0 {
-				s.pcc.cause(pc, w.stateCause, w.stateSB, w.state, d)
-			}
-		}
-		if s.tr != nil {
-			s.tr.fill(w.slot, w.state, w.since, now)
-		}
+	sc.cycles[w.state] += d
+	if d > 0 && (w.state != Selected || s.tr != nil) {
+		s.closeState(w, d, now)
 	}
 	w.state = st
 	w.since = now
 	w.stateCause, w.stateSB = -1, -1
-	if causeStates[st] {
+	if causeStates>>st&1 != 0 {
 		w.stateCause, w.stateSB = w.cause, w.causeSB
+	}
+}
+
+// closeState charges the d > 0 cycles of the warp's current state, which
+// ends at now, to its instruction and its cause (a state other than
+// selected), and to the trace.
+func (s *sm) closeState(w *warp, d, now int64) {
+	// A warp's pc only moves when it issues, so a state other than
+	// selected starts and ends at the same instruction.
+	if w.state != Selected {
+		s.pcc.states[int(w.pc)*int(numStates)+int(w.state)] += d
+		if w.stateCause >= 0 {
+			s.pcc.cause(w.pc, w.stateCause, w.stateSB, w.state, d)
+		}
+	}
+	if s.tr != nil {
+		s.tr.fill(w.slot, w.state, w.since, now)
 	}
 }
 
@@ -894,7 +897,7 @@ func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 			sc.due.place(li, now+1)
 			continue
 		}
-		s.setState(w, st, now)
+		s.setState(sc, w, st, now)
 		sc.due.place(li, until)
 	}
 	s.nexts[sc.index] = sc.due.next(now)
@@ -912,11 +915,11 @@ func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 	pick := s.pick(sc, &u)
 	for _, slot := range elig {
 		if slot != pick {
-			s.setState(&s.ws[slot], NotSelected, now)
+			s.setState(sc, &s.ws[slot], NotSelected, now)
 		}
 	}
 	w := &s.ws[pick]
-	s.setState(w, Selected, now)
+	s.setState(sc, w, Selected, now)
 	s.issueWarp(sc, w, now)
 	return true
 }
@@ -936,13 +939,15 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	anyStarting := false
 	due := sc.due.takeSet(now)
 	for i := range sc.due.nw {
-		for x := due[i]; x != 0; x &= x - 1 {
+		x := due[i]
+		due[i] = 0
+		for ; x != 0; x &= x - 1 {
 			li := int32(i<<6 | bits.TrailingZeros64(x))
 			sc.due.until[li] = never
 			w := &s.ws[li*ns+sc.index]
 			if gate && !w.started {
 				st, until := s.eval(sc, w, now)
-				s.setState(w, st, now)
+				s.setState(sc, w, st, now)
 				if st == NotSelected {
 					w.eligAt = now
 					starting.add(li)
@@ -956,19 +961,23 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 		}
 	}
 	var u wset
-	ok := s.readyCycle(sc, now, &u)
+	elig := s.readyCycle(sc, now, &u)
 	if anyStarting {
+		if elig != nil && elig != &u {
+			u = *elig
+		}
 		for i := range sc.due.nw {
 			u[i] |= starting[i]
 		}
-		ok = true
+		elig = &u
 	}
+	ok := elig != nil
 	if ok {
-		w := &s.ws[s.pick(sc, &u)]
+		w := &s.ws[s.pick(sc, elig)]
 		if w.rdy {
 			s.leaveReady(sc, w, now)
 		} else {
-			s.setState(w, Selected, now)
+			s.setState(sc, w, Selected, now)
 		}
 		s.issueWarp(sc, w, now)
 		s.afterIssue(sc, w, now)
@@ -983,7 +992,7 @@ func (s *sm) issueWarp(sc *scheduler, w *warp, now int64) {
 	// A warp is selected for one cycle per issue cycle: the cycle is
 	// charged to the instruction it issues here, not as a span (back to
 	// back issues are one span of the state).
-	s.pcc.selected(s.pcs[w.pc])
+	s.pcc.selected(w.pc)
 	sc.lastSlot, sc.lastLocal, sc.lastAge = w.slot, w.local, w.age
 	sc.issued++
 	s.issue(sc, w, now)
@@ -1004,28 +1013,28 @@ func (s *sm) issueWarp(sc *scheduler, w *warp, now int64) {
 // wakes it as any waiting warp.
 func (s *sm) afterIssue(sc *scheduler, w *warp, now int64) {
 	t := now + 1
+	// What it issued may have woken it (a barrier it released).
+	sc.due.unplace(w.local)
 	if w.exited {
 		if t < w.blockUntil {
 			w.cause, w.causeSB = w.blockCause, -1
-			s.setState(w, w.blockState, t)
+			s.setState(sc, w, w.blockState, t)
 		}
-		sc.due.unplace(w.local) // retire takes it
-		return
+		return // retire takes it
 	}
 	s.wait(sc, w, t)
 }
 
-// wait puts a warp that is not issuing into its state at cycle now, as
-// evalWait finds it: on the wheel until that state ends, or among the
-// ready warps.
+// wait puts a warp that is not issuing and is in no set of the wheel into
+// its state at cycle now, as evalWait finds it: on the wheel until that
+// state ends, or among the ready warps.
 func (s *sm) wait(sc *scheduler, w *warp, now int64) {
 	st, until := s.evalWait(sc, w, now)
 	if st == NotSelected {
 		s.enterReady(sc, w, now)
 		return
 	}
-	s.setState(w, st, now)
-	sc.due.unplace(w.local)
+	s.setState(sc, w, st, now)
 	sc.due.place(w.local, until)
 }
 
@@ -1122,7 +1131,7 @@ func (s *sm) twoLevel(sc *scheduler, elig []int32, now int64) []int32 {
 			out = append(out, slot)
 			continue
 		}
-		s.setState(w, NoInstruction, now)
+		s.setState(sc, w, NoInstruction, now)
 	}
 	return out
 }
@@ -1142,12 +1151,12 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	sc.inst++
 	n := int64(bits.OnesCount32(w.mask))
 	sc.threads += n
-	s.pcc.issue(s.pcs[w.pc], n)
+	s.pcc.issue(w.pc, n)
 	if s.tr != nil {
 		s.tr.issue(now, w, s.blocks[w.block].id, in.op, s.pcs[w.pc], int(n))
 	}
 	if s.ctl {
-		s.issueSASS(sc, w, in, now)
+		s.issueSASS(sc, w, in, n, now)
 		return
 	}
 	lat := s.reservePipe(sc, in, now)
@@ -1424,7 +1433,7 @@ func (s *sm) retire(now int64) {
 				keep = append(keep, slot)
 				continue
 			}
-			s.setState(w, Empty, now)
+			s.setState(sc, w, Empty, now)
 			if s.tr != nil {
 				s.tr.retire(w, now)
 			}
