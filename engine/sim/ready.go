@@ -158,16 +158,19 @@ func (s *sm) readySplit(sc *scheduler, w *warp, b int64) int64 {
 }
 
 // leaveReady ends a ready warp's span at cycle now, when it is selected:
-// its throttle and not_selected cycles are charged, and it is selected.
+// its throttle and not_selected cycles are charged, and it is selected
+// (its instruction is charged the selected cycle, as issueWarp's callers
+// charge it).
 func (s *sm) leaveReady(sc *scheduler, w *warp, now int64) {
 	d := now - w.since
 	thr := s.readySplit(sc, w, now)
 	st := throttleOf(w.rcls)
 	sc.cycles[st] += thr
 	sc.cycles[NotSelected] += d - thr
-	pc := int(w.pc) * int(numStates)
-	s.pcc.states[pc+int(st)] += thr
-	s.pcc.states[pc+int(NotSelected)] += d - thr
+	row := (*[numStates]int64)(s.pcc.states[int(w.pc)*int(numStates):])
+	row[st] += thr
+	row[NotSelected] += d - thr
+	row[Selected]++
 	w.rdy = false
 	sc.ready[w.rcls].del(w.local)
 	if sc.ready[w.rcls].empty(sc.due.nw) {

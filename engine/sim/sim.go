@@ -920,6 +920,7 @@ func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 	}
 	w := &s.ws[pick]
 	s.setState(sc, w, Selected, now)
+	s.pcc.selected(w.pc)
 	s.issueWarp(sc, w, now)
 	return true
 }
@@ -978,6 +979,7 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 			s.leaveReady(sc, w, now)
 		} else {
 			s.setState(sc, w, Selected, now)
+			s.pcc.selected(w.pc)
 		}
 		s.issueWarp(sc, w, now)
 		s.afterIssue(sc, w, now)
@@ -987,12 +989,11 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 }
 
 // issueWarp issues the picked warp's next instruction (and, on a
-// DualIssue machine, a second one when it is ready).
+// DualIssue machine, a second one when it is ready). A warp is selected
+// for one cycle per issue cycle: its callers charge the cycle to the
+// instruction it issues, not as a span (back to back issues are one span
+// of the state).
 func (s *sm) issueWarp(sc *scheduler, w *warp, now int64) {
-	// A warp is selected for one cycle per issue cycle: the cycle is
-	// charged to the instruction it issues here, not as a span (back to
-	// back issues are one span of the state).
-	s.pcc.selected(w.pc)
 	sc.lastSlot, sc.lastLocal, sc.lastAge = w.slot, w.local, w.age
 	sc.issued++
 	s.issue(sc, w, now)
