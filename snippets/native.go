@@ -231,9 +231,10 @@ func (k *Kernel) buildNative(ctx context.Context, runs []*pageRun) (string, erro
 	gobuild := func(pkgs []string) ([]byte, error) {
 		// No symbol table and no DWARF: nothing debugs these programs,
 		// and leaving them out halves the time spent linking them.
-		args := append([]string{"build", "-ldflags=-s -w", "-overlay", ovl, "-o", bin + string(filepath.Separator)}, pkgs...)
+		// -C root rather than the command's Dir: os/exec stats a Dir, and
+		// go test's cache would then depend on the module root's time.
+		args := append([]string{"build", "-C", root, "-ldflags=-s -w", "-overlay", ovl, "-o", bin + string(filepath.Separator)}, pkgs...)
 		cmd := exec.CommandContext(ctx, k.goCommand(), args...)
-		cmd.Dir = root
 		// The toolchain is trusted, the code it builds is not: no cgo
 		// (whose #cgo lines run compilers with the page's flags), no
 		// toolchain download, and the module alone (no go.work from

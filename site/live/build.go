@@ -143,10 +143,12 @@ func (b *Builder) goCmd() (string, error) {
 	return p, nil
 }
 
-// command returns a go command for the kernel's platform, in dir.
+// command returns a go command for the kernel's platform, in dir: the
+// command (args[0]) with -C dir, so that this process does not look at
+// dir itself (os/exec stats a command's Dir, and go test's cache would
+// then depend on the module root's time, which a site's build changes).
 func (b *Builder) command(ctx context.Context, goExe, dir string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, goExe, args...)
-	cmd.Dir = dir
+	cmd := exec.CommandContext(ctx, goExe, append([]string{args[0], "-C", dir}, args[1:]...)...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0", "GOWORK=off")
 	return cmd
 }
