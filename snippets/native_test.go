@@ -105,29 +105,43 @@ func TestNativeModuleFromBuild(t *testing.T) {
 }
 
 // copyModule copies what native programs are built from (go.mod, go.sum
-// and the engine) into a new directory and returns it. It reads only
-// those: a listing of the module's root would make go test's cache of
-// this package depend on every entry there (.git's time among them).
+// and the engine) into a new directory and returns it.
 func copyModule(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	copyFromModule(t, dst, "go.mod", "go.sum", "engine")
+	return dst
+}
+
+// copyFromModule copies files and directories of the module (paths
+// relative to its root, slash-separated) to the same paths under dst. It
+// reads only those: a listing of the module's root would make go test's
+// cache of this package depend on every entry there (.git's time among
+// them).
+func copyFromModule(t *testing.T, dst string, paths ...string) {
 	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst := t.TempDir()
-	for _, f := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(root, f))
+	for _, p := range paths {
+		src, to := filepath.Join(root, filepath.FromSlash(p)), filepath.Join(dst, filepath.FromSlash(p))
+		fi, err := os.Stat(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dst, f), data, 0o644); err != nil {
+		if fi.IsDir() {
+			err = os.CopyFS(to, os.DirFS(src))
+		} else if err = os.MkdirAll(filepath.Dir(to), 0o755); err == nil {
+			var data []byte
+			if data, err = os.ReadFile(src); err == nil {
+				err = os.WriteFile(to, data, 0o644)
+			}
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.CopyFS(filepath.Join(dst, "engine"), os.DirFS(filepath.Join(root, "engine"))); err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 // TestNativeOverlayFresh: the packages of a native build live in a

@@ -193,26 +193,11 @@ func Slots(d gpu.Device) int { return d.MaxThreadsPerSM / d.WarpSize }
 
 // TestPackagesThisBook loads this repository's book's packages: in the
 // module that also holds the engine, the engine stays the compiled one.
-// It reads them from a copy of go.mod, book.yaml and book/lib: the loader
-// opens the module's root, and go test's cache would then depend on every
-// entry there (.git's time among them).
+// It reads them from a copy of go.mod, book.yaml and book/lib
+// (copyFromModule): the loader opens the module's root.
 func TestPackagesThisBook(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{"go.mod", "book/book.yaml"} {
-		data, err := os.ReadFile(filepath.Join("..", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.CopyFS(filepath.Join(dir, "book", "lib"), os.DirFS(filepath.Join("..", "book", "lib"))); err != nil {
-		t.Fatal(err)
-	}
+	copyFromModule(t, dir, "go.mod", "book/book.yaml", "book/lib")
 	ps, ds := ReadPackages(filepath.Join(dir, "book"))
 	if len(ds) > 0 || ps == nil {
 		t.Fatalf("ReadPackages(book): %v", ds)
