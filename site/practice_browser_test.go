@@ -576,6 +576,7 @@ func TestPracticeBrowser(t *testing.T) {
 			if err := os.WriteFile("../docs/practice.png", png, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			chapterScreenshot(t, bctx)
 			tb.do(chromedp.EmulateViewport(390, 844))
 		}
 		tb.do(chromedp.Click(chromedp.CSS("#pr-mock-box > summary")))
