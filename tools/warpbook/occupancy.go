@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -135,28 +133,23 @@ func (b byteSize) Set(s string) error {
 
 // runOccupancy implements "warpbook occupancy".
 func runOccupancy(c *cli, o occOptions) int {
-	stdin, stdout, stderr := c.stdin, c.stdout, c.stderr
 	if o.batch && o.ptxas == "" {
 		var out bytes.Buffer // nothing reaches stdout unless the whole batch ran
-		if err := batch.Run(stdin, &out); err != nil {
+		if err := batch.Run(c.stdin, &out); err != nil {
 			var be *batch.Error
 			if errors.As(err, &be) {
-				fmt.Fprintf(stderr, "warpbook occupancy: stdin:%d: %v\n", be.Line, be.Err)
-			} else {
-				fmt.Fprintf(stderr, "warpbook occupancy: reading stdin: %v\n", err)
+				return c.failf("stdin:%d: %v", be.Line, be.Err)
 			}
-			return 1
+			return c.failf("reading stdin: %v", err)
 		}
-		if _, err := stdout.Write(out.Bytes()); err != nil {
-			fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
-			return 1
+		if _, err := c.stdout.Write(out.Bytes()); err != nil {
+			return c.failf("%v", err)
 		}
 		return 0
 	}
 
-	usageErr := c.usagef
 	if !o.regsSet && o.ptxas == "" {
-		return usageErr("how many registers per thread? give --regs N (--regs 0 for a kernel that registers do not limit)")
+		return c.usagef("how many registers per thread? give --regs N (--regs 0 for a kernel that registers do not limit)")
 	}
 	// The calculator takes 32-bit numbers, as CUDA does; a larger flag is
 	// named here rather than wrapped or blamed on a block size.
@@ -169,7 +162,7 @@ func runOccupancy(c *cli, o occOptions) int {
 		{"max-threads", o.funcMax}, {"dyn-smem-per-thread", o.perThread},
 	} {
 		if f.v > math.MaxInt32 {
-			return usageErr("--%s %d is too large (at most %d)", f.name, f.v, math.MaxInt32)
+			return c.usagef("--%s %d is too large (at most %d)", f.name, f.v, math.MaxInt32)
 		}
 	}
 	if o.ptxas != "" {
@@ -179,7 +172,7 @@ func runOccupancy(c *cli, o occOptions) int {
 	var err error
 	switch {
 	case o.gpu != "" && o.cc != "":
-		return usageErr("give --gpu or --cc, not both")
+		return c.usagef("give --gpu or --cc, not both")
 	case o.gpu != "":
 		d, err = gpu.Lookup(o.gpu)
 	case o.cc != "":
@@ -188,11 +181,10 @@ func runOccupancy(c *cli, o occOptions) int {
 			d, err = gpu.ForCapability(cc)
 		}
 	default:
-		return usageErr("which GPU? give --gpu NAME or --cc X.Y")
+		return c.usagef("which GPU? give --gpu NAME or --cc X.Y")
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
-		return 1
+		return c.failf("%v", err)
 	}
 
 	k := occupancy.Kernel{
@@ -204,7 +196,7 @@ func runOccupancy(c *cli, o occOptions) int {
 		MaxThreadsPerBlock: o.funcMax,
 	}
 	if msg := o.launch(&k); msg != "" {
-		return usageErr("%s", msg)
+		return c.usagef("%s", msg)
 	}
 
 	if o.suggest {
@@ -218,7 +210,7 @@ func runOccupancy(c *cli, o occOptions) int {
 				largest = min(largest, o.funcMax)
 			}
 			if n > math.MaxInt32/max(largest, 1) {
-				return usageErr("--dyn-smem-per-thread %d is too large: a block of %d threads would need %d bytes (at most %d)",
+				return c.usagef("--dyn-smem-per-thread %d is too large: a block of %d threads would need %d bytes (at most %d)",
 					n, largest, int64(n)*int64(largest), math.MaxInt32)
 			}
 			s, err = occupancy.SuggestBlockSizeFunc(d, k, func(b int) int { return n * b })
@@ -226,61 +218,58 @@ func runOccupancy(c *cli, o occOptions) int {
 			s, err = occupancy.SuggestBlockSize(d, k)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
-			return 1
+			return c.failf("%v", err)
 		}
 		if o.json {
-			return writeJSON(stdout, stderr, struct {
+			return printJSON(c, struct {
 				GPU        gpu.Device           `json:"gpu"`
 				Kernel     occupancy.Kernel     `json:"kernel"`
 				Suggestion occupancy.Suggestion `json:"suggestion"`
 			}{d, k, s})
 		}
-		fmt.Fprintf(stdout, "GPU        %s\n", d)
+		fmt.Fprintf(c.stdout, "GPU        %s\n", d)
 		if s.BlockSize == 0 {
-			fmt.Fprintf(stdout, "suggestion none: no block size lets this kernel run (%s)\n", s.Result.Obstacles)
+			fmt.Fprintf(c.stdout, "suggestion none: no block size lets this kernel run (%s)\n", s.Result.Obstacles)
 			return c.failf("no block size lets this kernel run: %s", s.Result.Obstacles)
 		}
-		fmt.Fprintf(stdout, "block size %d threads\n", s.BlockSize)
+		fmt.Fprintf(c.stdout, "block size %d threads\n", s.BlockSize)
 		if len(s.Ties) > 0 {
 			ties := make([]string, len(s.Ties))
 			for i, t := range s.Ties {
 				ties[i] = strconv.Itoa(t)
 			}
-			fmt.Fprintf(stdout, "ties       %s threads keep as many threads resident\n", strings.Join(ties, ", "))
+			fmt.Fprintf(c.stdout, "ties       %s threads keep as many threads resident\n", strings.Join(ties, ", "))
 		}
-		fmt.Fprintf(stdout, "grid       at least %d blocks to fill all %d SMs\n", s.MinGridSize, d.SMs)
-		fmt.Fprintf(stdout, "occupancy  %s\n", summary(s.Result))
+		fmt.Fprintf(c.stdout, "grid       at least %d blocks to fill all %d SMs\n", s.MinGridSize, d.SMs)
+		fmt.Fprintf(c.stdout, "occupancy  %s\n", summary(s.Result))
 		return 0
 	}
 
 	if o.threads <= 0 {
-		return usageErr("--threads must be a positive block size")
+		return c.usagef("--threads must be a positive block size")
 	}
 	r, err := occupancy.Compute(d, k)
 	if err != nil {
-		fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
-		return 1
+		return c.failf("%v", err)
 	}
 	steps, err := occupancy.ExplainSteps(d, k)
 	if err != nil {
-		fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
-		return 1
+		return c.failf("%v", err)
 	}
 	if o.json {
-		return writeJSON(stdout, stderr, struct {
+		return printJSON(c, struct {
 			GPU         gpu.Device       `json:"gpu"`
 			Kernel      occupancy.Kernel `json:"kernel"`
 			Result      occupancy.Result `json:"result"`
 			Explanation []occupancy.Step `json:"explanation"`
 		}{d, k, r, steps})
 	}
-	fmt.Fprintf(stdout, "GPU        %s\n", d)
-	fmt.Fprintf(stdout, "kernel     %d threads per block, %d registers per thread, %d + %d bytes of shared memory\n",
+	fmt.Fprintf(c.stdout, "GPU        %s\n", d)
+	fmt.Fprintf(c.stdout, "kernel     %d threads per block, %d registers per thread, %d + %d bytes of shared memory\n",
 		k.BlockSize, k.Registers, k.StaticSharedMem, k.DynamicSharedMem)
-	fmt.Fprintf(stdout, "occupancy  %s\n", summary(r))
+	fmt.Fprintf(c.stdout, "occupancy  %s\n", summary(r))
 	// The limits in the words of Nsight Compute's occupancy section.
-	fmt.Fprintln(stdout)
+	fmt.Fprintln(c.stdout)
 	for _, s := range steps {
 		if s.Resource == "result" {
 			continue
@@ -293,14 +282,14 @@ func runOccupancy(c *cli, o occOptions) int {
 		if r.ActiveBlocks > 0 && !s.Limit.Unlimited && s.Limit.Blocks == r.ActiveBlocks {
 			mark = "  (limiter)"
 		}
-		fmt.Fprintf(stdout, "%-32s %s%s\n", nsightName[s.Resource], limit, mark)
+		fmt.Fprintf(c.stdout, "%-32s %s%s\n", nsightName[s.Resource], limit, mark)
 	}
-	fmt.Fprintf(stdout, "%-32s %d\n", "Theoretical Active Warps per SM", r.ActiveWarps)
-	fmt.Fprintf(stdout, "%-32s %.2f %%\n", "Theoretical Occupancy", 100*r.Occupancy)
+	fmt.Fprintf(c.stdout, "%-32s %d\n", "Theoretical Active Warps per SM", r.ActiveWarps)
+	fmt.Fprintf(c.stdout, "%-32s %.2f %%\n", "Theoretical Occupancy", 100*r.Occupancy)
 	if o.explain {
-		fmt.Fprintln(stdout)
+		fmt.Fprintln(c.stdout)
 		for _, s := range steps {
-			fmt.Fprintf(stdout, "%s: %s\n", nsightName[s.Resource], s.Text)
+			fmt.Fprintf(c.stdout, "%s: %s\n", nsightName[s.Resource], s.Text)
 		}
 	}
 	if r.ActiveBlocks == 0 {
@@ -359,24 +348,6 @@ func summary(r occupancy.Result) string {
 	if r.ActiveBlocks == 0 {
 		return fmt.Sprintf("0 blocks per SM: cannot run (%s)", r.Obstacles)
 	}
-	blocks := "blocks"
-	if r.ActiveBlocks == 1 {
-		blocks = "block"
-	}
-	return fmt.Sprintf("%d %s per SM, %d of %d warps, %.2f %%, limited by %s",
-		r.ActiveBlocks, blocks, r.ActiveWarps, r.MaxWarps, 100*r.Occupancy, strings.ReplaceAll(r.Limiters.String(), "|", ", "))
-}
-
-func writeJSON(stdout, stderr io.Writer, v any) int {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
-		return 1
-	}
-	b = append(b, '\n')
-	if _, err := stdout.Write(b); err != nil {
-		fmt.Fprintf(stderr, "warpbook occupancy: %v\n", err)
-		return 1
-	}
-	return 0
+	return fmt.Sprintf("%s per SM, %d of %d warps, %.2f %%, limited by %s",
+		plural(r.ActiveBlocks, "block", "blocks"), r.ActiveWarps, r.MaxWarps, 100*r.Occupancy, strings.ReplaceAll(r.Limiters.String(), "|", ", "))
 }

@@ -139,7 +139,7 @@ func runOccupancyPtxas(c *cli, o occOptions) int {
 	}
 
 	if o.json {
-		return writeJSON(c.stdout, c.stderr, struct {
+		return printJSON(c, struct {
 			File             string     `json:"file"`
 			Threads          int        `json:"threads"`
 			DynamicSharedMem int        `json:"dynamic_shared_mem"`

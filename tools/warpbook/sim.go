@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -83,7 +81,6 @@ type simOptions struct {
 // runSim runs one workload file, or, when listing is not "", the kernel
 // file name about a function of that SASS listing ("-": standard input).
 func runSim(c *cli, o simOptions, name, listing string) int {
-	stdout, stderr := c.stdout, c.stderr
 	if o.trace != "" && (o.traceFrom < 0 || o.traceLen < 1) {
 		return c.usagef("--trace-from must be ≥ 0 and --trace-cycles ≥ 1")
 	}
@@ -96,8 +93,7 @@ func runSim(c *cli, o simOptions, name, listing string) int {
 	if o.trace != "" {
 		// Refuse a target that cannot take the trace before running.
 		if _, _, err := traceTarget(o.trace); err != nil {
-			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
-			return 1
+			return c.failf("%v", err)
 		}
 	}
 	what := "a workload file"
@@ -106,22 +102,18 @@ func runSim(c *cli, o simOptions, name, listing string) int {
 	}
 	data, err := page.ReadFile(nil, name, maxWorkloadBytes, what)
 	if err != nil {
-		fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
-		return 1
+		return c.failf("%v", err)
 	}
 	var w sim.Workload
-	if listing != "" {
-		l, lerr := readListing(c, listing)
-		if lerr != nil {
-			fmt.Fprintln(stderr, lerr)
-			return 1
-		}
-		w, err = sim.ParseKernel(name, data, l)
-	} else {
+	if listing == "" {
 		w, err = sim.ParseWorkload(name, data)
+	} else if l, lerr := readListing(c, listing); lerr != nil {
+		err = lerr
+	} else {
+		w, err = sim.ParseKernel(name, data, l)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(c.stderr, err)
 		return 1
 	}
 	lines := o.lines || w.Kernel != nil
@@ -136,41 +128,30 @@ func runSim(c *cli, o simOptions, name, listing string) int {
 	}
 	r, err := cfg.Run(w)
 	if errors.Is(err, sim.ErrMaxCycles) {
-		fmt.Fprintf(stderr, "warpbook sim: %s: the run did not finish within %d cycles (raise --max-cycles)\n", name, cmp.Or(o.maxCycles, sim.DefaultMaxCycles))
-		return 1
+		return c.failf("%s: the run did not finish within %d cycles (raise --max-cycles)", name, cmp.Or(o.maxCycles, sim.DefaultMaxCycles))
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(c.stderr, err)
 		return 1
 	}
 	if o.trace != "" {
 		if err := writeTrace(o.trace, r.Trace); err != nil {
-			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
-			return 1
+			return c.failf("%v", err)
 		}
 	}
-	var out bytes.Buffer
 	if o.json {
 		j := simJSON(r, cfg)
 		if lines {
 			j.Lines = linesJSON(r)
 		}
-		b, err := json.MarshalIndent(j, "", "  ")
-		if err != nil {
-			fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
-			return 1
-		}
-		out.Write(b)
-		out.WriteByte('\n')
-	} else {
-		out.WriteString(r.Report())
-		if lines {
-			out.WriteString(sourceReport(r))
-		}
+		return printJSON(c, j)
 	}
-	if _, err := stdout.Write(out.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "warpbook sim: %v\n", err)
-		return 1
+	out := r.Report()
+	if lines {
+		out += sourceReport(r)
+	}
+	if _, err := io.WriteString(c.stdout, out); err != nil {
+		return c.failf("%v", err)
 	}
 	return 0
 }

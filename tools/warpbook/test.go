@@ -153,8 +153,7 @@ func runTest(c *cli, o testOptions, paths []string) int {
 		if o.update {
 			ids, err := snippets.UpdateFile(r)
 			if err != nil {
-				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
-				code = max(code, 1)
+				code = max(code, c.failf("%v", err))
 			}
 			if len(ids) > 0 {
 				fmt.Fprintf(stderr, "updated %s: %s\n", r.Page.Path, strings.Join(ids, ", "))
@@ -165,8 +164,7 @@ func runTest(c *cli, o testOptions, paths []string) int {
 		switch {
 		case o.json:
 			if err := snippets.WriteJSON(stdout, one, time.Now); err != nil {
-				fmt.Fprintf(stderr, "warpbook test: %v\n", err)
-				code = max(code, 1)
+				code = max(code, c.failf("%v", err))
 			}
 		case o.format == "github":
 			snippets.WriteGitHub(stdout, one, root)
