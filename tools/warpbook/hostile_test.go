@@ -58,9 +58,7 @@ func TestTestCommandHostile(t *testing.T) {
 			return []string{dir}
 		}, "leak.md: symbolic link to /etc/passwd leads outside the book"},
 		{"page too large", func(dir string) []string {
-			if err := os.WriteFile(filepath.Join(dir, "big.md"), bytes.Repeat([]byte("x"), 1<<20+1), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFileT(t, filepath.Join(dir, "big.md"), bytes.Repeat([]byte("x"), 1<<20+1))
 			return []string{dir}
 		}, "big.md: larger than 1 MiB, the limit on a page"},
 	} {
@@ -134,9 +132,7 @@ func TestSimCommandHostile(t *testing.T) {
 		t.Errorf("sim FIFO: exit %d, stderr %q", code, errs)
 	}
 	big := filepath.Join(dir, "big.yaml")
-	if err := os.WriteFile(big, bytes.Repeat([]byte("#\n"), 1<<20), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, big, bytes.Repeat([]byte("#\n"), 1<<20))
 	if code, _, errs := runCmd(t, "", "sim", big); code != 1 || !strings.Contains(errs, "larger than 1 MiB, the limit on a workload file") {
 		t.Errorf("sim big file: exit %d, stderr %q", code, errs)
 	}
@@ -289,12 +285,5 @@ func TestCacheHostile(t *testing.T) {
 				t.Errorf("exit %d, want the snippet run again and failing:\n%s%s", code, out, errOut)
 			}
 		})
-	}
-}
-
-func writeFileT(t *testing.T, p, data string) {
-	t.Helper()
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -29,15 +29,20 @@ func writeBook(t *testing.T, files ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for i := 0; i+1 < len(files); i += 2 {
-		p := filepath.Join(dir, filepath.FromSlash(files[i]))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(files[i+1]), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, filepath.Join(dir, filepath.FromSlash(files[i])), files[i+1])
 	}
 	return dir
+}
+
+// writeFileT writes data to the file p, making its directory, or fails t.
+func writeFileT[D string | []byte](t *testing.T, p string, data D) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // runCmd runs warpbook in this process with args and stdin.

@@ -35,13 +35,7 @@ func TestPackagesBrowser(t *testing.T) {
 		if !strings.HasPrefix(f.Name, "mine/") || f.Name == "mine/book/bad.md" {
 			continue
 		}
-		name := filepath.Join(work, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, filepath.Join(work, filepath.FromSlash(f.Name)), f.Data)
 	}
 	cmd := exec.Command(exe, "build")
 	cmd.Dir = dir

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -136,9 +135,7 @@ func TestPracticeAgreesWithTheCommands(t *testing.T) {
 		// Issue-slot use: the workload through "warpbook sim".
 		p = practiceJSON(t, "issue-slot", seed)
 		file := filepath.Join(t.TempDir(), "w.yaml")
-		if err := os.WriteFile(file, []byte(p.Params["workload"].(string)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, file, p.Params["workload"].(string))
 		code, out, errOut := runCmd(t, "", "sim", "--json", "--measure", fmt.Sprint(p.Params["measure"]), "--gpu", fmt.Sprint(p.Params["gpu"]), file)
 		if code != 0 {
 			t.Fatalf("sim: %s", errOut)

@@ -87,9 +87,7 @@ func TestCopyAsProgram(t *testing.T) {
 				mains = append(mains, name)
 			}
 			f := filepath.Join(tmp, name+".go")
-			if err := os.WriteFile(f, []byte(pkg), 0o644); err != nil {
-				return err
-			}
+			writeFileT(t, f, pkg)
 			overlay[filepath.Join(root, "_wbprogram", name, "main.go")] = f
 			progs = append(progs, prog{name, c, whole})
 		}
@@ -112,15 +110,11 @@ func TestCopyAsProgram(t *testing.T) {
 	}
 	all.WriteString("}\n\nfunc main() { mains[os.Args[1]]() }\n")
 	f := filepath.Join(tmp, "all.go")
-	if err := os.WriteFile(f, []byte(all.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, f, all.String())
 	overlay[filepath.Join(root, "_wbprogram", "all", "main.go")] = f
 	ob, _ := json.Marshal(map[string]any{"Replace": overlay})
 	ovl := filepath.Join(tmp, "overlay.json")
-	if err := os.WriteFile(ovl, ob, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, ovl, ob)
 	bin := filepath.Join(tmp, "bin")
 	args := []string{"build", "-ldflags=-s -w", "-overlay", ovl, "-o", bin + string(filepath.Separator), "github.com/warpbook/warpbook/_wbprogram/all"}
 	for _, p := range progs {

@@ -16,12 +16,7 @@ func TestProvenance(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	repo := t.TempDir()
 	book := filepath.Join(repo, "book")
-	if err := os.MkdirAll(book, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(book, "a.md"), []byte("# A\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, filepath.Join(book, "a.md"), "# A\n")
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", args...)
@@ -60,9 +55,7 @@ func TestProvenance(t *testing.T) {
 	}
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	// An uncommitted page: dirty, and no commit date is claimed.
-	if err := os.WriteFile(filepath.Join(book, "b.md"), []byte("# B\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, filepath.Join(book, "b.md"), "# B\n")
 	if p := provenance(book); !p.Dirty || !p.Date.IsZero() || p.Commit != head {
 		t.Errorf("with an untracked page: %+v", p)
 	}

@@ -32,13 +32,7 @@ func TestBuildSameBytesFromAnyDirectory(t *testing.T) {
 			"```figure\nkind: occupancy-vs-block-size\ngpu: V100\nregisters: [32, 64]\ncaption: Block size against occupancy.\nalt: Sawtooth curves.\n```\n",
 		"other/keep": "",
 	} {
-		p := filepath.Join(work, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, filepath.Join(work, filepath.FromSlash(name)), data)
 	}
 	build := func(dir, book, out string) {
 		t.Helper()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -38,13 +37,7 @@ func TestSameDiagnostics(t *testing.T) {
 					want[f.Name] = string(f.Data)
 					continue
 				}
-				p := filepath.Join(dir, filepath.FromSlash(f.Name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeFileT(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
 			}
 			// Messages name the pages as the commands were given them.
 			t.Chdir(dir)

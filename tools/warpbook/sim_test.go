@@ -66,9 +66,7 @@ const testListings = "../../engine/sass/testdata/"
 func writeKernelFile(t *testing.T, spec string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "k.yaml")
-	if err := os.WriteFile(p, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, p, spec)
 	return p
 }
 
