@@ -1,6 +1,7 @@
 package problems
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/warpbook/warpbook/internal/num"
@@ -169,40 +170,13 @@ func kernelScenario() scenario {
 		in = in.With("dyn-smem", 0)
 		return state{"occupancy", Values{{"gpu", in.Str("gpu")}, {"threads", in.Int("threads")}, {"regs", in.Int("regs")}, {"smem", in.Int("smem")}}}
 	}
-	occ := func(s state) state { return state{"occupancy", s.in} }
 	return scenario{name: "kernel", start: start, moves: []move{
-		func(r *rng, s state) (string, state, state) {
-			v := pick(r, staticSmem)
-			if v == s.in.Int("smem") {
-				return "", s, s
-			}
-			n := occ(state{in: s.in.With("smem", v)})
-			return fmt.Sprintf("Now the block uses %s of static shared memory.", kbOrBytes(v)), n, n
-		},
-		func(r *rng, s state) (string, state, state) {
-			g := pick(r, occupancyGPUs)
-			if g == s.in.Str("gpu") {
-				return "", s, s
-			}
-			n := occ(state{in: s.in.With("gpu", g)})
-			return "Now on the " + g + ".", n, n
-		},
-		func(r *rng, s state) (string, state, state) {
-			v := drawRegs(r)
-			if v == s.in.Int("regs") {
-				return "", s, s
-			}
-			n := occ(state{in: s.in.With("regs", v)})
-			return fmt.Sprintf("Now ptxas reports %d registers.", v), n, n
-		},
-		func(r *rng, s state) (string, state, state) {
-			v := pick(r, blockSizes)
-			if v == s.in.Int("threads") {
-				return "", s, s
-			}
-			n := occ(state{in: s.in.With("threads", v)})
-			return fmt.Sprintf("Now the block has %d threads.", v), n, n
-		},
+		setTo("occupancy", "smem", Values.Int, from(staticSmem), func(v int) string {
+			return fmt.Sprintf("Now the block uses %s of static shared memory.", kbOrBytes(v))
+		}),
+		setTo("occupancy", "gpu", Values.Str, from(occupancyGPUs), func(g string) string { return "Now on the " + g + "." }),
+		setTo("occupancy", "regs", Values.Int, drawRegs, func(v int) string { return fmt.Sprintf("Now ptxas reports %d registers.", v) }),
+		setTo("occupancy", "threads", Values.Int, from(blockSizes), func(v int) string { return fmt.Sprintf("Now the block has %d threads.", v) }),
 	}, asides: []move{
 		func(r *rng, s state) (string, state, state) {
 			n := state{"block-size", Values{{"gpu", s.in.Str("gpu")}, {"regs", s.in.Int("regs")}, {"smem", s.in.Int("smem")}}}
@@ -230,6 +204,23 @@ func kernelScenario() scenario {
 	}}
 }
 
+// setTo is a move that sets the input name to what draw gives and asks
+// the next question in family ("": the thread's own); it is no move when
+// the input, as get reads it, has that value already.
+func setTo[T comparable](family, name string, get func(Values, string) T, draw func(*rng) T, say func(T) string) move {
+	return func(r *rng, s state) (string, state, state) {
+		v := draw(r)
+		if v == get(s.in, name) {
+			return "", s, s
+		}
+		n := state{cmp.Or(family, s.family), s.in.With(name, v)}
+		return say(v), n, n
+	}
+}
+
+// from draws one of xs.
+func from[T any](xs []T) func(*rng) T { return func(r *rng) T { return pick(r, xs) } }
+
 // kbOrBytes writes a shared-memory size as a reader would say it.
 func kbOrBytes(n int) string {
 	switch {
@@ -249,22 +240,10 @@ func latencyScenario() scenario {
 	}
 	lat := func(in Values) state { return state{"latency-warps", in} }
 	return scenario{name: "latency", start: start, moves: []move{
-		func(r *rng, s state) (string, state, state) {
-			v := pick(r, []int{1, 2, 3, 4, 6, 8, 16})
-			if v == s.in.Int("ilp") {
-				return "", s, s
-			}
-			n := lat(s.in.With("ilp", v))
-			return fmt.Sprintf("Now with ILP %d: %d independent chains per warp.", v, v), n, n
-		},
-		func(r *rng, s state) (string, state, state) {
-			g := pick(r, latencyGPUs)
-			if g == s.in.Str("gpu") {
-				return "", s, s
-			}
-			n := lat(s.in.With("gpu", g))
-			return "Now on the " + g + ".", n, n
-		},
+		setTo("latency-warps", "ilp", Values.Int, from([]int{1, 2, 3, 4, 6, 8, 16}), func(v int) string {
+			return fmt.Sprintf("Now with ILP %d: %d independent chains per warp.", v, v)
+		}),
+		setTo("latency-warps", "gpu", Values.Str, from(latencyGPUs), func(g string) string { return "Now on the " + g + "." }),
 		func(r *rng, s state) (string, state, state) {
 			l := s.in.Int("latency")
 			v := l * pick(r, []int{2, 3})
@@ -294,22 +273,12 @@ func latencyScenario() scenario {
 func memoryScenario() scenario {
 	start := func(r *rng) state { return state{"sectors", sectorsFamily().draw(r)} }
 	return scenario{name: "memory", start: start, moves: []move{
-		func(r *rng, s state) (string, state, state) {
-			v := pick(r, []int{1, 2, 4, 8, 16})
-			if v == s.in.Int("width") {
-				return "", s, s
-			}
-			n := state{s.family, s.in.With("width", v)}
-			return fmt.Sprintf("Now each element is %d bytes (%s).", v, elementOf(v)), n, n
-		},
-		func(r *rng, s state) (string, state, state) {
-			v := pick(r, []int{1, 2, 3, 4, 8, 16, 32, 33})
-			if v == s.in.Int("stride") {
-				return "", s, s
-			}
-			n := state{s.family, s.in.With("stride", v)}
-			return fmt.Sprintf("Now thread t reads element %s.", indexOf(v)), n, n
-		},
+		setTo("", "width", Values.Int, from([]int{1, 2, 4, 8, 16}), func(v int) string {
+			return fmt.Sprintf("Now each element is %d bytes (%s).", v, elementOf(v))
+		}),
+		setTo("", "stride", Values.Int, from([]int{1, 2, 3, 4, 8, 16, 32, 33}), func(v int) string {
+			return fmt.Sprintf("Now thread t reads element %s.", indexOf(v))
+		}),
 		func(r *rng, s state) (string, state, state) {
 			w := s.in.Int("width")
 			if w < 4 {
@@ -338,14 +307,7 @@ func memoryScenario() scenario {
 func rooflineScenario() scenario {
 	start := func(r *rng) state { return state{"roofline", rooflineFamily().draw(r)} }
 	return scenario{name: "roofline", start: start, moves: []move{
-		func(r *rng, s state) (string, state, state) {
-			g := pick(r, roofPresets)
-			if g == s.in.Str("gpu") {
-				return "", s, s
-			}
-			n := state{s.family, s.in.With("gpu", g)}
-			return "Now on the " + g + " preset.", n, n
-		},
+		setTo("", "gpu", Values.Str, from(roofPresets), func(g string) string { return "Now on the " + g + " preset." }),
 		func(r *rng, s state) (string, state, state) {
 			if s.family != "roofline" {
 				return "", s, s
