@@ -231,11 +231,10 @@ func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diag
 			}
 			// Its own sentence must be free; the one before, which a short
 			// sentence brings along, only when it is free too.
-			mark := markSentence(text)
+			_, _, first, mark := sentenceRange(text, true)
 			if shown[block][mark] {
 				return ast.WalkSkipChildren, nil
 			}
-			_, _, first := sentenceRange(text)
 			withPrev := first < mark && !shown[block][first]
 			shown[block][mark] = true
 			if withPrev {
@@ -258,32 +257,6 @@ func (b *build) predictCards(p *htmlPage) (cards []*practiceCard, errs page.Diag
 		return ast.WalkContinue, nil
 	})
 	return cards, errs
-}
-
-// sentenceStart returns where the sentence of text that holds the
-// valueMark starts.
-func sentenceStart(text string) int {
-	at := strings.Index(text, valueMark)
-	start := 0
-	for i := 0; i+2 < len(text) && i < at; i++ {
-		if (text[i] == '.' || text[i] == '?' || text[i] == '!' || text[i] == ':') && text[i+1] == ' ' && startsSentence(text[i+2:]) {
-			start = i + 2
-		}
-	}
-	return start
-}
-
-// markSentence returns the index of the sentence of text that holds the
-// valueMark.
-func markSentence(text string) int {
-	at := strings.Index(text, valueMark)
-	n := 0
-	for i := 0; i+2 < len(text) && i < at; i++ {
-		if (text[i] == '.' || text[i] == '?' || text[i] == '!' || text[i] == ':') && text[i+1] == ' ' && startsSentence(text[i+2:]) {
-			n++
-		}
-	}
-	return n
 }
 
 // simulatedAnswerable reports whether a value computed from the simulator
@@ -584,10 +557,7 @@ func sentenceAround(text, shown string, withPrev bool) string {
 	if at < 0 {
 		return shown
 	}
-	start, end, _ := sentenceRange(text)
-	if !withPrev {
-		start = sentenceStart(text)
-	}
+	start, end, _, _ := sentenceRange(text, withPrev)
 	s := text[start:end]
 	at -= start
 	const half = 150
@@ -607,11 +577,12 @@ func sentenceAround(text, shown string, withPrev bool) string {
 }
 
 // sentenceRange returns the bytes of text that sentenceAround shows before
-// it cuts them, and the index (from 0) of the first of the one or two
-// sentences they are. The valueMark counts as the start of a sentence
-// when it stands where one starts, so that the sentences are the same
-// whichever value of a block is marked.
-func sentenceRange(text string) (start, end, first int) {
+// it cuts them (the sentence before the valueMark's too when that one is
+// short and withPrev allows), and the indexes (from 0) of the first of
+// the one or two sentences they are and of the valueMark's. The valueMark
+// counts as the start of a sentence when it stands where one starts, so
+// that the sentences are the same whichever value of a block is marked.
+func sentenceRange(text string, withPrev bool) (start, end, first, mark int) {
 	at := strings.Index(text, valueMark)
 	starts := []int{0}
 	end = len(text)
@@ -624,13 +595,12 @@ func sentenceRange(text string) (start, end, first int) {
 			}
 		}
 	}
-	first = len(starts) - 1
-	start = starts[first]
-	if at-start+(end-at) < 80 && len(starts) > 1 {
+	mark = len(starts) - 1
+	first = mark
+	if withPrev && at-starts[mark]+(end-at) < 80 && mark > 0 {
 		first--
-		start = starts[first]
 	}
-	return start, end, first
+	return starts[first], end, first, mark
 }
 
 // startsSentence reports whether s opens a sentence: a capital, a digit,
