@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -90,7 +91,7 @@ func (b *build) finish() error {
 	if err != nil {
 		return err
 	}
-	for _, p := range sortedKeys(b.used) {
+	for _, p := range slices.Sorted(maps.Keys(b.used)) {
 		data, rerr := b.read(p, page.MaxAssetBytes, "a file of the book")
 		if rerr != nil {
 			b.addErrs(rerr)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -749,7 +750,7 @@ func (r *renderer) practicePage() string {
 	}
 	w.WriteString("</select></p>\n")
 	w.WriteString(`<p><label for="pr-tag">Tag</label> <select id="pr-tag"><option value="">any tag</option>`)
-	for _, t := range sortedKeys(tags) {
+	for _, t := range slices.Sorted(maps.Keys(tags)) {
 		fmt.Fprintf(&w, `<option value="%[1]s">%[1]s</option>`, html.EscapeString(t))
 	}
 	w.WriteString("</select></p>\n")

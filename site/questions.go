@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"html"
+	"maps"
 	"slices"
 	"strings"
 
@@ -108,7 +109,7 @@ func (r *renderer) tagList(w *strings.Builder, current string) {
 		cls = ` aria-current="page"`
 	}
 	fmt.Fprintf(w, `<li><a class="tag" href="%s" data-tag=""%s>all</a></li>`, r.href("questions/index.html", ""), cls)
-	for _, t := range sortedKeys(b.tags) {
+	for _, t := range slices.Sorted(maps.Keys(b.tags)) {
 		cls := ""
 		if t == current {
 			cls = ` aria-current="page"`

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -74,12 +75,7 @@ func page(t *testing.T, s *site.Site, name string) string {
 	t.Helper()
 	data, ok := s.Files[name]
 	if !ok {
-		var names []string
-		for n := range s.Files {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		t.Fatalf("no %s in the site; it has %s", name, strings.Join(names, " "))
+		t.Fatalf("no %s in the site; it has %s", name, strings.Join(slices.Sorted(maps.Keys(s.Files)), " "))
 	}
 	return string(data)
 }

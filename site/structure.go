@@ -2,6 +2,7 @@ package site
 
 import (
 	"cmp"
+	"maps"
 	"net/url"
 	"path"
 	"slices"
@@ -158,7 +159,7 @@ func (b *build) structure() error {
 			b.tags[t] = append(b.tags[t], q)
 		}
 	}
-	for _, t := range sortedKeys(b.tags) {
+	for _, t := range slices.Sorted(maps.Keys(b.tags)) {
 		tp := &htmlPage{
 			path: "questions/tags/" + t + ".md", out: "questions/tags/" + t + ".html", kind: kindGenerated,
 			title: "Questions tagged " + t, slug: t, body: (*renderer).tagPage,
@@ -250,13 +251,4 @@ func boolInt(v bool) int {
 		return 1
 	}
 	return 0
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -148,13 +149,8 @@ func (w *siteWriter) commit(files map[string][]byte) error {
 	if err := w.mkdir(); err != nil { // a site of no files
 		return err
 	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	made := map[string]bool{}
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if old, ok := w.written[name]; ok && sameBytes(old, files[name]) {
 			continue
 		}

@@ -2,6 +2,7 @@ package figure
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -295,12 +296,7 @@ func drawWith(src []byte, id string, values map[string]string, cs []Control) (*F
 	if err := yaml.UnmarshalWithOptions(src, &doc, yaml.UseOrderedMap()); err != nil {
 		return Draw(src, id) // Draw says what is wrong
 	}
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(values)) {
 		i := slices.IndexFunc(cs, func(c Control) bool { return c.Key == k })
 		if i < 0 {
 			return nil, &Error{Msg: fmt.Sprintf("this figure has no control %q", k)}

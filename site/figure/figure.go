@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -114,12 +115,7 @@ func kinds() map[string]kind {
 
 // Kinds lists the figure kinds, sorted.
 func Kinds() []string {
-	var ks []string
-	for k := range kinds() {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
+	return slices.Sorted(maps.Keys(kinds()))
 }
 
 // Draw draws the figure described by src, the YAML body of a figure block.

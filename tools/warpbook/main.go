@@ -20,8 +20,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets"
@@ -191,12 +192,7 @@ func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: warpbook <command> [flags] [arguments]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
-	names := make([]string, 0, len(cmds))
-	for n := range cmds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(cmds)) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w)

@@ -12,10 +12,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -90,12 +91,7 @@ func Write(dir string, opts Options) (written, kept []string, err error) {
 			return nil, nil, fmt.Errorf("%s %w (it has %s): give -force to add the book's files beside what is there", dir, ErrNotEmpty, names[0])
 		}
 	}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		if err := root.MkdirAll(path.Dir(p), 0o755); err != nil {
 			return written, kept, fmt.Errorf("write %s: %w", filepath.Join(dir, filepath.FromSlash(p)), err)
 		}
