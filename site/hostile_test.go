@@ -139,9 +139,7 @@ func TestHostile(t *testing.T) {
 					files = append(files, txtar.File{Name: "errors", Data: first})
 				}
 				ar.Files = files
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeFile(t, file, txtar.Format(ar))
 				return
 			}
 			switch {
@@ -153,16 +151,6 @@ func TestHostile(t *testing.T) {
 				t.Errorf("errors differ (go test ./site -run Hostile -update rewrites them):\n%s", udiff.Unified("want", "got", string(want), string(first)))
 			}
 		})
-	}
-}
-
-func writeFile(t *testing.T, p string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -23,6 +24,17 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 	}
 	os.Exit(code)
+}
+
+// writeFile writes data to the file p, making its directory, or fails t.
+func writeFile[D string | []byte](t *testing.T, p string, data D) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // fixtures are the sites the tests share, each built once by the first

@@ -19,13 +19,7 @@ func TestPackagesRebuild(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, src string) {
 		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(name)), src)
 	}
 	write("go.mod", "module example.com/m\n\ngo 1.26\n")
 	write("lib/h/h.go", "// Package h answers.\npackage h\n\n// Answer answers.\nfunc Answer() int { return 42 }\n")

@@ -319,8 +319,8 @@ func TestPracticeBrowser(t *testing.T) {
 		}
 		path := filepath.Join(t.TempDir(), "progress.json")
 		bad := filepath.Join(t.TempDir(), "bad.json")
-		os.WriteFile(path, []byte(file), 0o644)
-		os.WriteFile(bad, []byte(`{"format": "something else"}`), 0o644)
+		writeFile(t, path, file)
+		writeFile(t, bad, `{"format": "something else"}`)
 		tb.do(chromedp.SetUploadFiles(chromedp.ID("pr-import"), []string{path}))
 		poll(tb, `document.getElementById('pr-io-status').textContent.startsWith("Imported")`)
 		if got := evalJS[string](tb, `JSON.stringify(`+api+`.state(`+jsString(first.ID)+`))`); got != raw {
@@ -573,9 +573,7 @@ func TestPracticeBrowser(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile("../docs/practice.png", png, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, "../docs/practice.png", png)
 			chapterScreenshot(t, bctx)
 			tb.do(chromedp.EmulateViewport(390, 844))
 		}
@@ -683,7 +681,5 @@ func chapterScreenshot(t *testing.T, bctx context.Context) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile("../docs/occupancy.png", png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, "../docs/occupancy.png", png)
 }

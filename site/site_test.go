@@ -628,10 +628,7 @@ func TestGolden(t *testing.T) {
 		golden := filepath.Join(dir, filepath.FromSlash(name))
 		got := withoutFigures(s.Files[name])
 		if *update {
-			os.MkdirAll(filepath.Dir(golden), 0o755)
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, golden, got)
 			continue
 		}
 		want, err := os.ReadFile(golden)

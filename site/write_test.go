@@ -105,7 +105,7 @@ func TestWriteRemovesStaleNewSites(t *testing.T) {
 func TestWriteRefusesForeignDirectory(t *testing.T) {
 	dir := t.TempDir()
 	precious := filepath.Join(dir, "thesis.tex")
-	os.WriteFile(precious, []byte("years of work"), 0o644)
+	writeFile(t, precious, "years of work")
 	err := siteOf(map[string]string{"index.html": "x"}).Write(dir)
 	if err == nil || !strings.Contains(err.Error(), "refusing to replace") {
 		t.Fatalf("Write over a foreign directory: %v, want a refusal", err)
