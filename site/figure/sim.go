@@ -335,14 +335,11 @@ func drawIssueVsWarps(s *spec, id string) (*Figure, error) {
 			}
 			r, err := s.simulate(cfg, w)
 			var fe *Error
-			if errors.As(err, &fe) {
-				return nil, fe
+			if err != nil && how == "window" && !errors.As(err, &fe) {
+				return nil, s.errorf("measure", "%s with %s per scheduler: %v", label, plural(k, "warp", "warps"), err)
 			}
 			if err != nil {
-				if how == "window" {
-					return nil, s.errorf("measure", "%s with %s per scheduler: %v", label, plural(k, "warp", "warps"), err)
-				}
-				return nil, &Error{Msg: err.Error()}
+				return nil, err // Draw makes it an *Error
 			}
 			if r.ResidentBlocks < k {
 				return nil, s.errorf("warps", "%s keeps only %d blocks resident (%s), not %d", m.Name, r.ResidentBlocks, r.Limiter, k)
@@ -540,12 +537,8 @@ func drawTimeline(s *spec, id string) (*Figure, error) {
 		return nil, err
 	}
 	r, err := s.simulate(sim.Config{Trace: sim.Window{From: from, To: to}}, w)
-	var fe *Error
-	if errors.As(err, &fe) {
-		return nil, fe
-	}
 	if err != nil {
-		return nil, &Error{Msg: err.Error()}
+		return nil, err
 	}
 	tr := r.Trace
 	var slots []int
@@ -719,12 +712,8 @@ func drawStepper(s *spec, id string) (*Figure, error) {
 			return nil, err
 		}
 		r, err := s.simulate(sim.Config{Trace: sim.Window{From: 0, To: 2048}}, w)
-		var fe *Error
-		if errors.As(err, &fe) {
-			return nil, fe
-		}
 		if err != nil {
-			return nil, &Error{Msg: err.Error()}
+			return nil, err
 		}
 		for i := range first {
 			first[i] = -1
