@@ -81,11 +81,7 @@ func (tb *tab) run(id string, source *string) runResult {
 	if source != nil {
 		js = fmt.Sprintf(`window.warpbook.run(%q, %q)`, id, *source)
 	}
-	r, err := chromedp.Run(tb.ctx, chromedp.Evaluate[runResult](js, chromedp.EvalAwaitPromise))
-	if err != nil {
-		tb.t.Fatalf("%s: %v", js, err)
-	}
-	return r
+	return evalAsync[runResult](tb, js)
 }
 
 // bookPages parses every page of a book that has runnable cells.
@@ -487,10 +483,7 @@ func TestBrowserLive(t *testing.T) {
 		if now := evalJS[any](tb, `window.warpbook.running()`); now != nil {
 			t.Errorf("after Stop, the kernel still runs %v", now)
 		}
-		r, err := chromedp.Run(tb.ctx, chromedp.Evaluate[runResult](`window.stopRun`, chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := evalAsync[runResult](tb, `window.stopRun`)
 		t.Logf("Stop: the diagnostic %v after the click", time.Since(clicked))
 		if r.Status != "fail" || !stopAt.MatchString(r.Error) {
 			t.Errorf("stopped: %s %q, want %v", r.Status, r.Error, stopAt)
