@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -38,10 +37,8 @@ func chromium(t testing.TB) string {
 	if testing.Short() {
 		t.Skip("the browser tests are skipped with -short")
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
+	if p, err := pdf.Browser(); err == nil {
+		return p
 	}
 	const msg = "no chromium in PATH: install Debian's chromium (apt-get install chromium) to run the browser tests"
 	if os.Getenv("WARPBOOK_BROWSER") == "require" {
