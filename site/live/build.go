@@ -96,8 +96,6 @@ type Kernel struct {
 // imports the package for its [Server], so that the kernel does not
 // import compress/gzip (nor compress/flate's tables).
 type Builder struct {
-	// GoCommand is the go command; "" means "go" from PATH.
-	GoCommand string
 	// Dir is where the go command runs, inside the warpbook module; ""
 	// means the module this executable was built from (see package
 	// source), never one found from the working directory, which may be
@@ -132,13 +130,9 @@ func (b *Builder) pkg() string {
 }
 
 func (b *Builder) goCmd() (string, error) {
-	name := b.GoCommand
-	if name == "" {
-		name = "go"
-	}
-	p, err := exec.LookPath(name)
+	p, err := exec.LookPath("go")
 	if err != nil {
-		return "", fmt.Errorf("%w (%s is not in PATH)", ErrNoToolchain, name)
+		return "", fmt.Errorf("%w (go is not in PATH)", ErrNoToolchain)
 	}
 	return p, nil
 }
