@@ -481,14 +481,7 @@ func choices(text, num, unit string, peers []string) []string {
 		return math.Abs(math.Log((math.Abs(x) + 1) / (math.Abs(v) + 1)))
 	}
 	slices.SortStableFunc(near, func(x, y string) int {
-		dx, dy := dist(x), dist(y)
-		switch {
-		case dx < dy:
-			return -1
-		case dx > dy:
-			return 1
-		}
-		return strings.Compare(x, y)
+		return cmp.Or(cmp.Compare(dist(x), dist(y)), strings.Compare(x, y))
 	})
 	for _, n := range near {
 		// Only values of the same order: 1,536 is no choice for 4.
