@@ -76,9 +76,8 @@ func browser(t testing.TB) context.Context {
 // flow that writes to the browser's storage, which tests running beside
 // it must not see, and for a measurement that must start with nothing
 // cached. (A browser context of the shared Chromium would isolate the
-// storage too, but in one, a click on a link between file:// pages lost
-// the stored theme or never fired the load event, a few times in a
-// hundred on the loaded 2-core machine.)
+// storage too, but in one, a click on a link between file:// pages at
+// times lost the stored theme or never fired the load event.)
 func ownBrowser(t testing.TB) context.Context {
 	t.Helper()
 	ctx, stop, err := startBrowser(chromium(t))

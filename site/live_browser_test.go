@@ -712,9 +712,9 @@ func TestBrowserLiveSASS(t *testing.T) {
 
 // TestBrowserLiveBook runs every snippet of the book in the browser
 // kernel, from file://, and checks that each gets its verified output
-// (the output block, which warpbook test checks natively). It takes about
-// 20 minutes on the 2-core development machine, so it runs only when
-// WARPBOOK_LIVE_BOOK is set: "all", or part of a page's path.
+// (the output block, which warpbook test checks natively). It is slow,
+// so it runs only when WARPBOOK_LIVE_BOOK is set: "all", or part of a
+// page's path.
 func TestBrowserLiveBook(t *testing.T) {
 	which := os.Getenv("WARPBOOK_LIVE_BOOK")
 	if which == "" {

@@ -263,10 +263,6 @@ func TestNumberedFloats(t *testing.T) {
 // visit, gzipped: its HTML and the stylesheets and scripts it loads before
 // the reader does anything (the search index and library, the programs of
 // "Copy as program" and the figures' numbers load, or open, on demand).
-// It was 50 KiB until the mechanism chapters gained compiled CUDA cells
-// (the kernel, ptxas's table and SASS excerpts: 2 to 6 KB a chapter), 54
-// KiB until the memory system's second half added the TMA unit's prose to
-// async-copies (54.5 KB).
 const pageWeightBudget = 56 << 10
 
 // The real book's chapters stay within the page weight budget. go test

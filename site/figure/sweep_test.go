@@ -123,9 +123,8 @@ func clamp(cs []figure.Control, values map[string]string) {
 // control at a time, with a number that another control bounds clamped to
 // that control's choice, as the form clamps it, and in pairs of controls
 // (see pairsOf): the figures of site/testdata, and with
-// WARPBOOK_WHOLE_BOOK=1 the book's too (2,373 redraws, about 9 minutes on
-// the shared 2-core machine). The browser's sweep is
-// TestBrowserFigureSweep.
+// WARPBOOK_WHOLE_BOOK=1 the book's too, which takes minutes. The
+// browser's sweep is TestBrowserFigureSweep.
 func TestControlsOffered(t *testing.T) {
 	if testing.Short() {
 		t.Skip("draws every figure of the book many times; skipped with -short")
