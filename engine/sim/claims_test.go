@@ -6,15 +6,21 @@ import (
 	"testing"
 )
 
-// run runs a workload and checks the identities on its result.
-func run(t *testing.T, w Workload) *Result {
+// runWith runs a workload under c and checks the identities on its result.
+func runWith(t *testing.T, c Config, w Workload) *Result {
 	t.Helper()
-	r, err := Run(w)
+	r, err := c.Run(w)
 	if err != nil {
 		t.Fatalf("%s: %v", w.Name, err)
 	}
 	checkIdentities(t, w.Name, r)
 	return r
+}
+
+// run runs a workload and checks the identities on its result.
+func run(t *testing.T, w Workload) *Result {
+	t.Helper()
+	return runWith(t, Config{}, w)
 }
 
 func within(got, want, tol float64) bool { return math.Abs(got-want) <= tol }

@@ -13,11 +13,7 @@ func issueCycles(t *testing.T, m Machine, w Workload, op string) map[int][]int {
 	if w.Launch.Blocks == 0 {
 		w.Launch.Blocks = 1
 	}
-	r, err := Config{Machine: &m, Trace: Window{From: 0, To: 200000}}.Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, w.Name, r)
+	r := runWith(t, Config{Machine: &m, Trace: Window{From: 0, To: 200000}}, w)
 	out := map[int][]int{}
 	for _, is := range r.Trace.Issues {
 		if is.Op == op && is.Block == 0 {

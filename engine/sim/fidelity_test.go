@@ -42,12 +42,7 @@ func steady(t *testing.T, m Machine, w Workload) *Result {
 	if w.Launch.Blocks == 0 {
 		w.Launch.Blocks = 1
 	}
-	r, err := Config{Machine: &m, Steady: true}.Run(w)
-	if err != nil {
-		t.Fatalf("%s on %s: %v", w.Name, m.Name, err)
-	}
-	checkIdentities(t, w.Name, r)
-	return r
+	return runWith(t, Config{Machine: &m, Steady: true}, w)
 }
 
 // lanesBusy is the fraction of m's FP32 lanes a dependent FFMA loop with

@@ -19,12 +19,7 @@ func loadedToy() Machine {
 // warps' stays.
 func spans(t *testing.T, m Machine, w Workload, to int) []Span {
 	t.Helper()
-	r, err := Config{Machine: &m, Trace: Window{From: 0, To: to}}.Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, w.Name, r)
-	return r.Trace.Spans
+	return runWith(t, Config{Machine: &m, Trace: Window{From: 0, To: to}}, w).Trace.Spans
 }
 
 // TestBlockLaunch: a block's place is taken BlockLaunch cycles after its
@@ -195,13 +190,8 @@ func TestWarpsPerScheduler(t *testing.T) {
 	m.Schedulers, m.MaxWarps, m.MaxBlocks = 1, 256, 8
 	const n = 20
 	for _, pol := range []string{"lrr", "gto", "gty", "oldest", "two_level:8"} {
-		w := Workload{Policy: pol, Launch: Launch{Block: 1024, Blocks: 8}, Program: chain("FFMA", n)}
-		res, err := (Config{Machine: &m}).Run(w)
-		if err != nil {
-			t.Fatalf("%s: %v", pol, err)
-		}
 		name := "256 warps on one scheduler, " + pol
-		checkIdentities(t, name, res)
+		res := runWith(t, Config{Machine: &m}, Workload{Name: name, Policy: pol, Launch: Launch{Block: 1024, Blocks: 8}, Program: chain("FFMA", n)})
 		if res.Instructions < 256*n {
 			t.Errorf("%s: %d warp instructions issued, want at least %d (256 warps × %d)", name, res.Instructions, 256*n, n)
 		}

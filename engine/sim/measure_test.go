@@ -21,11 +21,7 @@ func TestMeasureWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Config{Measure: Window{From: 1000, To: 3000}}.Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, w.Name, r)
+	r := runWith(t, Config{Measure: Window{From: 1000, To: 3000}}, w)
 	want := map[string]float64{
 		"sm__cycles_elapsed.avg":                                         2000,
 		"smsp__inst_executed.sum":                                        2000,
@@ -87,11 +83,7 @@ func TestMeasureSteady(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Config{Steady: true}.Run(w)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkIdentities(t, w.Name, r)
+		r := runWith(t, Config{Steady: true}, w)
 		if W < 8 && whole.IssueActive > 99 {
 			t.Errorf("W=%d: the whole run issues on %.2f%% of cycles; want the tail to show", W, whole.IssueActive)
 		}

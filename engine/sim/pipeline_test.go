@@ -16,12 +16,7 @@ func one(m Machine) *Machine {
 
 func runOn(t *testing.T, m *Machine, w Workload) *Result {
 	t.Helper()
-	r, err := Config{Machine: m}.Run(w)
-	if err != nil {
-		t.Fatalf("%s: %v", w.Name, err)
-	}
-	checkIdentities(t, w.Name, r)
-	return r
+	return runWith(t, Config{Machine: m}, w)
 }
 
 // TestSectorsAndWavefronts: a warp's access touches the 32-byte sectors of
@@ -62,11 +57,7 @@ func TestSectorsAndWavefronts(t *testing.T) {
 func TestBankConflictSlowdown(t *testing.T) {
 	perLoad := func(stride int) float64 {
 		p := NewProgram().Loop(200, NewProgram().Add(Inst{Op: "LDS", Dst: "r2", Src: []string{"r1"}, Stride: stride}))
-		r, err := Config{Machine: one(Volta()), Steady: true}.Run(Workload{Launch: Launch{Block: 1024, Blocks: 2}, Program: p})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkIdentities(t, fmt.Sprintf("stride %d", stride), r)
+		r := runWith(t, Config{Machine: one(Volta()), Steady: true}, Workload{Name: fmt.Sprintf("stride %d", stride), Launch: Launch{Block: 1024, Blocks: 2}, Program: p})
 		return float64(r.Cycles) / float64(r.Instructions)
 	}
 	for _, c := range []struct {
@@ -252,11 +243,7 @@ func TestWarpgroupMMA(t *testing.T) {
 // scheduler changes warps); dependent ones cannot pair.
 func TestDualIssue(t *testing.T) {
 	ind := NewProgram().Loop(100, NewProgram().ILP(48, "FFMA", "r0", "r0", "r1"))
-	r, err := Config{Machine: one(GK110()), Steady: true}.Run(Workload{Name: "ilp8", Launch: Launch{Block: 1024, Blocks: 2}, Program: ind})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, "ilp8", r)
+	r := runWith(t, Config{Machine: one(GK110()), Steady: true}, Workload{Name: "ilp8", Launch: Launch{Block: 1024, Blocks: 2}, Program: ind})
 	if perSched := float64(r.Instructions) / float64(r.ActiveCycles); !within(perSched, 1.5, 0.02) {
 		t.Errorf("independent FFMA on gk110: %.3f warp instructions per scheduler cycle, want 1.5 (192 lanes)", perSched)
 	}

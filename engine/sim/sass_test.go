@@ -178,11 +178,7 @@ func TestMicrobenchmarkLatency(t *testing.T) {
 			if c.level != "" {
 				w.Kernel.Default = Access{Level: c.level}
 			}
-			r, err := Run(w)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkIdentities(t, w.Name, r)
+			r := run(t, w)
 			got := chainCPI(t, r, c.op)
 			if !within(got, c.want, c.tol) {
 				t.Errorf("%s on %s: %.2f cycles per %s, published %g ± %g (%s)", c.kernel, r.Machine.Name, got, c.op, c.want, c.tol, c.source)
@@ -211,11 +207,7 @@ func TestMicrobenchmarkILP(t *testing.T) {
 		for ilp := 1; ilp <= 4; ilp++ {
 			fn := fmt.Sprintf("ffma_ilp%d", ilp)
 			w := kernelOf(t, l, fn, 32, 1, 32, 20)
-			r, err := Run(w)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkIdentities(t, w.Name, r)
+			r := run(t, w)
 			want := max(4/float64(ilp), c.interval)
 			if got := meanCPI(r, "FFMA"); !within(got, want, 0.5) {
 				t.Errorf("%s on %s, one warp: %.2f cycles per FFMA, want %.2f", fn, r.Machine.Name, got, want)
@@ -229,11 +221,7 @@ func TestMicrobenchmarkILP(t *testing.T) {
 		m, _ := Preset(w.GPU)
 		m.SMs = 1
 		w.Launch.Blocks = 4
-		r, err := Config{Machine: &m, Steady: true}.Run(w)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkIdentities(t, w.Name, r)
+		r := runWith(t, Config{Machine: &m, Steady: true}, w)
 		ffma := 0
 		for _, ln := range r.Lines {
 			if strings.HasPrefix(ln.Text, "FFMA") {
@@ -337,12 +325,7 @@ func runKernelFile(t *testing.T, l *sass.Listing, name, spec string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, name, r)
-	return r
+	return run(t, w)
 }
 
 // TestSaxpyBlame traces saxpy's long_scoreboard to the loads: the FFMA
@@ -478,11 +461,7 @@ func TestForeignKernels(t *testing.T) {
 		for _, f := range l.Functions {
 			t.Run(f.Arch+"/"+f.Name, func(t *testing.T) {
 				w := kernelOf(t, l, f.Name, 256, 432, 4, 8)
-				r, err := Run(w)
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkIdentities(t, w.Name, r)
+				r := run(t, w)
 				if r.Instructions < 100 {
 					t.Errorf("%d instructions", r.Instructions)
 				}

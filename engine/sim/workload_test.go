@@ -21,11 +21,7 @@ func TestExampleWorkload(t *testing.T) {
 	if w.GPU != "toy" || w.Policy != "gto" || w.Launch != (Launch{Block: 128, Blocks: 1, Regs: 32}) {
 		t.Errorf("parsed gpu %q policy %q launch %+v", w.GPU, w.Policy, w.Launch)
 	}
-	r, err := Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, "example", r)
+	r := run(t, w)
 	want := []string{
 		"sm__cycles_elapsed.avg",
 		"smsp__inst_executed.sum",
@@ -162,11 +158,7 @@ program:
 	if w.Memory != (Memory{Model: "queue", LGQueue: 4, MemQueue: 2, DRAMBytesPerCycle: 2.5}) {
 		t.Errorf("memory %+v", w.Memory)
 	}
-	r, err := Run(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkIdentities(t, "forms", r)
+	r := run(t, w)
 	// Per warp: 3 FFMA, BRA, LDS + MUFU (both paths), BRA, (NANOSLEEP on
 	// warp 1), MEMBAR, STG, EXIT.
 	if r.Instructions != 2*10+1 {
