@@ -2,7 +2,7 @@ package ptxas
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/warpbook/warpbook/engine/occupancy"
@@ -147,23 +147,14 @@ func (ks Kernels) describe() string {
 		if archs[k.Name] == nil {
 			names = append(names, k.Name)
 		}
-		if !contains(archs[k.Name], k.Arch) {
+		if !slices.Contains(archs[k.Name], k.Arch) {
 			archs[k.Name] = append(archs[k.Name], k.Arch)
 		}
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = fmt.Sprintf("%s (%s)", n, strings.Join(archs[n], ", "))
 	}
 	return "it compiles " + strings.Join(parts, ", ")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -3,6 +3,7 @@ package sass
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -119,14 +120,7 @@ func (in *Inst) Mnemonic() string {
 }
 
 // Has reports whether the instruction carries modifier mod.
-func (in *Inst) Has(mod string) bool {
-	for _, m := range in.Mods {
-		if m == mod {
-			return true
-		}
-	}
-	return false
-}
+func (in *Inst) Has(mod string) bool { return slices.Contains(in.Mods, mod) }
 
 // Function returns the function with the given name; with name "" it
 // returns the listing's only function and an error naming them all when

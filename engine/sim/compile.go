@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -156,12 +157,7 @@ func compile(p *Program, file string) (*compiled, error) {
 // usesCluster reports whether the program reads or writes another
 // block's shared memory or waits at a cluster barrier.
 func (p *compiled) usesCluster() bool {
-	for i := range p.code {
-		if p.code[i].need == needCluster || p.code[i].level == levelDSMEM {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.code, func(in inst) bool { return in.need == needCluster || in.level == levelDSMEM })
 }
 
 func (c *compiler) errorf(s *stmt, path, format string, args ...any) error {

@@ -2,7 +2,8 @@ package sim
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -110,11 +111,7 @@ func ParseKernel(name string, spec []byte, l *sass.Listing) (Workload, error) {
 	if w.GPU == "" {
 		g, ok := PresetForArch(f.Arch)
 		if !ok {
-			names := make([]string, 0, len(archPresets))
-			for a := range archPresets {
-				names = append(names, a)
-			}
-			sort.Strings(names)
+			names := slices.Sorted(maps.Keys(archPresets))
 			return w, p.errAt(root, "no preset models %q (the architecture of %s); add gpu: a preset name (presets follow %s)", f.Arch, f.Name, strings.Join(names, ", "))
 		}
 		w.GPU = g

@@ -2,7 +2,8 @@ package sim
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -410,12 +411,8 @@ var ops = map[string]opInfo{
 
 // Ops returns the opcodes a program may use, sorted, plus BRA.
 func Ops() []string {
-	out := make([]string, 0, len(ops)+1)
-	for k := range ops {
-		out = append(out, k)
-	}
-	out = append(out, "BRA")
-	sort.Strings(out)
+	out := append(slices.Collect(maps.Keys(ops)), "BRA")
+	slices.Sort(out)
 	return out
 }
 

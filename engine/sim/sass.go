@@ -2,7 +2,9 @@ package sim
 
 import (
 	"fmt"
-	"sort"
+	"iter"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -197,7 +199,7 @@ func lookup[V any](c *sassCompiler, section string, m map[string]V, i int) (V, s
 	if len(keys) == 0 {
 		return zero, "", false
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	if len(keys) > 1 && c.err == nil {
 		c.err = c.keyErr(section, keys[1], "%s and %s name the same instruction, %s; give one", keys[0], keys[1], in.Text)
 	}
@@ -750,36 +752,21 @@ func (c *sassCompiler) reconvergence() error {
 // checkKeys reports a key of the kernel file that names no instruction of
 // its kind.
 func (c *sassCompiler) checkKeys() error {
-	check := func(section string, keys []string, what string) error {
-		sort.Strings(keys)
-		for _, k := range keys {
+	check := func(section string, keys iter.Seq[string], what string) error {
+		for _, k := range slices.Sorted(keys) {
 			if !c.used[section+"\x00"+k] {
 				return c.keyErr(section, k, "%s names no %s of %s", k, what, c.f.Name)
 			}
 		}
 		return nil
 	}
-	keys := func(m map[string]int) []string {
-		var out []string
-		for k := range m {
-			out = append(out, k)
-		}
-		return out
-	}
-	if err := check("loops", keys(c.k.Loops), "reachable loop head (the target of a backward branch)"); err != nil {
+	if err := check("loops", maps.Keys(c.k.Loops), "reachable loop head (the target of a backward branch)"); err != nil {
 		return err
 	}
-	var bk, ak []string
-	for k := range c.k.Branches {
-		bk = append(bk, k)
-	}
-	for k := range c.k.Access {
-		ak = append(ak, k)
-	}
-	if err := check("branches", bk, "conditional branch, EXIT, CALL or RET"); err != nil {
+	if err := check("branches", maps.Keys(c.k.Branches), "conditional branch, EXIT, CALL or RET"); err != nil {
 		return err
 	}
-	return check("access", ak, "memory instruction")
+	return check("access", maps.Keys(c.k.Access), "memory instruction")
 }
 
 // bindSASS sets the machine-dependent latencies of a kernel's variable-

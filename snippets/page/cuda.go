@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -225,7 +226,7 @@ func (pg *Page) newCUDACell(n *ast.FencedCodeBlock, infoPos Pos, attrs []infoTok
 				switch {
 				case !archRE.MatchString(a):
 					bad(t, "arch %q is not an architecture: write arch=sm_80,sm_90a", a)
-				case contains(c.Attrs.Archs, a):
+				case slices.Contains(c.Attrs.Archs, a):
 					bad(t, "arch %s is named twice", a)
 				default:
 					c.Attrs.Archs = append(c.Attrs.Archs, a)
@@ -262,15 +263,6 @@ var cudaUsage = map[string]string{
 	"from":    `from="^HMMA"`,
 	"to":      `to="^BRA"`,
 	"context": "context=2",
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // resources attaches a resources block to the CUDA cell right before it.
@@ -389,7 +381,7 @@ func (pg *Page) sass(n *ast.FencedCodeBlock, infoPos Pos, attrs []infoToken, dia
 			return nil
 		}
 	}
-	if arch.key != "" && !contains(s.Cell.Attrs.Archs, arch.value) {
+	if arch.key != "" && !slices.Contains(s.Cell.Attrs.Archs, arch.value) {
 		bad(arch, "the CUDA cell %s does not compile for %s (it compiles for %s)", s.Cell.ID(), arch.value, strings.Join(s.Cell.Attrs.Archs, ", "))
 	}
 	if !pg.closed(n) {

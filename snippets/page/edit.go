@@ -2,8 +2,10 @@ package page
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -18,7 +20,7 @@ import (
 // an id the page has no runnable cell for, are errors.
 func (p *Page) WithCode(code map[string]string) ([]byte, error) {
 	var edits []splice
-	for _, id := range sortedKeys(code) {
+	for _, id := range slices.Sorted(maps.Keys(code)) {
 		c := p.Cell(id)
 		if c == nil {
 			return nil, fmt.Errorf("%s: no snippet with id %q", p.Path, id)
@@ -68,12 +70,12 @@ type Verified struct {
 // line that would close its block, a block that is never closed, and an
 // id or index the page has no cell or block for are errors.
 func (p *Page) WithVerified(v Verified) ([]byte, error) {
-	for _, id := range sortedKeys(v.Outputs) {
+	for _, id := range slices.Sorted(maps.Keys(v.Outputs)) {
 		if p.Cell(id) == nil {
 			return nil, fmt.Errorf("%s: no snippet with id %q", p.Path, id)
 		}
 	}
-	for _, id := range sortedKeys(v.Resources) {
+	for _, id := range slices.Sorted(maps.Keys(v.Resources)) {
 		if p.cudaCell(id) == nil {
 			return nil, fmt.Errorf("%s: no CUDA cell with id %q", p.Path, id)
 		}
@@ -108,7 +110,7 @@ func (p *Page) WithVerified(v Verified) ([]byte, error) {
 			return nil, err
 		}
 	}
-	for _, i := range sortedInts(v.SASS) {
+	for _, i := range slices.Sorted(maps.Keys(v.SASS)) {
 		s := p.SASS[i]
 		if err := add(p.rewriteBlock(s.ID(), nil, s.Pos, s.Block, s.Pos, "sass", v.SASS[i])); err != nil {
 			return nil, err
@@ -165,15 +167,6 @@ func (p *Page) cudaCell(id string) *CUDACell {
 	return nil
 }
 
-func sortedInts(m map[int]string) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	return keys
-}
-
 // splice replaces Source[start:end] by text.
 type splice struct {
 	start, end int
@@ -183,23 +176,12 @@ type splice struct {
 // apply returns a copy of the page's source with edits made; they do not
 // overlap.
 func (p *Page) apply(edits []splice) []byte {
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	slices.SortFunc(edits, func(a, b splice) int { return cmp.Compare(b.start, a.start) })
 	out := bytes.Clone(p.Source)
 	for _, e := range edits {
 		out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
 	}
 	return out
-}
-
-// sortedKeys returns m's keys in order, so that errors come in the same
-// order on every run.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // lineEnd returns the line ending of 1-based line n: "\r\n" or "\n".

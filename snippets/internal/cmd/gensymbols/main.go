@@ -13,9 +13,10 @@ import (
 	"flag"
 	"fmt"
 	"github.com/warpbook/warpbook/internal/atomicfile"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets/internal/symgen"
@@ -58,12 +59,7 @@ func run() error {
 			}
 		}
 	}
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(files)) {
 		if bytes.Equal(old[n], files[n]) {
 			continue
 		}
