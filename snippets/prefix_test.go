@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/warpbook/warpbook/internal/booktest"
 	"github.com/warpbook/warpbook/snippets/internal/worker"
 	"github.com/warpbook/warpbook/snippets/page"
@@ -254,27 +252,9 @@ func resultText(r *PageResult) string {
 // each, the prefix compiled without the fallback differs from the whole
 // page at some cut, so that these tests fail if the fallback misses it.
 func TestPrefixCorpus(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata/*.txtar: %v", err)
-	}
 	prefixCases := 0
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var src []byte
-		for _, f := range ar.Files {
-			if f.Name == "page.md" {
-				src = f.Data
-			}
-		}
-		p, _ := page.Parse("page.md", src)
-		if len(p.Diagnostics) > 0 || strings.Contains(string(ar.Comment), "native:") {
-			continue
-		}
+	for _, p := range corpusPages(t) {
+		name := strings.TrimSuffix(filepath.Dir(p.Path), ".txtar")
 		t.Run(name, func(t *testing.T) {
 			whole, pageDiags := wholePlan(p)
 			differs := false
