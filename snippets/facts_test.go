@@ -44,6 +44,16 @@ func sameFolding(a, b *plan) string {
 	return ""
 }
 
+// mustParse parses a page and stops the test on an error.
+func mustParse(t *testing.T, path, src string) *page.Page {
+	t.Helper()
+	p, err := page.Parse(path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // corpusPages parses the page of every testdata/*.txtar case that parses
 // and runs in the interpreter.
 func corpusPages(t *testing.T) []*page.Page {
@@ -150,10 +160,7 @@ func TestFactsEdited(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := page.Parse(p.Path, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := mustParse(t, p.Path, string(src))
 		whole, _ := wholePlan(q)
 		pl, _ := withFacts(t, q, f)
 		if pl.typeChecks == 0 {
@@ -164,10 +171,7 @@ func TestFactsEdited(t *testing.T) {
 		}
 	}
 	const src = "# T\n\n```go run id=a\nvar x int = \"s\"\n_ = x\n```\n"
-	p, err := page.Parse("t.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustParse(t, "t.md", src)
 	f := Compile(p, pkgsOf(p)).Facts
 	if len(f.Programs) != 0 {
 		t.Errorf("facts of a page that does not type-check: %d programs recorded", len(f.Programs))

@@ -33,10 +33,7 @@ func TestNativePagesBuildAlone(t *testing.T) {
 	mk := func(name, word string) *page.Page {
 		src := "# " + name + "\n\n```go run\nimport \"fmt\"\n\nfmt.Println(\"" + word + "\")\n```\n```output\n" + word + "\n```\n\n" +
 			"```go run fresh\nimport \"fmt\"\n\nfmt.Println(\"" + word + " again\")\n```\n```output\n" + word + " again\n```\n"
-		p, err := page.Parse(name, []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := mustParse(t, name, src)
 		return p
 	}
 	k := &Kernel{Native: true, GoCommand: fake}
@@ -53,10 +50,7 @@ func TestNativePagesBuildAlone(t *testing.T) {
 // A100 preset.
 func nativePage(t *testing.T) *page.Page {
 	t.Helper()
-	p, err := page.Parse("page.md", []byte("# Native\n\n```go run\nimport (\n\t\"fmt\"\n\n\t\"github.com/warpbook/warpbook/engine/gpu\"\n)\n\nfmt.Println(gpu.A100().Name)\n```\n```output\nA100 SXM4\n```\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustParse(t, "page.md", "# Native\n\n```go run\nimport (\n\t\"fmt\"\n\n\t\"github.com/warpbook/warpbook/engine/gpu\"\n)\n\nfmt.Println(gpu.A100().Name)\n```\n```output\nA100 SXM4\n```\n")
 	return p
 }
 

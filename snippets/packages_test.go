@@ -156,10 +156,7 @@ func Slots(d gpu.Device) int { return d.MaxThreadsPerSM / d.WarpSize }
 		t.Fatalf("LoadPackages: %v", ds)
 	}
 	src := "# P\n\n```go run id=a\nimport (\n\t\"fmt\"\n\n\t\"example.com/m/h\"\n)\n\nfmt.Println(h.Warps())\n```\n\n```output\nA100 SXM4: 64 warps\n```\n\n```go run id=b error=\"undefined: h.Nope\"\nh.Nope()\n```\n"
-	p, err := page.Parse("p.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustParse(t, "p.md", src)
 	k := &Kernel{InProcess: true, Packages: func(*page.Page) *Packages { return ps }}
 	r := k.RunPage(context.Background(), p)
 	if r.Failed() {

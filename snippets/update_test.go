@@ -35,10 +35,7 @@ func TestUpdate(t *testing.T) {
 		{"tilde fence", "```go run\nx\n```\n~~~~output\nold\n~~~~\n", "```\n", "```go run\nx\n```\n~~~~output\n```\n~~~~\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := page.Parse("x.md", []byte(tc.src))
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := mustParse(t, "x.md", tc.src)
 			c := p.Cells[0]
 			r := &PageResult{Page: p, Cells: []*CellResult{failOutput(c, tc.out)}}
 			got, ids, err := Update(r)
@@ -142,10 +139,7 @@ func TestUpdateFileSafety(t *testing.T) {
 // TestInProcess runs a page without worker processes, as a library user
 // without the TestMain hook would.
 func TestInProcess(t *testing.T) {
-	p, err := page.Parse("x.md", []byte("```go run\nimport (\n\t\"fmt\"\n\t\"os\"\n)\nx := 2\nfmt.Println(x)\nfmt.Fprintln(os.Stdout, \"stdout\")\n```\n```output\n2\nstdout\n```\n\n[2](= \"x\")\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustParse(t, "x.md", "```go run\nimport (\n\t\"fmt\"\n\t\"os\"\n)\nx := 2\nfmt.Println(x)\nfmt.Fprintln(os.Stdout, \"stdout\")\n```\n```output\n2\nstdout\n```\n\n[2](= \"x\")\n")
 	r := (&Kernel{InProcess: true}).RunPage(context.Background(), p)
 	if r.Failed() || r.Cells[0].Status != StatusPass || r.Checks[0].Value != "2" {
 		t.Errorf("in-process run failed: %v %+v %+v", r.AllDiagnostics(), r.Cells[0], r.Checks[0])

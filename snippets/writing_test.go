@@ -30,10 +30,7 @@ func TestWritingExample(t *testing.T) {
 	if example == "" {
 		t.Fatal("docs/writing.md has no example page (a ````markdown block with go run snippets)")
 	}
-	p, err := page.Parse("writing-example.md", []byte(example))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustParse(t, "writing-example.md", example)
 	if len(p.Cells) < 3 || len(p.Checks) < 1 || p.FrontMatter == nil {
 		t.Errorf("the example should show front matter, several snippets and a checked value: %d cells, %d checks", len(p.Cells), len(p.Checks))
 	}

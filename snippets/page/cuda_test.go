@@ -31,10 +31,7 @@ const cudaPage = "# ILP\n" + // 1
 	"```\n" // 24
 
 func TestParseCUDA(t *testing.T) {
-	pg, err := Parse("x.md", []byte(cudaPage))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := mustParse(t, "x.md", cudaPage)
 	if len(pg.CUDA) != 1 || len(pg.SASS) != 2 || len(pg.Cells) != 0 {
 		t.Fatalf("%d CUDA cells, %d sass blocks, %d Go cells; want 1, 2, 0", len(pg.CUDA), len(pg.SASS), len(pg.Cells))
 	}
@@ -133,10 +130,7 @@ func TestWholeListing(t *testing.T) {
 	cell := "```cuda compile id=k arch=sm_80\n__global__ void k() {}\n```\n"
 	src := cell + resources + "```sass raw\n" + wholeLine0 + "        /*0010*/                   EXIT ;    /* 0x000000000000794d */\n" + wholeCtrl + "```\n" +
 		"```sass match=EXIT raw\n        /*0010*/                   EXIT ;    /* 0x000000000000794d */\n" + wholeCtrl + "```\n"
-	pg, err := Parse("x.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := mustParse(t, "x.md", src)
 	if !pg.SASS[0].Whole() || pg.SASS[1].Whole() {
 		t.Errorf("Whole: %v, %v; want true, false (match= selects)", pg.SASS[0].Whole(), pg.SASS[1].Whole())
 	}
@@ -160,10 +154,7 @@ func TestWholeListing(t *testing.T) {
 // TestWithVerified rewrites a CUDA cell's resources and sass blocks, and
 // adds the resources block a cell lacks, inside a list item.
 func TestWithVerified(t *testing.T) {
-	pg, err := Parse("x.md", []byte(cudaPage))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := mustParse(t, "x.md", cudaPage)
 	out, err := pg.WithVerified(Verified{Resources: map[string]string{"ilp": "T\n"}, SASS: map[int]string{1: "/*0000*/ MOV R1 ;\n"}})
 	if err != nil {
 		t.Fatal(err)
@@ -176,10 +167,7 @@ func TestWithVerified(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 	listed := "- step\n\n  ```cuda compile arch=sm_80\n  __global__ void k() {}\n  ```\n"
-	pg, err = Parse("y.md", []byte(listed))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg = mustParse(t, "y.md", listed)
 	out, err = pg.WithVerified(Verified{Resources: map[string]string{"cuda-1": "A\n\nB\n"}})
 	if want := listed + "  ```resources\n  A\n\n  B\n  ```\n"; err != nil || string(out) != want {
 		t.Errorf("got %v\n%s\nwant\n%s", err, out, want)

@@ -8,6 +8,16 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
+// mustParse parses a page and stops the test on an error.
+func mustParse(t *testing.T, path, src string) *Page {
+	t.Helper()
+	p, err := Parse(path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 const samplePage = "---\ntitle: Sample\ntags: [a, b]\n---\n" +
 	"# Sample\n\n" +
 	"```go run id=first\n" +
@@ -28,10 +38,7 @@ const samplePage = "---\ntitle: Sample\ntags: [a, b]\n---\n" +
 	"| a | b |\n|---|---|\n| 1 | 2 |\n"
 
 func TestParsePage(t *testing.T) {
-	pg, err := Parse("book/sample.md", []byte(samplePage))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := mustParse(t, "book/sample.md", samplePage)
 	if pg.FrontMatter == nil || string(pg.FrontMatter.Raw) != "title: Sample\ntags: [a, b]\n" || pg.FrontMatter.Line != 2 {
 		t.Fatalf("front matter = %+v", pg.FrontMatter)
 	}
@@ -98,10 +105,7 @@ func TestParsePage(t *testing.T) {
 // (in a footnote too).
 func TestDialect(t *testing.T) {
 	src := "---\ntitle: T\n---\n# Top {#top}\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n> [!NOTE]\n> Said.\n\nText[^1].\n\n[^1]: A note with a cell:\n\n    ```go run id=foot\n    import \"fmt\"\n    fmt.Println(1)\n    ```\n    ```output\n    2\n    ```\n"
-	pg, err := Parse("x.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := mustParse(t, "x.md", src)
 	kinds := map[ast.NodeKind]int{}
 	var ids []string
 	_ = ast.Walk(pg.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -136,10 +140,7 @@ func TestDialect(t *testing.T) {
 func TestDrillDirectives(t *testing.T) {
 	src := "```go run id=a nodrill\nx\n```\n\n```go run id=b drill=\"How many warps?\"\nx\n```\n\n" +
 		"A [4](= \"2+2\")<!-- nodrill --> and [5](= \"2+3\")<!--drill:  What is\ntwo plus three? --> and [6](= \"3+3\")<!-- a note --> and [7](= \"3+4\").\n"
-	pg, err := Parse("x.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := mustParse(t, "x.md", src)
 	if a := pg.Cells[0].Attrs; !a.NoDrill || a.Drill != "" {
 		t.Errorf("cell a: %+v", a)
 	}
@@ -175,10 +176,7 @@ func TestSetupSeparatorIsAComment(t *testing.T) {
 		{"unterminated string above", "s := \"a\n// ---\nfmt.Print(s)\n", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pg, err := Parse("x.md", []byte("```go run\n"+tc.code+"```\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			pg := mustParse(t, "x.md", "```go run\n"+tc.code+"```\n")
 			hidden := 0
 			for _, l := range pg.Cells[0].Lines {
 				if l.Hidden {

@@ -34,10 +34,7 @@ func TestProseNumbers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pg, err := Parse("p.md", []byte(page(tt.fm, tt.prose)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			pg := mustParse(t, "p.md", page(tt.fm, tt.prose))
 			var got []string
 			for _, w := range pg.Warnings() {
 				number, _, _ := strings.Cut(w.Msg, " ")
