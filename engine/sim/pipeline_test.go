@@ -108,15 +108,7 @@ func TestGreedyThenYoungest(t *testing.T) {
 // s+4 on sub-partition s; the younger of each pair issues first, and
 // corresponding warps of neighbouring sub-partitions 2 cycles apart.
 func TestT4IssueOrder(t *testing.T) {
-	p := NewProgram().Op("MOV", "r0", "r1").Op("MOV", "r2", "r3").Op("IMAD", "r4", "r0", "r2").Add(Inst{Op: "STG", Src: []string{"r4", "r2"}})
-	r, err := Config{Machine: one(Turing()), Trace: Window{From: 0, To: 400}}.Run(Workload{Launch: Launch{Block: 256, Blocks: 1}, Program: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := map[int]int{}
-	for _, is := range r.Trace.IssueOrder() {
-		first[is.Warp] = is.Cycle
-	}
+	first := t4Order(t)
 	for s := 0; s < 4; s++ {
 		if first[s+4] >= first[s] {
 			t.Errorf("sub-partition %d: warp %d first issues at %d, warp %d at %d; want the younger first", s, s+4, first[s+4], s, first[s])
