@@ -80,7 +80,7 @@ const (
 
 func TestParseCUDAErrors(t *testing.T) {
 	cell := "```cuda compile id=k arch=sm_80\n__global__ void k() {}\n```\n"
-	for _, tc := range []struct{ name, src, want string }{
+	testParseErrors(t, []parseError{
 		{"no arch", "```cuda compile\nx\n```\n", "x.md:1:4: a CUDA cell names the architectures it compiles for"},
 		{"bad arch", "```cuda compile arch=sm80\nx\n```\n", `x.md:1:17: arch "sm80" is not an architecture`},
 		{"arch twice", "```cuda compile arch=sm_80,sm_80\nx\n```\n", "x.md:1:17: arch sm_80 is named twice"},
@@ -111,17 +111,7 @@ func TestParseCUDAErrors(t *testing.T) {
 		{"whole no control word", cell + resources + "```sass raw\n" + wholeLine0 + "        /*0010*/  EXIT ;  /* 0x000000000000794d */\n```\n", "x.md:11:"},
 		{"whole twice", cell + resources + "```sass raw\n" + wholeLine0 + "```\n```sass raw\n" + wholeLine0 + "```\n",
 			"x.md:12:1: k: the whole listing of k for sm_80 is recorded twice (first at line 9)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("x.md", []byte(tc.src))
-			if err == nil {
-				t.Fatalf("no error, want %q", tc.want)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error:\n%v\nwant it to contain:\n%s", err, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // TestWholeListing reads a whole sass block (raw, no selection) into its

@@ -191,7 +191,7 @@ func TestSetupSeparatorIsAComment(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, tc := range []struct{ name, src, want string }{
+	testParseErrors(t, []parseError{
 		{"unknown attribute", "```go run colour=red\nx\n```\n", `x.md:1:11: unknown attribute "colour"`},
 		{"orphan output", "text\n\n```output\nx\n```\n", "x.md:3:1: output block with no go run snippet right before it"},
 		{"output after display go", "```go\nx\n```\n```output\nx\n```\n", "x.md:4:1: output block follows a display-only go block"},
@@ -217,7 +217,16 @@ func TestParseErrors(t *testing.T) {
 		{"drill of a skipped snippet", "```go run skip=\"later\" drill=\"Why?\"\n```\n", "x.md:1:24: snippet-1: a skipped snippet never runs"},
 		{"drill comment without a prompt", "It is [4](= \"2+2\")<!-- drill: --> here.\n", "x.md:1:19: the drill comment has no prompt"},
 		{"unknown drill comment", "It is [4](= \"2+2\")<!-- drill how many -->.\n", `x.md:1:19: unknown drill comment "<!-- drill how many -->"`},
-	} {
+	})
+}
+
+// parseError is a page x.md that does not parse, with a part of its error.
+type parseError struct{ name, src, want string }
+
+// testParseErrors checks that each page fails to parse with an error that
+// contains want.
+func testParseErrors(t *testing.T, cases []parseError) {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("x.md", []byte(tc.src))
 			if err == nil {
