@@ -189,11 +189,11 @@ func TestNoPracticePage(t *testing.T) {
 	lacks(t, "a.html", page(t, s, "a.html"), "practice.html")
 }
 
-// TestVendoredFSRS checks that assets/fsrs.js is the file site/fsrs.sh
-// writes from the pinned ts-fsrs package, and that the site ships it with
-// its licence.
+// TestVendoredFSRS checks that assets/fsrs.js is the file
+// tools/vendor/build.sh writes from the pinned ts-fsrs package, and that
+// the site ships it with its licence.
 func TestVendoredFSRS(t *testing.T) {
-	data := vendored(t, "fsrs.sh", "assets/fsrs.js")
+	data := vendored(t, "assets/fsrs.js")
 	s := build(t, book("a.md", "# A\n\nIt is [4](= \"4\").\n"), site.Options{})
 	if string(s.Files["assets/fsrs.js"]) != string(data) || !strings.Contains(string(s.Files["assets/fsrs.LICENSE.txt"]), "Open Spaced Repetition") {
 		t.Error("the site lacks assets/fsrs.js or its licence")

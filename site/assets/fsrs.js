@@ -1,5 +1,5 @@
 /* ts-fsrs 5.4.2 (https://github.com/open-spaced-repetition/ts-fsrs), MIT licence: see fsrs.LICENSE.txt.
-   Vendored unchanged but for this comment and the source map line by site/fsrs.sh. Global: FSRS. */
+   Vendored unchanged but for this comment and the source map line by tools/vendor/build.sh. Global: FSRS. */
 (function (global, factory) {
   typeof exports === 'object' && typeof module !== 'undefined' ? factory(exports) :
   typeof define === 'function' && define.amd ? define(['exports'], factory) :

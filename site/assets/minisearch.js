@@ -1,5 +1,5 @@
 /* MiniSearch 7.2.0 (https://github.com/lucaong/minisearch), MIT licence: see minisearch.LICENSE.txt.
-   Vendored unchanged but for this comment and the source map line by site/minisearch.sh. */
+   Vendored unchanged but for this comment and the source map line by tools/vendor/build.sh. */
 (function (global, factory) {
     typeof exports === 'object' && typeof module !== 'undefined' ? module.exports = factory() :
     typeof define === 'function' && define.amd ? define(factory) :
