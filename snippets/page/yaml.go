@@ -10,10 +10,10 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/warpbook/warpbook/internal/yamlguard"
 	"github.com/warpbook/warpbook/snippets/internal/bytesize"
 )
 
@@ -64,16 +64,26 @@ func DecodeYAML(file string, line int, data []byte, v any) (keys map[string]Pos,
 	if len(data) > MaxYAMLBytes {
 		return nil, &Diagnostic{Pos: at(1, 1), Msg: "YAML is larger than " + bytesize.Format(MaxYAMLBytes) + ", the limit on a YAML document", Err: ErrInputLimit}
 	}
-	toks := lexer.Tokenize(string(data))
-	if tk := tooDeep(toks); tk != nil {
-		l, col := bytePos(data, tk.Position)
-		return nil, &Diagnostic{Pos: at(l, col), Msg: fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth), Err: ErrInputLimit}
+	// limit is the error at tk for YAML nested too deep or, aliases
+	// expanded, too big.
+	limit := func(tk *token.Token, deep bool) error {
+		d := &Diagnostic{Pos: at(1, 1), Msg: "YAML aliases expand past " + bytesize.Format(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
+		if deep {
+			d.Msg = fmt.Sprintf("YAML nested deeper than %d levels, the limit", MaxYAMLDepth)
+		}
+		if tk != nil && tk.Position != nil {
+			d.Pos = at(bytePos(data, tk.Position))
+		}
+		return d
+	}
+	toks, deep := yamlguard.Tokenize(string(data), MaxYAMLDepth)
+	if deep != nil {
+		return nil, limit(deep, true)
 	}
 	f, err := parser.Parse(toks, 0)
 	if err == nil {
-		if tk := (&expansion{anchors: map[string]int64{}}).overLimit(f); tk != nil {
-			l, col := bytePos(data, tk.Position)
-			return nil, &Diagnostic{Pos: at(l, col), Msg: "YAML aliases expand past " + bytesize.Format(MaxYAMLExpanded) + ", the limit on a document's expanded size", Err: ErrInputLimit}
+		if n, deep := (yamlguard.Limits{Depth: MaxYAMLDepth, Size: MaxYAMLExpanded, Weight: yamlSize}).Check(f); n != nil {
+			return nil, limit(n.GetToken(), deep)
 		}
 		keys = keyPaths(f, data, at)
 		err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
@@ -230,137 +240,22 @@ func keyPaths(f *ast.File, data []byte, at func(l, col int) Pos) map[string]Pos 
 	return keys
 }
 
-// tooDeep returns the first token that nests collections deeper than
-// MaxYAMLDepth, or nil. It runs on the tokens because the parser itself
-// takes time quadratic in the depth. Flow collections count their
-// brackets; block collections count the columns of the indicators ("-",
-// "?", a key's ":") open above a token, which may count a sequence
-// indented as far as its key once for both: the parser never sees more
-// than twice the limit.
-func tooDeep(toks token.Tokens) *token.Token {
-	flow := 0
-	var block []int // columns of the open block collections
-	for _, tk := range toks {
-		if tk.Position == nil {
-			continue
-		}
-		switch tk.Type {
-		case token.SequenceStartType, token.MappingStartType:
-			flow++
-		case token.SequenceEndType, token.MappingEndType:
-			flow = max(flow-1, 0)
-		case token.DocumentHeaderType, token.DocumentEndType:
-			flow, block = 0, block[:0]
-		case token.SequenceEntryType, token.MappingKeyType, token.MappingValueType:
-			if flow > 0 {
-				continue
-			}
-			col := tk.Position.Column
-			if tk.Type == token.MappingValueType && tk.Prev != nil && tk.Prev.Position != nil && tk.Prev.Position.Line == tk.Position.Line {
-				col = tk.Prev.Position.Column // the key's column
-			}
-			for len(block) > 0 && block[len(block)-1] > col {
-				block = block[:len(block)-1]
-			}
-			if len(block) > 0 && block[len(block)-1] == col {
-				continue
-			}
-			block = append(block, col)
-		default:
-			continue
-		}
-		if flow+len(block) > MaxYAMLDepth {
-			return tk
-		}
-	}
-	return nil
-}
-
-// expansion measures a document's size with its aliases expanded.
-type expansion struct {
-	anchors map[string]int64 // expanded size of each anchor's value, as defined so far
-	total   int64
-	over    *token.Token // the alias that passed the limit
-}
-
-// overLimit returns the alias at which f's expanded size passes
-// MaxYAMLExpanded, or nil.
-func (e *expansion) overLimit(f *ast.File) *token.Token {
-	for _, doc := range f.Docs {
-		e.size(doc, 0)
-		if e.over != nil {
-			return e.over
-		}
-	}
-	return nil
-}
-
-// size returns the expanded size of n and adds to e.total what is not
-// already counted: everything but an anchor's value, which its parent
-// counts. depth guards the recursion (tooDeep has bounded it already).
-func (e *expansion) size(n ast.Node, depth int) int64 {
-	if n == nil || e.over != nil || depth > 4*MaxYAMLDepth {
-		return 0
-	}
-	var s int64
+// yamlSize is what a node counts toward MaxYAMLExpanded: the bytes of a
+// scalar plus one, two for a list or mapping.
+func yamlSize(n ast.Node) int64 {
 	switch n := n.(type) {
-	case *ast.DocumentNode:
-		return e.size(n.Body, depth)
-	case *ast.CommentGroupNode, *ast.CommentNode, *ast.DirectiveNode:
-		return 0
-	case *ast.MappingNode:
-		s = 2
-		e.total += 2
-		for _, kv := range n.Values {
-			s += e.size(kv, depth+1)
-		}
-		return s
-	case *ast.MappingValueNode:
-		return e.size(n.Key, depth) + e.size(n.Value, depth)
-	case *ast.MappingKeyNode:
-		return e.size(n.Value, depth)
-	case *ast.SequenceNode:
-		s = 2
-		e.total += 2
-		for _, v := range n.Values {
-			s += e.size(v, depth+1)
-		}
-		return s
-	case *ast.TagNode:
-		return e.size(n.Value, depth)
-	case *ast.AnchorNode:
-		s = e.size(n.Value, depth)
-		if name := n.Name; name != nil && name.GetToken() != nil {
-			e.anchors[name.GetToken().Value] = s
-		}
-		return s
-	case *ast.AliasNode:
-		if n.Value != nil && n.Value.GetToken() != nil {
-			s = e.anchors[n.Value.GetToken().Value]
-		}
-		// The anchor's own text was counted where it stands; an alias
-		// adds its whole value again.
-		e.total += s
-		if e.total > MaxYAMLExpanded {
-			e.over = n.GetToken()
-		}
-		return s
+	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
+		return 2
 	case *ast.LiteralNode:
 		if n.Value != nil {
-			s = int64(len(n.Value.Value))
+			return int64(len(n.Value.Value)) + 1
 		}
-		s++
 	default:
 		if tk := n.GetToken(); tk != nil {
-			s = int64(len(tk.Value))
+			return int64(len(tk.Value)) + 1
 		}
-		s++
 	}
-	e.total += s
-	if e.total > MaxYAMLExpanded {
-		e.over = n.GetToken()
-	}
-	return s
+	return 1
 }
 
 // bytePos converts a go-yaml position to the line and byte column in data

@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "5103b1b3b93698c9"
+const EngineFingerprint = "a867377e5040ee71"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/gpu", key: "github.com/warpbook/warpbook/engine/gpu/gpu", table: engineGpu},
