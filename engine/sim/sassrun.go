@@ -163,12 +163,16 @@ func (s *sm) issueSASS(sc *scheduler, w *warp, in *inst, n, now int64) {
 		s.jump(w, in)
 		next, state = false, BranchResolving
 	}
-	st := &s.sbs[w.slot]
-	if in.wbar >= 0 && ready >= 0 {
-		st[in.wbar].push(now, ready, in.sb, int32(pc))
-	}
-	if in.rbar >= 0 {
-		st[in.rbar].push(now, now+int64(in.rlat), in.sb, int32(pc))
+	s.sassTail(w, in, pc, ready, next, state, now)
+}
+
+// sassTail ends the issue of a SASS kernel's instruction in at pc, whose
+// result is ready at cycle ready (-1: it has none): the dependence
+// counters it sets, its stall count, which holds the warp in state, and
+// the warp's move to its next instruction (when next).
+func (s *sm) sassTail(w *warp, in *inst, pc int32, ready int64, next bool, state State, now int64) {
+	if in.wbar >= 0 || in.rbar >= 0 {
+		s.sassCounters(w, in, pc, ready, now)
 	}
 	t := now + int64(in.stall)
 	if in.yield && in.stall < 2 {
@@ -181,6 +185,17 @@ func (s *sm) issueSASS(sc *scheduler, w *warp, in *inst, n, now int64) {
 		w.pc++
 	}
 	s.sassSettle(w)
+}
+
+// sassCounters sets the dependence counters of instruction in at pc.
+func (s *sm) sassCounters(w *warp, in *inst, pc int32, ready, now int64) {
+	st := &s.sbs[w.slot]
+	if in.wbar >= 0 && ready >= 0 {
+		st[in.wbar].push(now, ready, in.sb, int32(pc))
+	}
+	if in.rbar >= 0 {
+		st[in.rbar].push(now, now+int64(in.rlat), in.sb, int32(pc))
+	}
 }
 
 // arrive makes the warp arrive at its block's barrier (BAR) and releases

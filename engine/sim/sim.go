@@ -738,16 +738,23 @@ func (s *sm) setState(sc *scheduler, w *warp, st State, now int64) {
 }
 
 func (s *sm) changeState(sc *scheduler, w *warp, st State, now int64) {
-	d := now - w.since
-	sc.cycles[w.state] += d
-	if d > 0 && (w.state != Selected || s.tr != nil) {
-		s.closeState(w, d, now)
-	}
+	s.endState(sc, w, now)
 	w.state = st
 	w.since = now
 	w.stateCause, w.stateSB = -1, -1
 	if causeStates>>st&1 != 0 {
 		w.stateCause, w.stateSB = w.cause, w.causeSB
+	}
+}
+
+// endState charges the cycles of the warp's current state, which ends at
+// now, to its scheduler, and to its instruction, its cause and the trace
+// (closeState).
+func (s *sm) endState(sc *scheduler, w *warp, now int64) {
+	d := now - w.since
+	sc.cycles[w.state] += d
+	if d > 0 && (w.state != Selected || s.tr != nil) {
+		s.closeState(w, d, now)
 	}
 }
 
@@ -958,6 +965,40 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 				sc.due.place(li, until)
 				continue
 			}
+			// The common case, written out (wait, evalWait, enterReady):
+			// its hold has ended and its operands are ready, so it
+			// joins the ready warps. Without the gate every warp of
+			// the scheduler has started, so evalWait's look at the gate
+			// has nothing to do.
+			if now >= w.blockUntil {
+				if w.opsPC != w.pc {
+					if s.ctl {
+						s.sbOperands(w)
+					} else {
+						s.operands(w)
+					}
+				}
+				if w.opsReady <= now {
+					if w.state != NotSelected {
+						// endState and closeState without a trace
+						// (s.lazy).
+						d := now - w.since
+						sc.cycles[w.state] += d
+						if d > 0 && w.state != Selected {
+							s.pcc.states[int(w.pc)*int(numStates)+int(w.state)] += d
+							if w.stateCause >= 0 {
+								s.pcc.cause(w.pc, w.stateCause, w.stateSB, w.state, d)
+							}
+						}
+						w.state, w.since, w.stateCause, w.stateSB = NotSelected, now, -1, -1
+					}
+					c := s.classOf(w)
+					w.rdy, w.rcls, w.rmark = true, c, sc.busy[c]
+					sc.rmask |= 1 << c
+					sc.ready[c].add(li)
+					continue
+				}
+			}
 			s.wait(sc, w, now)
 		}
 	}
@@ -981,8 +1022,43 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 			s.setState(sc, w, Selected, now)
 			s.pcc.selected(w.pc)
 		}
-		s.issueWarp(sc, w, now)
-		s.afterIssue(sc, w, now)
+		if s.ctl && !s.m.DualIssue {
+			// issueWarp and issue, written out for a SASS kernel
+			// without a trace (s.lazy); an arithmetic instruction's
+			// action written out too (issueSASS).
+			sc.lastSlot, sc.lastLocal, sc.lastAge = w.slot, w.local, w.age
+			sc.issued++
+			in := &s.code[w.pc]
+			n := s.issueCount(sc, w, now)
+			if in.act == actMath {
+				s.sassTail(w, in, w.pc, now+s.reservePipe(sc, in, now), true, Wait, now)
+			} else {
+				s.issueSASS(sc, w, in, n, now)
+			}
+		} else {
+			s.issueWarp(sc, w, now)
+		}
+		// The common case of afterIssue, written out: what it issued
+		// holds it (a SASS instruction's stall count, a branch).
+		t := now + 1
+		if sc.due.until[w.local] < never {
+			sc.due.unplace(w.local)
+		}
+		if st := w.blockState; !w.exited && t < w.blockUntil && st != NotSelected && w.state == Selected {
+			w.cause, w.causeSB = w.blockCause, -1
+			if st != Selected {
+				// A selected warp's cycles go to its scheduler only
+				// (closeState).
+				sc.cycles[Selected] += t - w.since
+				w.state, w.since, w.stateCause, w.stateSB = st, t, -1, -1
+				if causeStates>>st&1 != 0 {
+					w.stateCause, w.stateSB = w.cause, w.causeSB
+				}
+			}
+			sc.due.place(w.local, w.blockUntil)
+		} else {
+			s.afterIssue(sc, w, now)
+		}
 	}
 	s.nexts[sc.index] = min(sc.due.next(now), s.readyNext(sc, now))
 	return ok
@@ -1140,19 +1216,7 @@ func (s *sm) twoLevel(sc *scheduler, elig []int32, now int64) []int32 {
 // issue performs the warp's next instruction at cycle now.
 func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	in := &s.code[w.pc]
-	w.opsPC = -1
-	if !w.started {
-		w.started = true
-		sc.unstarted--
-		if s.m.WarpStartInterval > 0 {
-			s.startFree = now + int64(s.m.WarpStartInterval)
-			s.startNext = (sc.index + 1) % int32(len(s.scheds))
-		}
-	}
-	sc.inst++
-	n := int64(bits.OnesCount32(w.mask))
-	sc.threads += n
-	s.pcc.issue(w.pc, n)
+	n := s.issueCount(sc, w, now)
 	if s.tr != nil {
 		s.tr.issue(now, w, s.blocks[w.block].id, in.op, s.pcs[w.pc], int(n))
 	}
@@ -1241,6 +1305,31 @@ func (s *sm) issue(sc *scheduler, w *warp, now int64) {
 	}
 	w.pc++
 	s.settle(w)
+}
+
+// issueCount counts the issue of the warp's next instruction at cycle
+// now, the first step of every issue, and returns the warp's active
+// threads.
+func (s *sm) issueCount(sc *scheduler, w *warp, now int64) int64 {
+	w.opsPC = -1
+	if !w.started {
+		s.start(sc, w, now)
+	}
+	sc.inst++
+	n := int64(bits.OnesCount32(w.mask))
+	sc.threads += n
+	s.pcc.issue(w.pc, n)
+	return n
+}
+
+// start marks the warp's first issue, at cycle now.
+func (s *sm) start(sc *scheduler, w *warp, now int64) {
+	w.started = true
+	sc.unstarted--
+	if s.m.WarpStartInterval > 0 {
+		s.startFree = now + int64(s.m.WarpStartInterval)
+		s.startNext = (sc.index + 1) % int32(len(s.scheds))
+	}
 }
 
 // reservePipe takes the instruction's pipe for its initiation interval
