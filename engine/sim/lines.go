@@ -84,14 +84,15 @@ func (s *sm) lines(c *pcCounts) []Line {
 		if pc < 0 {
 			continue
 		}
-		l := Line{PC: int(pc), Address: -1, Text: s.prog.text(i), Issued: int(c.issued[i]), Threads: int(c.threads[i])}
+		r := &c.rows[i]
+		l := Line{PC: int(pc), Address: -1, Text: s.prog.text(i), Issued: int(r.issued), Threads: int(r.threads)}
 		if s.ctl {
 			l.Address = 16 * int(pc)
 		}
 		for st := range numStates {
-			l.samples[st] = int(c.states[i*int(numStates)+int(st)])
+			l.samples[st] = int(r.states[st])
 		}
-		for _, cc := range c.causes[i] {
+		for _, cc := range r.causes {
 			if cc.n > 0 {
 				l.Causes = append(l.Causes, Cause{PC: int(cc.pc()), SB: int(cc.sb()), State: cc.st(), Cycles: int(cc.n)})
 			}

@@ -31,16 +31,21 @@ func (c causeCount) st() State { return State(c.key >> 40) }
 // (no PC) is never charged, and lines reads each PC's row (a PC has one
 // code index, so the rows' counts and cause slots are the PCs').
 type pcCounts struct {
-	n       int // rows: the program's code indices
-	issued  []int64
-	threads []int64
-	states  []int64                  // n × numStates
-	causes  [][causeSlots]causeCount // per row
+	n    int // rows: the program's code indices
+	rows []pcRow
+}
+
+// pcRow is one instruction's counts, together so that a step of the run
+// finds them all with one index.
+type pcRow struct {
+	states  [numStates]int64 // warp-cycles by state
+	issued  int64
+	threads int64
+	causes  [causeSlots]causeCount
 }
 
 func newPCCounts(n int) pcCounts {
-	return pcCounts{n: n, issued: make([]int64, n), threads: make([]int64, n),
-		states: make([]int64, n*int(numStates)), causes: make([][causeSlots]causeCount, n)}
+	return pcCounts{n: n, rows: make([]pcRow, n)}
 }
 
 // causeStates are the states whose cycles are also charged to a causing
@@ -53,20 +58,21 @@ const causeStates = 1<<Wait | 1<<ShortScoreboard | 1<<LongScoreboard | 1<<GMMA |
 // issue counts an issue of the instruction at code index i by a warp of
 // threads threads.
 func (c *pcCounts) issue(i int32, threads int64) {
-	c.issued[i]++
-	c.threads[i] += threads
+	r := &c.rows[i]
+	r.issued++
+	r.threads += threads
 }
 
 // selected charges one cycle in the selected state to the instruction at
 // code index i, the one a warp issues in it.
 func (c *pcCounts) selected(i int32) {
-	c.states[int(i)*int(numStates)+int(Selected)]++
+	c.rows[i].states[Selected]++
 }
 
 // charge adds d warp-cycles in state st to the instruction at code index
 // i, and to its cause when it has one.
 func (c *pcCounts) charge(i int32, st State, cause int32, sb int8, d int64) {
-	c.states[int(i)*int(numStates)+int(st)] += d
+	c.rows[i].states[st] += d
 	if cause >= 0 {
 		c.cause(i, cause, sb, st, d)
 	}
@@ -76,8 +82,15 @@ func (c *pcCounts) charge(i int32, st State, cause int32, sb int8, d int64) {
 // st because of instruction cause (a PC, on counter sb) to the first free
 // or matching of its slots.
 func (c *pcCounts) cause(i, cause int32, sb int8, st State, d int64) {
+	c.rows[i].cause(cause, sb, st, d)
+}
+
+// cause adds d warp-cycles that the row's instruction stalled in st
+// because of instruction cause (a PC, on counter sb) to the first free or
+// matching of its slots.
+func (r *pcRow) cause(cause int32, sb int8, st State, d int64) {
 	key := causeKey(cause, sb, st)
-	slots := &c.causes[i]
+	slots := &r.causes
 	for i := range slots {
 		sl := &slots[i]
 		if sl.key == key {
@@ -93,27 +106,23 @@ func (c *pcCounts) cause(i, cause int32, sb int8, st State, d int64) {
 
 // copyFrom makes c a copy of o (same size, no allocation).
 func (c *pcCounts) copyFrom(o *pcCounts) {
-	copy(c.issued, o.issued)
-	copy(c.threads, o.threads)
-	copy(c.states, o.states)
-	copy(c.causes, o.causes)
+	copy(c.rows, o.rows)
 }
 
 // sub returns c - base. A cause slot, once taken, never changes its
 // identity, so base's slots are the same as c's or still empty.
 func (c *pcCounts) sub(base *pcCounts) pcCounts {
 	out := newPCCounts(c.n)
-	for i := range out.issued {
-		out.issued[i] = c.issued[i] - base.issued[i]
-		out.threads[i] = c.threads[i] - base.threads[i]
-	}
-	for i := range out.states {
-		out.states[i] = c.states[i] - base.states[i]
-	}
-	for i := range out.causes {
-		out.causes[i] = c.causes[i]
-		for k := range out.causes[i] {
-			out.causes[i][k].n -= base.causes[i][k].n
+	for i := range out.rows {
+		o, a, b := &out.rows[i], &c.rows[i], &base.rows[i]
+		o.issued = a.issued - b.issued
+		o.threads = a.threads - b.threads
+		for st := range o.states {
+			o.states[st] = a.states[st] - b.states[st]
+		}
+		o.causes = a.causes
+		for k := range o.causes {
+			o.causes[k].n -= b.causes[k].n
 		}
 	}
 	return out

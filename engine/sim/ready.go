@@ -8,9 +8,11 @@ import "math/bits"
 // state otherwise (math_pipe_throttle, lg_throttle, mio_throttle). Rather
 // than classify every ready warp in every cycle, a scheduler keeps its
 // ready warps in a list and counts, for each resource, the cycles it was
-// busy while some ready warp wanted it; when a ready warp issues, the busy
-// cycles of its resource since it became ready are its throttle cycles and
-// the others its not_selected cycles. The counts are the same as a
+// free while some ready warp wanted it, in the scheduler's visits (it
+// skips a cycle only while every resource a ready warp wants is busy);
+// when a ready warp issues, the free cycles of its resource since it
+// became ready are its not_selected cycles and the others its throttle
+// cycles. The counts are the same as a
 // cycle-by-cycle classification's; only the two-level policy (whose fetch
 // groups change a ready warp's state) and a trace (which records every
 // cycle) classify cycle by cycle.
@@ -84,31 +86,18 @@ func throttleOf(c rclass) State {
 	return MathPipeThrottle
 }
 
-// readyGap counts the cycles a scheduler was skipped in as busy for every
-// class its ready warps want: it is only skipped while all of them are
-// busy (see cycleReady), and a busy resource's free cycle only moves
-// later.
-func (s *sm) readyGap(sc *scheduler, now int64) {
-	if gap := now - 1 - sc.busyAt; gap > 0 {
-		for m := sc.rmask; m != 0; m &= m - 1 {
-			sc.busy[bits.TrailingZeros16(m)] += gap
-		}
-	}
-}
-
-// readyCycle counts cycle now as busy for every class some ready warp
-// wants that is busy in it and returns the set of the ready warps of the
+// readyCycle counts cycle now as free for every class some ready warp
+// wants that is free in it and returns the set of the ready warps of the
 // free classes, nil when there are none: one class's own set, read-only,
 // or their union in u.
 func (s *sm) readyCycle(sc *scheduler, now int64, u *wset) *wset {
-	sc.busyAt = now
 	var free *wset
 	for m := sc.rmask; m != 0; m &= m - 1 {
 		c := rclass(bits.TrailingZeros16(m))
 		if s.freeAt(sc, c) > now {
-			sc.busy[c]++
 			continue
 		}
+		sc.free[c]++
 		switch {
 		case free == nil:
 			free = &sc.ready[c]
@@ -128,7 +117,7 @@ func (s *sm) readyCycle(sc *scheduler, now int64, u *wset) *wset {
 // readyNext returns the first cycle after now in which a ready warp can be
 // eligible (never when there is none): until then every class a ready
 // warp wants is busy, so the scheduler may skip the cycles in between
-// (readyGap counts them).
+// (none of them is free).
 func (s *sm) readyNext(sc *scheduler, now int64) int64 {
 	next := never
 	for m := sc.rmask; m != 0; m &= m - 1 {
@@ -142,19 +131,16 @@ func (s *sm) readyNext(sc *scheduler, now int64) int64 {
 func (s *sm) enterReady(sc *scheduler, w *warp, now int64) {
 	s.setState(sc, w, NotSelected, now)
 	c := s.classOf(w)
-	w.rdy, w.rcls, w.rmark = true, c, sc.busy[c]
+	w.rdy, w.rcls, w.rmark = true, c, sc.free[c]
 	sc.rmask |= 1 << c
 	sc.ready[c].add(w.local)
 }
 
-// readySplit returns the throttle cycles among the d cycles of a ready
-// warp's span up to cycle b (exclusive).
+// readySplit returns the throttle cycles of a ready warp's span up to
+// cycle b (exclusive), after the scheduler's last visit: the cycles of
+// the span its class was not counted free in.
 func (s *sm) readySplit(sc *scheduler, w *warp, b int64) int64 {
-	thr := sc.busy[w.rcls] - w.rmark
-	if extra := b - 1 - sc.busyAt; extra > 0 {
-		thr += extra // skipped cycles: busy (see readyGap)
-	}
-	return thr
+	return b - w.since - (sc.free[w.rcls] - w.rmark)
 }
 
 // leaveReady ends a ready warp's span at cycle now, when it is selected:
@@ -163,11 +149,13 @@ func (s *sm) readySplit(sc *scheduler, w *warp, b int64) int64 {
 // charge it).
 func (s *sm) leaveReady(sc *scheduler, w *warp, now int64) {
 	d := now - w.since
-	thr := s.readySplit(sc, w, now)
+	// Its class is free in cycle now, which is counted and is not in
+	// the span.
+	thr := d - (sc.free[w.rcls] - w.rmark - 1)
 	st := throttleOf(w.rcls)
 	sc.cycles[st] += thr
 	sc.cycles[NotSelected] += d - thr
-	row := (*[numStates]int64)(s.pcc.states[int(w.pc)*int(numStates):])
+	row := &s.pcc.rows[w.pc].states
 	row[st] += thr
 	row[NotSelected] += d - thr
 	row[Selected]++

@@ -107,7 +107,7 @@ type warp struct {
 	opsSB      int8  // the counter opsCause set, -1 none
 
 	// Ready (see ready.go): in its scheduler's ready list since since,
-	// wanting resource class rcls, whose busy count was rmark then.
+	// wanting resource class rcls, whose free count was rmark then.
 	rdy   bool
 	rcls  rclass
 	rmark int64
@@ -143,12 +143,11 @@ type scheduler struct {
 	activeSince int64
 	// Ready warps (see ready.go): the sets of their local indices by the
 	// resource class they want, the classes some want
-	// (bit c: class c), the busy cycles of each class counted while some
-	// wanted it, and the last cycle counted.
+	// (bit c: class c), and the cycles each class was free in a visit
+	// while some wanted it.
 	ready     [numClasses]wset
 	rmask     uint16
-	busy      [numClasses]int64
-	busyAt    int64
+	free      [numClasses]int64
 	unstarted int32 // resident warps that have not issued yet
 	// ordered: the ages of its resident warps rise with their local
 	// index, so that the oldest of a set of them is its lowest and the
@@ -765,9 +764,10 @@ func (s *sm) closeState(w *warp, d, now int64) {
 	// A warp's pc only moves when it issues, so a state other than
 	// selected starts and ends at the same instruction.
 	if w.state != Selected {
-		s.pcc.states[int(w.pc)*int(numStates)+int(w.state)] += d
+		r := &s.pcc.rows[w.pc]
+		r.states[w.state] += d
 		if w.stateCause >= 0 {
-			s.pcc.cause(w.pc, w.stateCause, w.stateSB, w.state, d)
+			r.cause(w.stateCause, w.stateSB, w.state, d)
 		}
 	}
 	if s.tr != nil {
@@ -940,7 +940,6 @@ func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 // gate can close on it while it is ready; it joins the ready warps once
 // it has issued.
 func (s *sm) cycleReady(sc *scheduler, now int64) bool {
-	s.readyGap(sc, now)
 	ns := int32(len(s.scheds))
 	gate := s.m.WarpStartInterval > 0 && sc.unstarted > 0
 	var starting wset
@@ -985,15 +984,16 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 						d := now - w.since
 						sc.cycles[w.state] += d
 						if d > 0 && w.state != Selected {
-							s.pcc.states[int(w.pc)*int(numStates)+int(w.state)] += d
+							r := &s.pcc.rows[w.pc]
+							r.states[w.state] += d
 							if w.stateCause >= 0 {
-								s.pcc.cause(w.pc, w.stateCause, w.stateSB, w.state, d)
+								r.cause(w.stateCause, w.stateSB, w.state, d)
 							}
 						}
 						w.state, w.since, w.stateCause, w.stateSB = NotSelected, now, -1, -1
 					}
 					c := s.classOf(w)
-					w.rdy, w.rcls, w.rmark = true, c, sc.busy[c]
+					w.rdy, w.rcls, w.rmark = true, c, sc.free[c]
 					sc.rmask |= 1 << c
 					sc.ready[c].add(li)
 					continue
