@@ -944,6 +944,8 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	gate := s.m.WarpStartInterval > 0 && sc.unstarted > 0
 	var starting wset
 	anyStarting := false
+	greedy := s.policy == polGTO || s.policy == polGTY
+	var cont *warp // the warp pick's greedy rule takes, found among the due warps
 	due := sc.due.takeSet(now)
 	for i := range sc.due.nw {
 		x := due[i]
@@ -991,6 +993,18 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 							}
 						}
 						w.state, w.since, w.stateCause, w.stateSB = NotSelected, now, -1, -1
+						if greedy && li == sc.lastLocal && w.age == sc.lastAge && s.freeAt(sc, s.classOf(w)) <= now {
+							// The warp that issued last, ready
+							// with its resource free: pick's
+							// greedy rule takes it in this cycle,
+							// so its ready span is empty and it
+							// joins no set (leaveReady would
+							// charge it nothing but the selected
+							// cycle).
+							w.state, w.stateCause, w.stateSB = Selected, -1, -1
+							cont = w
+							continue
+						}
 					}
 					c := s.classOf(w)
 					w.rdy, w.rcls, w.rmark = true, c, sc.free[c]
@@ -1013,10 +1027,12 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 		}
 		elig = &u
 	}
-	ok := elig != nil
+	ok := elig != nil || cont != nil
 	if ok {
-		w := &s.ws[s.pick(sc, elig)]
-		if w.rdy {
+		w := cont
+		if w != nil {
+			s.pcc.selected(w.pc)
+		} else if w = &s.ws[s.pick(sc, elig)]; w.rdy {
 			s.leaveReady(sc, w, now)
 		} else {
 			s.setState(sc, w, Selected, now)
