@@ -93,6 +93,12 @@ var errSASS = errors.New("sim: the kernel")
 // times long beats short.
 func (s *sm) sbOperands(w *warp) {
 	in := &s.code[w.pc]
+	if in.wait == 0 && in.depSB < 0 {
+		// It waits for no counter (most instructions).
+		w.opsPC, w.opsReady, w.opsKind, w.opsPipe, w.opsAlt = w.pc, 0, sbFixed, in.pipe, false
+		w.opsCause, w.opsSB = -1, -1
+		return
+	}
 	var latest int64
 	kind, cause, csb := sbFixed, int32(-1), int8(-1)
 	st := &s.sbs[w.slot]

@@ -272,6 +272,9 @@ type sm struct {
 	pcc  pcCounts  // per-instruction counts of the whole run
 	prog *compiled // the program being run (for instruction texts)
 	lazy bool      // ready warps are counted per span, not per cycle (ready.go)
+	// The run's constants that a visit looks at (cycleReady): the
+	// machine has WarpStartInterval's gate, the policy is GTO or GTY.
+	gated, greedy bool
 
 	// A SASS kernel's run (ctl): the control information decides
 	// dependencies.
@@ -450,6 +453,8 @@ func newSM(m Machine, prog *compiled, pol policyKind, twoN int, l Launch, occ oc
 		measNext:      never,
 		bufs:          b,
 	}
+	s.gated = m.WarpStartInterval > 0
+	s.greedy = pol == polGTO || pol == polGTY
 	if prog.sass == nil {
 		// A SASS kernel has no loop or reconvergence markers (settle).
 		s.loops = reuse(b.loops, m.MaxWarps*maxNest)
@@ -941,10 +946,9 @@ func (s *sm) cycleEach(sc *scheduler, now int64) bool {
 // it has issued.
 func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 	ns := int32(len(s.scheds))
-	gate := s.m.WarpStartInterval > 0 && sc.unstarted > 0
+	gate := s.gated && sc.unstarted > 0
 	var starting wset
 	anyStarting := false
-	greedy := s.policy == polGTO || s.policy == polGTY
 	var cont *warp // the warp pick's greedy rule takes, found among the due warps
 	due := sc.due.takeSet(now)
 	for i := range sc.due.nw {
@@ -993,7 +997,7 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 							}
 						}
 						w.state, w.since, w.stateCause, w.stateSB = NotSelected, now, -1, -1
-						if greedy && li == sc.lastLocal && w.age == sc.lastAge && s.freeAt(sc, s.classOf(w)) <= now {
+						if s.greedy && li == sc.lastLocal && w.age == sc.lastAge && s.freeAt(sc, s.classOf(w)) <= now {
 							// The warp that issued last, ready
 							// with its resource free: pick's
 							// greedy rule takes it in this cycle,
