@@ -742,23 +742,16 @@ func (s *sm) setState(sc *scheduler, w *warp, st State, now int64) {
 }
 
 func (s *sm) changeState(sc *scheduler, w *warp, st State, now int64) {
-	s.endState(sc, w, now)
+	d := now - w.since
+	sc.cycles[w.state] += d
+	if d > 0 && (w.state != Selected || s.tr != nil) {
+		s.closeState(w, d, now)
+	}
 	w.state = st
 	w.since = now
 	w.stateCause, w.stateSB = -1, -1
 	if causeStates>>st&1 != 0 {
 		w.stateCause, w.stateSB = w.cause, w.causeSB
-	}
-}
-
-// endState charges the cycles of the warp's current state, which ends at
-// now, to its scheduler, and to its instruction, its cause and the trace
-// (closeState).
-func (s *sm) endState(sc *scheduler, w *warp, now int64) {
-	d := now - w.since
-	sc.cycles[w.state] += d
-	if d > 0 && (w.state != Selected || s.tr != nil) {
-		s.closeState(w, d, now)
 	}
 }
 
@@ -985,7 +978,7 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 				}
 				if w.opsReady <= now {
 					if w.state != NotSelected {
-						// endState and closeState without a trace
+						// changeState and closeState without a trace
 						// (s.lazy).
 						d := now - w.since
 						sc.cycles[w.state] += d
@@ -1076,6 +1069,26 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 				}
 			}
 			sc.due.place(w.local, w.blockUntil)
+		} else if !w.exited && t >= w.blockUntil && w.state == Selected {
+			// Nothing holds it: it waits for an operand or is ready
+			// (wait, evalWait and enterReady; it has started).
+			if w.opsPC != w.pc {
+				if s.ctl {
+					s.sbOperands(w)
+				} else {
+					s.operands(w)
+				}
+			}
+			if w.opsReady <= t {
+				sc.cycles[Selected] += t - w.since
+				w.state, w.since, w.stateCause, w.stateSB = NotSelected, t, -1, -1
+				c := s.classOf(w)
+				w.rdy, w.rcls, w.rmark = true, c, sc.free[c]
+				sc.rmask |= 1 << c
+				sc.ready[c].add(w.local)
+			} else {
+				s.wait(sc, w, t)
+			}
 		} else {
 			s.afterIssue(sc, w, now)
 		}
