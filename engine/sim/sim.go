@@ -965,9 +965,9 @@ func (s *sm) cycleReady(sc *scheduler, now int64) bool {
 			}
 			// The common case, written out (wait, evalWait, enterReady):
 			// its hold has ended and its operands are ready, so it
-			// joins the ready warps. Without the gate every warp of
-			// the scheduler has started, so evalWait's look at the gate
-			// has nothing to do.
+			// joins the ready warps. The warp has started or there is
+			// no gate, so evalWait's look at the gate has nothing to
+			// do.
 			if now >= w.blockUntil {
 				if w.opsPC != w.pc {
 					if s.ctl {
