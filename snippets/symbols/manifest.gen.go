@@ -8,7 +8,7 @@ const GoVersion = "go1.26.8"
 
 // EngineFingerprint is a hash of the engine's source when the symbols
 // were generated.
-const EngineFingerprint = "a867377e5040ee71"
+const EngineFingerprint = "8ca40a7c5e7d79da"
 
 var enginePackages = []allowedPackage{
 	{path: "github.com/warpbook/warpbook/engine/gpu", key: "github.com/warpbook/warpbook/engine/gpu/gpu", table: engineGpu},
