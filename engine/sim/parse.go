@@ -603,75 +603,45 @@ func (p *wparser) statement(n ast.Node) (stmt, error) {
 			in.Src = []string{s}
 		}
 	}
-	if kv, ok := has["level"]; ok {
-		if in.Level, err = p.str(kv.val, "level (l1, l2 or dram)"); err != nil {
-			return stmt{}, err
+	// The instruction's other fields, each read if present, in this order.
+	for _, f := range []struct {
+		key, what string
+		str       *string // a string field, or
+		num       *int    // a whole number of at least min, or
+		min       int
+		flag      *bool // true or false
+	}{
+		{key: "level", what: "level (l1, l2 or dram)", str: &in.Level},
+		{key: "width", what: "width (bytes per thread)", num: &in.Width, min: 1},
+		{key: "ilp", what: "ilp (independent copies)", num: &in.ILP, min: 1},
+		{key: "cycles", what: "cycles (NANOSLEEP duration)", num: &in.Cycles},
+		{key: "stride", what: "stride (elements between consecutive threads)", num: &in.Stride, min: 1},
+		{key: "broadcast", flag: &in.Broadcast},
+		{key: "groups", what: "groups (committed groups left in flight)", num: &in.Groups},
+		{key: "bytes", what: "bytes (size of the bulk copy)", num: &in.Bytes, min: 1},
+		{key: "shape", what: "shape (e.g. m16n8k16)", str: &in.Shape},
+		{key: "bar", what: "bar (an mbarrier name such as full0)", str: &in.Bar},
+		{key: "arrivals", what: "arrivals (per phase of the mbarrier)", num: &in.Arrivals, min: 1},
+		{key: "barrier", what: "barrier (a named barrier, 0 to 15)", num: &in.Barrier},
+		{key: "threads", what: "threads (that the named barrier waits for)", num: &in.Threads, min: 32},
+		{key: "operands", what: "operands (ss or rs)", str: &in.Operands},
+	} {
+		kv, ok := has[f.key]
+		var err error
+		switch {
+		case !ok:
+		case f.str != nil:
+			*f.str, err = p.str(kv.val, f.what)
+		case f.num != nil:
+			*f.num, err = p.integer(kv.val, f.what, f.min)
+		default:
+			b, isBool := unwrap(kv.val).(*ast.BoolNode)
+			if !isBool {
+				return stmt{}, p.errAt(kv.val, "%s: want true or false, got %s", f.key, describe(kv.val))
+			}
+			*f.flag = b.Value
 		}
-	}
-	if kv, ok := has["width"]; ok {
-		if in.Width, err = p.integer(kv.val, "width (bytes per thread)", 1); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["ilp"]; ok {
-		if in.ILP, err = p.integer(kv.val, "ilp (independent copies)", 1); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["cycles"]; ok {
-		if in.Cycles, err = p.integer(kv.val, "cycles (NANOSLEEP duration)", 0); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["stride"]; ok {
-		if in.Stride, err = p.integer(kv.val, "stride (elements between consecutive threads)", 1); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["broadcast"]; ok {
-		b, ok := unwrap(kv.val).(*ast.BoolNode)
-		if !ok {
-			return stmt{}, p.errAt(kv.val, "broadcast: want true or false, got %s", describe(kv.val))
-		}
-		in.Broadcast = b.Value
-	}
-	if kv, ok := has["groups"]; ok {
-		if in.Groups, err = p.integer(kv.val, "groups (committed groups left in flight)", 0); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["bytes"]; ok {
-		if in.Bytes, err = p.integer(kv.val, "bytes (size of the bulk copy)", 1); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["shape"]; ok {
-		if in.Shape, err = p.str(kv.val, "shape (e.g. m16n8k16)"); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["bar"]; ok {
-		if in.Bar, err = p.str(kv.val, "bar (an mbarrier name such as full0)"); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["arrivals"]; ok {
-		if in.Arrivals, err = p.integer(kv.val, "arrivals (per phase of the mbarrier)", 1); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["barrier"]; ok {
-		if in.Barrier, err = p.integer(kv.val, "barrier (a named barrier, 0 to 15)", 0); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["threads"]; ok {
-		if in.Threads, err = p.integer(kv.val, "threads (that the named barrier waits for)", 32); err != nil {
-			return stmt{}, err
-		}
-	}
-	if kv, ok := has["operands"]; ok {
-		if in.Operands, err = p.str(kv.val, "operands (ss or rs)"); err != nil {
+		if err != nil {
 			return stmt{}, err
 		}
 	}
