@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -82,15 +81,11 @@ func BenchmarkSnippet(b *testing.B) {
 		src := filepath.Join(dir, "main.go")
 		ovl := filepath.Join(dir, "overlay.json")
 		target := filepath.Join(root, "_wbbench", "main.go")
-		if err := os.WriteFile(ovl, []byte(fmt.Sprintf(`{"Replace":{%q:%q}}`, target, src)), 0o644); err != nil {
-			b.Fatal(err)
-		}
+		writeFileT(b, ovl, fmt.Sprintf(`{"Replace":{%q:%q}}`, target, src))
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			prog := benchImports + "func main() {\n" + fmt.Sprintf(benchSnippet, i) + "}\n"
-			if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
-				b.Fatal(err)
-			}
+			writeFileT(b, src, prog)
 			cmd := exec.Command("go", "run", "-overlay", ovl, "./_wbbench")
 			cmd.Dir = root
 			if out, err := cmd.CombinedOutput(); err != nil {

@@ -103,9 +103,7 @@ func TestCorpus(t *testing.T) {
 					}
 				}
 				ar.Files = files
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeFileT(t, file, txtar.Format(ar))
 				return
 			}
 			for _, n := range []string{"report", "updated.md"} {

@@ -47,9 +47,7 @@ func TestExeHash(t *testing.T) {
 		t.Fatalf("%d memos, want 1", len(memos))
 	}
 	other := strings.Repeat("ab", 32)
-	if err := os.WriteFile(memos[0], []byte(other), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, memos[0], other)
 	if got := exeHash(exe); got != want {
 		t.Errorf("with a forged memo, exeHash = %q, want %q", got, want)
 	}

@@ -80,13 +80,7 @@ func TestNativeModuleFromBuild(t *testing.T) {
 		"engine/gpu/gpu.go": "package gpu\n\nimport \"os\"\n\ntype Device struct{ Name string }\n\nfunc A100() Device { return Device{Name: \"fake\"} }\n\n" +
 			"func init() { os.WriteFile(" + fmt.Sprintf("%q", marker) + ", []byte(\"ran\"), 0o644) }\n",
 	} {
-		p := filepath.Join(book, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, filepath.Join(book, filepath.FromSlash(name)), data)
 	}
 	t.Chdir(book)
 	report := nativeReport(&Kernel{Native: true}, nativePage(t))
@@ -126,10 +120,10 @@ func copyFromModule(t *testing.T, dst string, paths ...string) {
 		}
 		if fi.IsDir() {
 			err = os.CopyFS(to, os.DirFS(src))
-		} else if err = os.MkdirAll(filepath.Dir(to), 0o755); err == nil {
+		} else {
 			var data []byte
 			if data, err = os.ReadFile(src); err == nil {
-				err = os.WriteFile(to, data, 0o644)
+				writeFileT(t, to, data)
 			}
 		}
 		if err != nil {
@@ -151,17 +145,11 @@ func TestNativeOverlayFresh(t *testing.T) {
 	}
 	root := copyModule(t)
 	for _, pkg := range []string{"p0s0", "p0", "all"} {
-		stray := filepath.Join(root, "_wbnative", pkg, "zz.go")
-		if err := os.MkdirAll(filepath.Dir(stray), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		src := "package " + pkg + "\n\nfunc init() { panic(\"a stray file joined the build\") }\n"
 		if pkg == "all" {
 			src = "package main\n\nfunc init() { panic(\"a stray file joined the build\") }\n"
 		}
-		if err := os.WriteFile(stray, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, filepath.Join(root, "_wbnative", pkg, "zz.go"), src)
 	}
 	k := &Kernel{Native: true, moduleDir: root}
 	if report := nativeReport(k, nativePage(t)); !strings.HasPrefix(report, "ok   page.md\t1 passed") {
@@ -174,9 +162,7 @@ func TestNativeOverlayFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(f, append(data, "\n// changed\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, f, append(data, "\n// changed\n"...))
 	if report := nativeReport(k, nativePage(t)); !strings.Contains(report, "is not the one this warpbook was built with") {
 		t.Errorf("with a changed engine:\n%s", report)
 	}

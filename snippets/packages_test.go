@@ -17,15 +17,20 @@ func writeModule(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, filepath.Join(dir, filepath.FromSlash(name)), src)
 	}
 	return dir
+}
+
+// writeFileT writes data to the file p, making its directory, or fails t.
+func writeFileT[D string | []byte](t testing.TB, p string, data D) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 const testModule = "module example.com/m\n\ngo 1.26\n"
@@ -35,9 +40,7 @@ const testModule = "module example.com/m\n\ngo 1.26\n"
 // nothing panics or reads outside the module.
 func TestPackagesRefused(t *testing.T) {
 	outside := t.TempDir()
-	if err := os.WriteFile(filepath.Join(outside, "x.go"), []byte("package x\n\nvar X = 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, filepath.Join(outside, "x.go"), "package x\n\nvar X = 1\n")
 	big := "package big\n\nvar S = \"" + strings.Repeat("a", MaxPackageFileBytes) + "\"\n"
 	for _, c := range []struct {
 		name   string
@@ -178,9 +181,7 @@ func Slots(d gpu.Device) int { return d.MaxThreadsPerSM / d.WarpSize }
 	}
 	pl, _, _ := compileUpTo(p, len(p.Cells), DefaultTimeout, nil, ps)
 	before := pl.keys(Verifier{}, "interp")[pl.units[0]]
-	if err := os.WriteFile(filepath.Join(dir, "h", "inner", "inner.go"), []byte("package inner\n\nimport \"github.com/warpbook/warpbook/engine/gpu\"\n\n// Slots returns d's warp slots per SM.\nfunc Slots(d gpu.Device) int { return d.MaxThreadsPerSM / d.WarpSize / 2 }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, filepath.Join(dir, "h", "inner", "inner.go"), "package inner\n\nimport \"github.com/warpbook/warpbook/engine/gpu\"\n\n// Slots returns d's warp slots per SM.\nfunc Slots(d gpu.Device) int { return d.MaxThreadsPerSM / d.WarpSize / 2 }\n")
 	ps2, _ := LoadPackages(dir, map[string]page.Pos{"example.com/m/h": {}})
 	pl2, _, _ := compileUpTo(p, len(p.Cells), DefaultTimeout, nil, ps2)
 	if after := pl2.keys(Verifier{}, "interp")[pl2.units[0]]; after == before {
@@ -234,19 +235,12 @@ func TestEverywhere(t *testing.T) {
 func TestPackagesGoModBounded(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big")
-	if err := os.WriteFile(big, []byte("module example.com/big\n"+strings.Repeat("// padding\n", 200_000)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, big, "module example.com/big\n"+strings.Repeat("// padding\n", 200_000))
 	if err := os.Symlink(big, filepath.Join(dir, "go.mod")); err != nil {
 		t.Fatal(err)
 	}
 	book := filepath.Join(dir, "book")
-	if err := os.MkdirAll(book, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(book, "book.yaml"), []byte("packages:\n  - example.com/big/lib\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFileT(t, filepath.Join(book, "book.yaml"), "packages:\n  - example.com/big/lib\n")
 	ps, ds := ReadPackages(book)
 	if ps != nil || len(ds) != 1 || !strings.Contains(ds[0].Msg, "larger than 1 MiB, the limit on a go.mod file") {
 		t.Fatalf("a 2 MB go.mod: packages %v, diagnostics %v", ps, ds)

@@ -14,12 +14,7 @@ func TestPruneCache(t *testing.T) {
 	t0 := time.Now().Add(-10 * time.Hour)
 	put := func(name string, age time.Duration) {
 		p := filepath.Join(dir, "results", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, make([]byte, 100), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, p, make([]byte, 100))
 		at := t0.Add(-age)
 		if err := os.Chtimes(p, at, at); err != nil {
 			t.Fatal(err)

@@ -102,9 +102,7 @@ func TestUpdateFileSafety(t *testing.T) {
 		dir := t.TempDir()
 		real := filepath.Join(dir, "real.md")
 		link := filepath.Join(dir, "link.md")
-		if err := os.WriteFile(real, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, real, src)
 		if err := os.Symlink("real.md", link); err != nil {
 			t.Skip("no symlinks here:", err)
 		}
@@ -123,9 +121,7 @@ func TestUpdateFileSafety(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "x.md")
 		p, _ := page.Parse(path, []byte(src))
 		edited := src + "\nA sentence the author saved while the snippets ran.\n"
-		if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, path, edited)
 		_, err := UpdateFile(&PageResult{Page: p, Cells: []*CellResult{failOutput(p.Cells[0], "new\n")}})
 		if !errors.Is(err, ErrChanged) {
 			t.Errorf("err = %v, want ErrChanged", err)
