@@ -3,6 +3,7 @@ package snippets
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/warpbook/warpbook/snippets/page"
@@ -150,25 +151,10 @@ type PageResult struct {
 
 // Failed reports whether anything on the page failed.
 func (r *PageResult) Failed() bool {
-	if len(r.Diagnostics) > 0 {
-		return true
-	}
-	for _, c := range r.Cells {
-		if c != nil && c.Status == StatusFail {
-			return true
-		}
-	}
-	for _, c := range r.Checks {
-		if c != nil && c.Status == StatusFail {
-			return true
-		}
-	}
-	for _, c := range r.CUDA {
-		if c != nil && c.Status == StatusFail {
-			return true
-		}
-	}
-	return false
+	return len(r.Diagnostics) > 0 ||
+		slices.ContainsFunc(r.Cells, func(c *CellResult) bool { return c != nil && c.Status == StatusFail }) ||
+		slices.ContainsFunc(r.Checks, func(c *CheckResult) bool { return c != nil && c.Status == StatusFail }) ||
+		slices.ContainsFunc(r.CUDA, func(c *CUDAResult) bool { return c != nil && c.Status == StatusFail })
 }
 
 // Result returns the result for cell c, or nil.
