@@ -20,6 +20,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -368,10 +369,7 @@ func wrapperPackages(pkgs map[string]*types.Package, paths []string) map[string]
 				visit(o.Type())
 			}
 		}
-		for q := range found {
-			out[p] = append(out[p], q)
-		}
-		sort.Strings(out[p])
+		out[p] = slices.Sorted(maps.Keys(found))
 	}
 	return out
 }
