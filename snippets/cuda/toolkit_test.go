@@ -108,7 +108,7 @@ func TestToolkitMacros(t *testing.T) {
 		text := string(s.text)
 		pastes := 0
 		for _, line := range strings.Split(text, "\n") {
-			for i := strings.Index(line, "##"); i >= 0; i = next(line, i) {
+			for i := strings.Index(line, "##"); i >= 0; i = nextAt(line, "##", i) {
 				left := strings.TrimSpace(line[:i])
 				j := len(left)
 				for j > 0 && isIdentChar(left[j-1]) {
@@ -122,7 +122,7 @@ func TestToolkitMacros(t *testing.T) {
 					}
 				}
 			}
-			for i := strings.Index(line, "_Pragma("); i >= 0; i = nextPragma(line, i) {
+			for i := strings.Index(line, "_Pragma("); i >= 0; i = nextAt(line, "_Pragma(", i) {
 				arg := strings.TrimSpace(line[i+len("_Pragma("):])
 				if strings.HasPrefix(arg, "\"") {
 					continue
@@ -156,18 +156,11 @@ func TestToolkitMacros(t *testing.T) {
 	}
 }
 
-func next(line string, i int) int {
-	j := strings.Index(line[i+2:], "##")
+// nextAt returns the index of the next sep in line after the one at i, or -1.
+func nextAt(line, sep string, i int) int {
+	j := strings.Index(line[i+len(sep):], sep)
 	if j < 0 {
 		return -1
 	}
-	return i + 2 + j
-}
-
-func nextPragma(line string, i int) int {
-	j := strings.Index(line[i+1:], "_Pragma(")
-	if j < 0 {
-		return -1
-	}
-	return i + 1 + j
+	return i + len(sep) + j
 }
