@@ -203,13 +203,10 @@ func (r *Resident) serve(j *Job, out io.Writer, errOut io.Writer, started func(u
 		r.mu.Unlock()
 		if k == nil {
 			it, err := NewInterpreter(out, errOut, j.Sources)
-			if err != nil {
-				msg := err.Error()
-				mark(Event{U: u.U, Kind: Start})
-				mark(Event{U: u.U, Kind: Done, Error: &msg})
-				continue
+			if err == nil {
+				err = prelude(it, &u)
 			}
-			if err := prelude(it, &u); err != nil {
+			if err != nil {
 				msg := err.Error()
 				mark(Event{U: u.U, Kind: Start})
 				mark(Event{U: u.U, Kind: Done, Error: &msg})

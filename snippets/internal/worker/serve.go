@@ -77,14 +77,11 @@ func serve(j *Job, out, errOut io.Writer, leaks bool, started func(u int)) {
 		it := sessions[u.Session]
 		if it == nil {
 			var err error
-			if it, err = NewInterpreter(out, errOut, j.Sources); err != nil {
-				msg := err.Error()
-				mark(Event{U: u.U, Kind: Start})
-				mark(Event{U: u.U, Kind: Done, Error: &msg})
-				continue
+			if it, err = NewInterpreter(out, errOut, j.Sources); err == nil {
+				sessions[u.Session] = it
+				err = prelude(it, &u)
 			}
-			sessions[u.Session] = it
-			if err := prelude(it, &u); err != nil {
+			if err != nil {
 				msg := err.Error()
 				mark(Event{U: u.U, Kind: Start})
 				mark(Event{U: u.U, Kind: Done, Error: &msg})
