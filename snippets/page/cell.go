@@ -248,17 +248,9 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 			}
 		case "hide":
 			bad(t, "hide= is gone: put the setup lines first and a %q line under them; the lines above it are hidden", SetupSeparator)
-		case "panics":
+		case "panics", "error", "skip":
 			if needValue() {
-				c.Attrs.Panics = t.value
-			}
-		case "error":
-			if needValue() {
-				c.Attrs.Error = t.value
-			}
-		case "skip":
-			if needValue() {
-				c.Attrs.Skip = t.value
+				*map[string]*string{"panics": &c.Attrs.Panics, "error": &c.Attrs.Error, "skip": &c.Attrs.Skip}[t.key] = t.value
 			}
 		case "timeout":
 			if needValue() {
@@ -272,17 +264,9 @@ func (pg *Page) newCell(n *ast.FencedCodeBlock, info string, infoPos Pos, attrs 
 					c.Attrs.Timeout = d
 				}
 			}
-		case "unordered":
+		case "unordered", "fresh", "nodrill":
 			if isFlag() {
-				c.Attrs.Unordered = true
-			}
-		case "fresh":
-			if isFlag() {
-				c.Attrs.Fresh = true
-			}
-		case "nodrill":
-			if isFlag() {
-				c.Attrs.NoDrill = true
+				*map[string]*bool{"unordered": &c.Attrs.Unordered, "fresh": &c.Attrs.Fresh, "nodrill": &c.Attrs.NoDrill}[t.key] = true
 			}
 		case "drill":
 			if needValue() {
