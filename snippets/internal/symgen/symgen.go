@@ -405,14 +405,8 @@ func walkTypes(f func(types.Type)) func(types.Type) {
 				visit(t.Method(i).Type())
 			}
 			visit(t.Underlying())
-		case *types.Pointer:
-			visit(t.Elem())
-		case *types.Slice:
-			visit(t.Elem())
-		case *types.Array:
-			visit(t.Elem())
-		case *types.Chan:
-			visit(t.Elem())
+		case *types.Pointer, *types.Slice, *types.Array, *types.Chan:
+			visit(t.(interface{ Elem() types.Type }).Elem())
 		case *types.Map:
 			visit(t.Key())
 			visit(t.Elem())
