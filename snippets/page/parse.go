@@ -79,10 +79,7 @@ func (p *Page) Pos(off int) Pos {
 	if off < 0 {
 		return Pos{File: p.Path}
 	}
-	i := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off }) - 1
-	if i < 0 {
-		i = 0
-	}
+	i := max(sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off })-1, 0)
 	return Pos{File: p.Path, Line: i + 1, Col: off - p.lines[i] + 1}
 }
 
