@@ -50,9 +50,7 @@ func residency(m Machine, l Launch) (occupancyInfo, error) {
 	if l.Resident > 0 && l.Resident < info.resident {
 		info.resident = l.Resident
 	}
-	if info.blocksOnSM < info.resident {
-		info.resident = info.blocksOnSM
-	}
+	info.resident = min(info.resident, info.blocksOnSM)
 	return info, nil
 }
 

@@ -655,10 +655,7 @@ func (c *sassCompiler) reconvergence() error {
 			continue
 		}
 		for _, s := range succ {
-			if s >= n {
-				s = n
-			}
-			preds[i] = append(preds[i], s)
+			preds[i] = append(preds[i], min(s, n))
 		}
 	}
 	// Reverse graph edges: from s to i when i → s in the program.

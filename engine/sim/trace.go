@@ -135,12 +135,7 @@ func newTraceRec(from, to int64, slots, scheds int) *traceRec {
 }
 
 func (r *traceRec) fill(slot int32, st State, a, b int64) {
-	if a < r.from {
-		a = r.from
-	}
-	if b > r.to {
-		b = r.to
-	}
+	a, b = max(a, r.from), min(b, r.to)
 	if a >= b {
 		return
 	}
