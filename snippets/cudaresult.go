@@ -1,6 +1,7 @@
 package snippets
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -97,9 +98,6 @@ func (k *Kernel) cudaSelected(c *page.CUDACell) bool {
 
 // kernelLabel names a sass block's kernel and architecture for a message.
 func kernelLabel(s *page.SASSBlock) string {
-	name := s.Kernel
-	if name == "" {
-		name = "its kernel"
-	}
+	name := cmp.Or(s.Kernel, "its kernel")
 	return strings.TrimSpace(name + " for " + s.ArchOrDefault())
 }

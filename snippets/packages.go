@@ -1,6 +1,7 @@
 package snippets
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -190,10 +191,7 @@ func (l *loader) load(p string) string {
 	}
 	l.state[p] = 1
 	defer func() { l.state[p] = 2 }()
-	rel := strings.TrimPrefix(strings.TrimPrefix(p, l.ps.Module), "/")
-	if rel == "" {
-		rel = "."
-	}
+	rel := cmp.Or(strings.TrimPrefix(strings.TrimPrefix(p, l.ps.Module), "/"), ".")
 	ents, err := fs.ReadDir(l.fsys, rel)
 	if err != nil {
 		return fmt.Sprintf("%s: no such package in %s (looked in %s)", p, l.ps.Module, filepath.Join(l.ps.Dir, filepath.FromSlash(rel)))

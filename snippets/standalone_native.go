@@ -9,6 +9,7 @@
 package snippets
 
 import (
+	"cmp"
 	"fmt"
 	"go/format"
 	"slices"
@@ -41,9 +42,7 @@ func (cp *Compiled) Program(c *page.Cell, file string) (string, error) {
 	if u == nil || slices.Index(u.session.units, u) >= u.session.firstBad {
 		return "", nil
 	}
-	if file == "" {
-		file = c.Pos.File
-	}
+	file = cmp.Or(file, c.Pos.File)
 	alone := &standalone{upTo: u, file: file, drop: map[string]bool{}, unused: map[*unit][]string{}, pkgs: cp.pl.pkgs}
 	for range 4 {
 		src := cp.pl.write(u.session, alone)

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -248,10 +249,7 @@ func (t *Toolkit) profile(ctx context.Context) error {
 			}
 		}
 	}
-	here := vars["_HERE_"]
-	if here == "" {
-		here = filepath.Dir(t.NVCC)
-	}
+	here := cmp.Or(vars["_HERE_"], filepath.Dir(t.NVCC))
 	t.Root = filepath.Clean(vars["TOP"])
 	if vars["TOP"] == "" {
 		t.Root = filepath.Dir(filepath.Clean(here))
