@@ -1,6 +1,7 @@
 package ptxas
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -56,10 +57,7 @@ type ConstBank struct {
 // dynamic shared memory: ptxas's registers and static shared memory, and
 // its barriers (one, for __syncthreads, when ptxas does not say).
 func (r Resources) Launch(blockSize, dynamicSharedMem int) occupancy.Kernel {
-	barriers := r.Barriers
-	if barriers == 0 {
-		barriers = 1
-	}
+	barriers := cmp.Or(r.Barriers, 1)
 	return occupancy.Kernel{
 		BlockSize:        blockSize,
 		Registers:        r.Registers,

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -298,10 +299,7 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 		}
 		level = l
 	}
-	width := in.Width
-	if width == 0 {
-		width = 4
-	}
+	width := cmp.Or(in.Width, 4)
 	memInst := info.act == actShared || info.act == actGlobal || info.act == actAsyncCopy
 	if !memInst && in.Width != 0 {
 		return c.errorf(s, path, "width is only for memory instructions, not %s", name)
@@ -406,10 +404,7 @@ func (c *compiler) instruction(s *stmt, path string, top bool) error {
 	if in.ILP < 0 {
 		return c.errorf(s, path, "ilp %d, want 1 or more", in.ILP)
 	}
-	n := in.ILP
-	if n == 0 {
-		n = 1
-	}
+	n := cmp.Or(in.ILP, 1)
 	if n > 1 && in.Dst == "" {
 		return c.errorf(s, path, "ilp needs a destination register to rename")
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -409,9 +410,7 @@ func (p *wparser) launch(n ast.Node) (Launch, error) {
 			return l, err
 		}
 	}
-	if l.Blocks == 0 {
-		l.Blocks = 1
-	}
+	l.Blocks = cmp.Or(l.Blocks, 1)
 	return l, nil
 }
 

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -215,10 +216,7 @@ func (s *sm) result(w Workload, end int64, occ occupancyInfo) (*Result, error) {
 // Statistics and Warp State Statistics sections.
 func (r *Result) Report() string {
 	var b strings.Builder
-	name := r.Workload
-	if name == "" {
-		name = "workload"
-	}
+	name := cmp.Or(r.Workload, "workload")
 	fmt.Fprintf(&b, "%s on %s (policy %s)\n", name, r.Machine.Name, r.Policy)
 	fmt.Fprintf(&b, "  launch: grid %d × block %d threads; this SM runs %d, %d at a time (occupancy allows %d, limited by %s), %.2f waves\n",
 		r.Launch.Blocks, r.Launch.Block, r.BlocksOnSM, r.ResidentBlocks, r.OccupancyBlocks, r.Limiter, r.Waves)
