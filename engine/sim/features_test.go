@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 )
@@ -10,9 +11,7 @@ import (
 func issueCycles(t *testing.T, m Machine, w Workload, op string) map[int][]int {
 	t.Helper()
 	m.SMs = 1
-	if w.Launch.Blocks == 0 {
-		w.Launch.Blocks = 1
-	}
+	w.Launch.Blocks = cmp.Or(w.Launch.Blocks, 1)
 	r := runWith(t, Config{Machine: &m, Trace: Window{From: 0, To: 200000}}, w)
 	out := map[int][]int{}
 	for _, is := range r.Trace.Issues {

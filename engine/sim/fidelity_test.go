@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"math"
@@ -39,9 +40,7 @@ type figure struct {
 func steady(t *testing.T, m Machine, w Workload) *Result {
 	t.Helper()
 	m.SMs = 1
-	if w.Launch.Blocks == 0 {
-		w.Launch.Blocks = 1
-	}
+	w.Launch.Blocks = cmp.Or(w.Launch.Blocks, 1)
 	return runWith(t, Config{Machine: &m, Steady: true}, w)
 }
 

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"os"
@@ -53,9 +54,7 @@ func run1(t *testing.T, exe string, lim Limits, units ...int) map[int]*Outcome {
 		us = append(us, Unit{U: u})
 		lim.Timeout[u] = time.Second
 	}
-	if lim.Startup == 0 {
-		lim.Startup = time.Minute
-	}
+	lim.Startup = cmp.Or(lim.Startup, time.Minute)
 	return Run(context.Background(), us, lim, Program(exe), lim.Memory, nil)
 }
 
