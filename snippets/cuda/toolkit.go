@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -130,14 +131,7 @@ type version []int
 
 var release124 = version{12, 4}
 
-func (v version) less(w version) bool {
-	for i := 0; i < len(v) && i < len(w); i++ {
-		if v[i] != w[i] {
-			return v[i] < w[i]
-		}
-	}
-	return len(v) < len(w)
-}
+func (v version) less(w version) bool { return slices.Compare(v, w) < 0 }
 
 func (v version) String() string {
 	s := make([]string, len(v))
