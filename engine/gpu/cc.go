@@ -79,14 +79,4 @@ func ParseCC(s string) (CC, error) {
 	return CC{Major: ma, Minor: mi}, nil
 }
 
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func allDigits(s string) bool { return s != "" && strings.TrimLeft(s, "0123456789") == "" }
