@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,12 +62,9 @@ func rows(table string) []string {
 
 func has(t *testing.T, what string, list []string, want string) {
 	t.Helper()
-	for _, l := range list {
-		if l == want {
-			return
-		}
+	if !slices.Contains(list, want) {
+		t.Errorf("%s lacks %q; has\n%s", what, want, strings.Join(list, "\n"))
 	}
-	t.Errorf("%s lacks %q; has\n%s", what, want, strings.Join(list, "\n"))
 }
 
 // The numbers in these tests are NVIDIA's reference calculator's (the

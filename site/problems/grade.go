@@ -3,6 +3,7 @@ package problems
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -76,10 +77,8 @@ func gradeChoice(part Part, given string) (bool, string) {
 	if word == "" {
 		return false, fmt.Sprintf("%q is none of %s", given, strings.Join(part.Choices, ", "))
 	}
-	for _, a := range part.Accept {
-		if a == word {
-			return true, ""
-		}
+	if slices.Contains(part.Accept, word) {
+		return true, ""
 	}
 	return false, word + " is not it"
 }
@@ -91,13 +90,8 @@ func choiceOf(part Part, given string) string {
 		return part.Choices[n-1]
 	}
 	for _, c := range part.Choices {
-		if fold(c) == key {
+		if fold(c) == key || slices.Contains(aliases[c], key) {
 			return c
-		}
-		for _, a := range aliases[c] {
-			if a == key {
-				return c
-			}
 		}
 	}
 	return ""
