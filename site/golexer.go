@@ -64,10 +64,7 @@ func (goLexer) Tokenise(_ *chroma.TokeniseOptions, text string) (chroma.Iterator
 		if lit == "" {
 			end = off + len(t.String())
 		}
-		if end > len(src) {
-			end = len(src)
-		}
-		toks = append(toks, tok{off, end, t, lit})
+		toks = append(toks, tok{off, min(end, len(src)), t, lit})
 	}
 
 	var out []chroma.Token

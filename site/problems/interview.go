@@ -280,10 +280,7 @@ func memoryScenario() scenario {
 			return fmt.Sprintf("Now thread t reads element %s.", indexOf(v))
 		}),
 		func(r *rng, s state) (string, state, state) {
-			w := s.in.Int("width")
-			if w < 4 {
-				w = 4
-			}
+			w := max(s.in.Int("width"), 4)
 			fam := "bank-conflicts"
 			text := "The same pattern from a __shared__ array: how many passes over the banks?"
 			if s.family == "bank-conflicts" {
