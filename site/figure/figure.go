@@ -273,16 +273,10 @@ func strs(v any) []string {
 	switch v := v.(type) {
 	case nil:
 		return nil
-	case string:
-		return []string{v}
 	case []any:
 		var out []string
 		for _, x := range v {
-			str, ok := x.(string)
-			if !ok {
-				str = fmt.Sprint(x)
-			}
-			out = append(out, str)
+			out = append(out, fmt.Sprint(x))
 		}
 		return out
 	default:
@@ -307,24 +301,20 @@ func (s *spec) ints(key string, v any) ([]int, error) {
 		}
 		return 0, s.errorf(key, "%s: want a whole number, not %v", key, x)
 	}
-	switch v := v.(type) {
-	case nil:
+	list, ok := v.([]any)
+	switch {
+	case v == nil:
 		return nil, nil
-	case []any:
-		var out []int
-		for _, x := range v {
-			n, err := conv(x)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, n)
-		}
-		return out, nil
-	default:
-		n, err := conv(v)
+	case !ok:
+		list = []any{v}
+	}
+	var out []int
+	for _, x := range list {
+		n, err := conv(x)
 		if err != nil {
 			return nil, err
 		}
-		return []int{n}, nil
+		out = append(out, n)
 	}
+	return out, nil
 }
