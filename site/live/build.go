@@ -320,14 +320,7 @@ func (b *Builder) inputs(ctx context.Context, goExe string) (*inputs, error) {
 	if sp != "" {
 		var st stampFile
 		if data, err := cachefile.Read(sp, maxStampBytes); err == nil && json.Unmarshal(data, &st) == nil && st.Env == env && st.Key != "" {
-			same := true
-			for _, f := range st.Files {
-				if stat(f.Path) != f {
-					same = false
-					break
-				}
-			}
-			if same {
+			if !slices.ContainsFunc(st.Files, func(f fileStat) bool { return stat(f.Path) != f }) {
 				return &inputs{key: st.Key, goVersion: st.GoVersion, wasmExec: st.WasmExec}, nil
 			}
 		}

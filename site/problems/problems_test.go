@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,11 +93,7 @@ func rightAnswers(p *problems.Problem) map[string]string {
 func wrongAnswer(part problems.Part) string {
 	if part.Kind == "choice" {
 		for _, c := range part.Choices {
-			ok := false
-			for _, a := range part.Accept {
-				ok = ok || a == c
-			}
-			if !ok {
+			if !slices.Contains(part.Accept, c) {
 				return c
 			}
 		}
