@@ -117,14 +117,12 @@ func limitBy(n *Control, c *Control, opts []string) {
 		return
 	}
 	limits := map[string]int{}
+	bounds := false
 	for _, o := range opts {
 		if v, ok := most(o); ok && v >= n.Min {
 			limits[o] = min(v, n.Max)
+			bounds = bounds || v < n.Max
 		}
-	}
-	bounds := false
-	for _, v := range limits {
-		bounds = bounds || v < n.Max
 	}
 	if !bounds {
 		return // no choice bounds it below its own most
