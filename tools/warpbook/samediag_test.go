@@ -25,7 +25,6 @@ func TestSameDiagnostics(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-
 			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -54,10 +53,11 @@ func TestSameDiagnostics(t *testing.T) {
 			if len(built) == 0 {
 				t.Fatalf("warpbook build printed no diagnostics:\n%s", errOut)
 			}
-			if got, w := strings.Join(sorted(tested), ""), strings.Join(sorted(diagnostics(want["diagnostics"])), ""); got != w {
+			w := strings.Join(diagnostics(want["diagnostics"]), "")
+			if got := strings.Join(tested, ""); got != w {
 				t.Errorf("warpbook test printed:\n%s", udiff.Unified("want", "test", w, got))
 			}
-			if got, w := strings.Join(sorted(built), ""), strings.Join(sorted(diagnostics(want["diagnostics"])), ""); got != w {
+			if got := strings.Join(built, ""); got != w {
 				t.Errorf("warpbook build printed:\n%s", udiff.Unified("want", "build", w, got))
 			}
 			_, out, _ = runCmd(t, "", "test", "-cache", "off", "-format=github", "book")
@@ -73,7 +73,8 @@ func TestSameDiagnostics(t *testing.T) {
 var diagLine = regexp.MustCompile(`^\S+:\d+(:\d+)?: `)
 
 // diagnostics cuts a command's output into its diagnostics, each with the
-// tab-indented lines under it, leaving out everything else (summaries).
+// tab-indented lines under it, leaving out everything else (summaries),
+// sorted.
 func diagnostics(out string) []string {
 	var ds []string
 	for _, l := range strings.SplitAfter(out, "\n") {
@@ -84,6 +85,7 @@ func diagnostics(out string) []string {
 			ds[len(ds)-1] += l
 		}
 	}
+	slices.Sort(ds)
 	return ds
 }
 
@@ -95,11 +97,6 @@ func annotations(out string) string {
 			as = append(as, l)
 		}
 	}
-	return strings.Join(sorted(as), "")
-}
-
-func sorted(s []string) []string {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	return s
+	slices.Sort(as)
+	return strings.Join(as, "")
 }
