@@ -634,21 +634,12 @@ func poll(tb *tab, js string) {
 }
 
 func sameSet(a, b []string) bool {
-	x, y := slices.Clone(a), slices.Clone(b)
-	slices.Sort(x)
-	slices.Sort(y)
-	return slices.Equal(x, y)
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // withoutStamp drops the export's time stamp line.
 func withoutStamp(s string) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if !strings.Contains(l, `"exported":`) {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
+	return strings.Join(slices.DeleteFunc(strings.Split(s, "\n"), func(l string) bool { return strings.Contains(l, `"exported":`) }), "\n")
 }
 
 // chapterScreenshot rewrites docs/occupancy.png: the occupancy chapter as
