@@ -3,6 +3,8 @@ package site
 import (
 	"go/scanner"
 	"go/token"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/warpbook/warpbook/snippets/page"
@@ -60,7 +62,7 @@ func newSimUse(p *page.Page) *simUse {
 		}
 	}
 	// Then the variables, in reading order.
-	u.before = append(u.before, clone(simulated))
+	u.before = append(u.before, maps.Clone(simulated))
 	for i, ss := range cells {
 		for _, s := range ss {
 			if s.fn != "" {
@@ -82,7 +84,7 @@ func newSimUse(p *page.Page) *simUse {
 				u.cells[i] = true
 			}
 		}
-		u.before = append(u.before, clone(simulated))
+		u.before = append(u.before, maps.Clone(simulated))
 	}
 	return u
 }
@@ -93,29 +95,11 @@ func (u *simUse) cell(c *page.Cell) bool { return u.cells[c.Index] }
 // check reports whether checked value ch is computed from the simulator.
 func (u *simUse) check(ch *page.Check) bool {
 	at := min(max(ch.After, 0), len(u.before)-1)
-	for _, s := range statements(ch.Expr) {
-		if anyIn(s.refs, u.before[at]) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(statements(ch.Expr), func(s stmt) bool { return anyIn(s.refs, u.before[at]) })
 }
 
 func anyIn(names []string, set map[string]bool) bool {
-	for _, n := range names {
-		if set[n] {
-			return true
-		}
-	}
-	return false
-}
-
-func clone(m map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
+	return slices.ContainsFunc(names, func(n string) bool { return set[n] })
 }
 
 // statements splits Go source (a cell's declarations and statements)
