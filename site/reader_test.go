@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"os"
 	"path"
 	"regexp"
@@ -276,14 +277,10 @@ func TestPageWeight(t *testing.T) {
 		return buf.Len()
 	}
 	loads := regexp.MustCompile(`<(?:link rel="(?:stylesheet|icon)"[^>]* href|script src)="([^"]+)"`)
-	var names []string
-	for name := range s.Files {
-		if strings.HasSuffix(name, ".html") && !strings.Contains(name, "/") && name != "print.html" && name != "404.html" {
-			names = append(names, name)
+	for _, name := range slices.Sorted(maps.Keys(s.Files)) {
+		if !strings.HasSuffix(name, ".html") || strings.Contains(name, "/") || name == "print.html" || name == "404.html" {
+			continue
 		}
-	}
-	slices.Sort(names)
-	for _, name := range names {
 		html := s.Files[name]
 		total := gz(html)
 		for _, m := range loads.FindAllSubmatch(html, -1) {

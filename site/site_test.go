@@ -618,14 +618,10 @@ func TestGolden(t *testing.T) {
 	if *update {
 		os.RemoveAll(dir)
 	}
-	var names []string
-	for name := range s.Files {
-		if strings.HasSuffix(name, ".html") || name == "assets/search-index.js" {
-			names = append(names, name)
+	for _, name := range slices.Sorted(maps.Keys(s.Files)) {
+		if !strings.HasSuffix(name, ".html") && name != "assets/search-index.js" {
+			continue
 		}
-	}
-	slices.Sort(names)
-	for _, name := range names {
 		golden := filepath.Join(dir, filepath.FromSlash(name))
 		got := withoutFigures(s.Files[name])
 		if *update {
