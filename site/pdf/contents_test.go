@@ -25,15 +25,9 @@ func TestContentsPages(t *testing.T) {
 	data := printBook(t)
 	api.DisableConfigDir()
 	ctx, err := api.ReadContext(bytes.NewReader(data), model.NewDefaultConfiguration())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ctx.EnsurePageCount(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ctx.LocateNameTree("Dests", false); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
+	noErr(t, ctx.EnsurePageCount())
+	noErr(t, ctx.LocateNameTree("Dests", false))
 	// The contents are on page 1 (the print edition starts with them).
 	lines := pageLines(t, ctx, 1)
 	var numbers []int // the number that ends each entry's line
@@ -60,9 +54,7 @@ func TestContentsPages(t *testing.T) {
 	// The numbers are the outline's pages of the headings the entries lead to.
 	marks := map[string][]int{}
 	bms, err := api.Bookmarks(bytes.NewReader(data), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	var walk func([]pdfcpu.Bookmark)
 	walk = func(bms []pdfcpu.Bookmark) {
 		for _, b := range bms {
@@ -87,34 +79,22 @@ var textOp = regexp.MustCompile(`/(\w+) [-.0-9]+ Tf|[-.0-9]+ [-.0-9]+ [-.0-9]+ [
 func pageLines(t *testing.T, ctx *model.Context, n int) [][]string {
 	t.Helper()
 	d, _, _, err := ctx.PageDict(n, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	content, err := ctx.PageContent(d, n)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	res, err := ctx.DereferenceDict(d["Resources"])
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	fonts, err := ctx.DereferenceDict(res["Font"])
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	cmaps := map[string]map[int]rune{}
 	for name, o := range fonts {
 		fd, err := ctx.DereferenceDict(o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		sd, _, err := ctx.DereferenceStreamDict(fd["ToUnicode"])
 		if err != nil || sd == nil {
 			t.Fatalf("font %s: no ToUnicode map: %v", name, err)
 		}
-		if err := sd.Decode(); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, sd.Decode())
 		cmaps[name] = toUnicode(t, string(sd.Content))
 	}
 	type run struct {
@@ -181,9 +161,7 @@ func toUnicode(t *testing.T, cmap string) map[int]rune {
 	}
 	hex := func(s string) int {
 		n, err := strconv.ParseUint(s, 16, 32)
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		return int(n)
 	}
 	m := map[int]rune{}
@@ -205,28 +183,18 @@ func toUnicode(t *testing.T, cmap string) map[int]rune {
 func linkPages(t *testing.T, ctx *model.Context, n int) []int {
 	t.Helper()
 	d, _, _, err := ctx.PageDict(n, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	annots, err := ctx.DereferenceArray(d["Annots"])
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	root, err := ctx.Catalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	dests, err := ctx.DereferenceDict(root["Dests"])
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	var pages []int
 	last := ""
 	for _, o := range annots {
 		a, err := ctx.DereferenceDict(o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		if a.NameEntry("Subtype") == nil || *a.NameEntry("Subtype") != "Link" {
 			continue
 		}
@@ -249,10 +217,16 @@ func linkPages(t *testing.T, ctx *model.Context, n int) []int {
 			t.Fatalf("link to %s: destination %s", dest, arr)
 		}
 		p, err := ctx.PageNumber(ref.ObjectNumber.Value())
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		pages = append(pages, p)
 	}
 	return pages
+}
+
+// noErr fails the test on err.
+func noErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }
