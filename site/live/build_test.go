@@ -21,9 +21,7 @@ import (
 func testKernel(t testing.TB) *Kernel {
 	t.Helper()
 	dir, err := DefaultCacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	b := &Builder{CacheDir: dir}
 	k, err := b.Kernel(context.Background())
 	if err != nil {
@@ -43,9 +41,7 @@ func TestBuildCached(t *testing.T) {
 	dir, _ := DefaultCacheDir()
 	start := time.Now()
 	again, err := (&Builder{CacheDir: dir}).Kernel(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	t.Logf("kernel %s: %d bytes, %d gzipped; found in the cache in %v", k.Key, k.Wasm, k.Gzip, time.Since(start))
 	if !again.Cached || again.Key != k.Key || !bytes.Equal(again.Script, k.Script) {
 		t.Errorf("second build: cached %v, key %s (first %s), same script %v", again.Cached, again.Key, k.Key, bytes.Equal(again.Script, k.Script))
@@ -54,17 +50,11 @@ func TestBuildCached(t *testing.T) {
 	_, b64, _ := bytes.Cut(k.Script, []byte(`"wasm":"`))
 	b64, _, _ = bytes.Cut(b64, []byte(`"`))
 	gz, err := base64.StdEncoding.DecodeString(string(b64))
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	mod, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	if _, max, err := memoryLimits(mod); err != nil || max*pageSize != snippets.DefaultMemoryLimit {
 		t.Errorf("the kernel's memory may grow to %d pages (%v), want %d bytes", max, err, snippets.DefaultMemoryLimit)
 	}
@@ -75,13 +65,9 @@ func TestBuildCached(t *testing.T) {
 // kernel's size or less.
 func TestBuildPractice(t *testing.T) {
 	dir, err := DefaultCacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	p, err := (&Builder{CacheDir: dir, Package: PracticePackage}).Kernel(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	k := testKernel(t)
 	if p.Key == k.Key || !bytes.HasPrefix(p.Script, []byte("// The warpbook module site/live/practice: ")) || !bytes.Contains(p.Script, []byte("window.warpbookKernelData = ")) {
 		t.Fatalf("practice module %s (kernel %s): %q...", p.Key, k.Key, p.Script[:min(100, len(p.Script))])
@@ -105,19 +91,13 @@ func TestBuildFromABook(t *testing.T) {
 		"site/live/kernel/main.go": "package main\n\nfunc main() { println(\"the book's kernel\") }\n",
 	} {
 		p := filepath.Join(book, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		noErr(t, os.WriteFile(p, []byte(data), 0o644))
 	}
 	t.Chdir(book)
 	dir, _ := DefaultCacheDir()
 	got, err := (&Builder{CacheDir: dir}).Kernel(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	if got.Key != k.Key || !bytes.Equal(got.Script, k.Script) {
 		t.Errorf("from inside the book: kernel %s, want %s", got.Key, k.Key)
 	}

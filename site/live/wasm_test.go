@@ -34,9 +34,7 @@ func testModule(segs ...segment) []byte {
 func memory(t *testing.T, mod []byte) ([]byte, int) {
 	t.Helper()
 	secs, err := sections(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	var mem []byte
 	n := 0
 	for _, s := range secs {
@@ -74,9 +72,7 @@ func TestPackData(t *testing.T) {
 	}
 	mod := testModule(segs...)
 	packed, err := packData(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	want, _ := memory(t, mod)
 	got, n := memory(t, packed)
 	if !bytes.Equal(got, want) {
@@ -173,9 +169,7 @@ func TestCapMemory(t *testing.T) {
 	}
 	for _, body := range [][]byte{{1, 0, 0x80, 0x02}, {1, 1, 0x80, 0x02, 0x80, 0x80, 0x04}} { // min 256 pages, with and without a maximum
 		got, err := capMemory(withMemory(body), 1<<30)
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		min, max, err := memoryLimits(got)
 		if err != nil || min != 256 || max != 1<<30/pageSize {
 			t.Errorf("capped memory %x: min %d max %d (%v), want 256 and %d", body, min, max, err, 1<<30/pageSize)
@@ -189,5 +183,13 @@ func TestCapMemory(t *testing.T) {
 	}
 	if _, err := capMemory(mod, 1<<30); err == nil {
 		t.Error("a module without memory was capped")
+	}
+}
+
+// noErr fails the test on err.
+func noErr(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
