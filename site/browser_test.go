@@ -287,9 +287,7 @@ func bothTransports(t *testing.T, httpBase, fileBase, name string, flow func(t *
 func readAxe(t *testing.T) string {
 	t.Helper()
 	axe, err := os.ReadFile("testdata/axe/axe.min.js")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	return string(axe)
 }
 
@@ -635,9 +633,7 @@ func TestBrowser(t *testing.T) {
 		files["book.yaml"] = &fstest.MapFile{Data: append(files["book.yaml"].Data, "\nsite_url: https://example.org/book/\n"...)}
 		s := build(t, files, site.Options{Dir: "testdata/book", Kernel: fakeKernel{}})
 		dir := filepath.Join(t.TempDir(), "site")
-		if err := s.Write(dir); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, s.Write(dir))
 		files404 := http.FileServer(http.Dir(dir))
 		mux := http.NewServeMux()
 		mux.Handle("/book/", http.StripPrefix("/book", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

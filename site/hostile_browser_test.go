@@ -31,9 +31,7 @@ func TestBrowserHostile(t *testing.T) {
 		}
 		s := build(t, book(args...), site.Options{})
 		dir := filepath.Join(t.TempDir(), "site")
-		if err := s.Write(dir); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, s.Write(dir))
 		tb := newTab(t, bctx, (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String())
 		// A script that runs opens a dialog (alert): none may.
 		var mu sync.Mutex

@@ -43,9 +43,7 @@ func TestHostile(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			noErr(t, err)
 			dir := filepath.Join(t.TempDir(), "book")
 			var want []byte
 			hasWant := false
@@ -69,9 +67,7 @@ func TestHostile(t *testing.T) {
 					}
 				case f[0] == "symlink" && len(f) == 3:
 					p := filepath.Join(dir, f[1])
-					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-						t.Fatal(err)
-					}
+					noErr(t, os.MkdirAll(filepath.Dir(p), 0o755))
 					if err := os.Symlink(f[2], p); err != nil {
 						t.Skipf("symlink: %v", err)
 					}
@@ -90,9 +86,7 @@ func TestHostile(t *testing.T) {
 				}
 			}
 			root, err := os.OpenRoot(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			noErr(t, err)
 			defer root.Close()
 			var first []byte
 			for _, fsys := range []struct {
@@ -173,9 +167,7 @@ func TestBuildDirHostile(t *testing.T) {
 		}
 	}
 	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	defer root.Close()
 	out := filepath.Join(t.TempDir(), "_site")
 	_, _, err = site.BuildDir(context.Background(), root.FS(), out, site.Options{Dir: "book"}, false)

@@ -130,9 +130,7 @@ func htmlOf(dir string, p *mdpage.Page) string {
 func native(t *testing.T, dir, path string, edits map[string]string, id string) (stdout, errText string) {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(dir, path))
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	book, _ := mdpage.Parse(path, src)
 	if src, err = book.WithCode(edits); err != nil {
 		t.Fatal(err)
@@ -175,9 +173,7 @@ func native(t *testing.T, dir, path string, edits map[string]string, id string) 
 func codeOf(t *testing.T, dir, path, id string) string {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(dir, path))
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	p, _ := mdpage.Parse(path, src)
 	c := p.Cell(id)
 	if c == nil {
@@ -615,9 +611,7 @@ func TestBrowserLive(t *testing.T) {
 		src, _ := os.ReadFile(filepath.Join(book, page))
 		spec := regexp.MustCompile("(?s)```figure\n(.*?)```").FindSubmatch(src)[1]
 		f, err := figure.DrawWith(spec, "figure-1", map[string]string{"gpu": "H100 SXM5"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		got := evalJS[string](tb, `document.querySelector("figure svg").outerHTML`)
 		if normSVG(got) != normSVG(f.SVG) {
 			t.Errorf("redrawn figure differs from figure.DrawWith's:\n%s\n%s", got, f.SVG)
@@ -645,9 +639,7 @@ func TestBrowserLive(t *testing.T) {
 		t.Parallel()
 		cache, _ := live.DefaultCacheDir()
 		ps := &preview.Server{Dir: book, Options: site.Options{Live: (&live.Builder{CacheDir: cache}).Kernel}}
-		if err := ps.Rebuild(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, ps.Rebuild(context.Background()))
 		hs := httptest.NewServer(ps)
 		t.Cleanup(hs.Close)
 		tb := newTab(t, bctx, hs.URL+"/")
@@ -684,9 +676,7 @@ func TestBrowserLiveSASS(t *testing.T) {
 	const book = "testdata/live-sass"
 	const page = "index.md"
 	dir, err := liveBook(book)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	_, fileBase := serve(t, dir)
 	tb := newTab(t, bctx, fileBase)
 	tb.open("index.html")
@@ -723,9 +713,7 @@ func TestBrowserLiveBook(t *testing.T) {
 	bctx := browser(t)
 	const book = "../book"
 	dir, err := liveBook(book)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
 	for _, p := range bookPages(t, book) {
 		if which != "all" && !strings.Contains(p.Path, which) {

@@ -27,9 +27,7 @@ func TestLiveFigureKeys(t *testing.T) {
 		t.Fatalf("assets/pages/a.js: %.80q...", script)
 	}
 	var lp struct{ Figures map[string]string }
-	if err := json.Unmarshal([]byte(strings.TrimSuffix(body, ");")), &lp); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, json.Unmarshal([]byte(strings.TrimSuffix(body, ");")), &lp))
 	keys := regexp.MustCompile(`data-figure="([^"]*)"`).FindAllStringSubmatch(page(t, s, "a.html"), -1)
 	if len(keys) != 2 {
 		t.Fatalf("%d figures with inputs, want 2", len(keys))

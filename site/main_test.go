@@ -29,10 +29,14 @@ func TestMain(m *testing.M) {
 // writeFile writes data to the file p, making its directory, or fails t.
 func writeFile[D string | []byte](t *testing.T, p string, data D) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+	noErr(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	noErr(t, os.WriteFile(p, []byte(data), 0o644))
+}
+
+// noErr fails t on err.
+func noErr(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
 		t.Fatal(err)
 	}
 }

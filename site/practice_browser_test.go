@@ -97,9 +97,7 @@ func TestPracticeBrowser(t *testing.T) {
 		tb.ctx = ctx
 		open(tb, "practice.html")
 		entries, err := os.ReadDir("../book/questions")
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		cards := evalJS[[]practiceCard](tb, api+`.cards()`)
 		kinds := map[string]int{}
 		var ids []string
@@ -352,9 +350,7 @@ func TestPracticeBrowser(t *testing.T) {
 		}
 		// The contract's generate: the engine's problem as data.
 		var gen map[string]any
-		if err := json.Unmarshal([]byte(evalAsync[string](tb, api+`.generate("occupancy", 32570).then(p => JSON.stringify(p))`)), &gen); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, json.Unmarshal([]byte(evalAsync[string](tb, api+`.generate("occupancy", 32570).then(p => JSON.stringify(p))`)), &gen))
 		for _, k := range []string{"params", "question", "answer", "solution"} {
 			if gen[k] == nil {
 				t.Errorf("generate() lacks %s: %v", k, gen)
@@ -372,9 +368,7 @@ func TestPracticeBrowser(t *testing.T) {
 			want := map[uint32]*problems.Problem{}
 			for seed := range uint32(n) {
 				p, err := problems.Generate(f.Name, seed)
-				if err != nil {
-					t.Fatal(err)
-				}
+				noErr(t, err)
 				want[seed] = p
 				right, wrong := map[string]string{}, map[string]string{}
 				for _, part := range p.Parts {
@@ -409,9 +403,7 @@ func TestPracticeBrowser(t *testing.T) {
 				}
 				return JSON.stringify(out);
 			})()`
-			if err := json.Unmarshal([]byte(evalAsync[string](tb, js)), &got); err != nil {
-				t.Fatal(err)
-			}
+			noErr(t, json.Unmarshal([]byte(evalAsync[string](tb, js)), &got))
 			if len(got) != n {
 				t.Fatalf("%s: %d outcomes", f.Name, len(got))
 			}
@@ -448,9 +440,7 @@ func TestPracticeBrowser(t *testing.T) {
 		open(tb, "practice.html")
 		seed := uint32(0x51)
 		iv, err := problems.NewInterview(seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		before := evalJS[string](tb, `localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith("warpbook-practice/")) || "") ?? ""`)
 		tb.do(chromedp.Click(chromedp.CSS("#pr-mock-box > summary")))
 		evalAsync[bool](tb, api+`.mock.start(6, `+fmt.Sprint(seed)+`).then(() => true)`)
@@ -488,9 +478,7 @@ func TestPracticeBrowser(t *testing.T) {
 			Summary problems.Summary
 			Grades  []problems.Graded
 		}
-		if err := json.Unmarshal([]byte(evalJS[string](tb, `JSON.stringify(`+api+`.mock.results())`)), &res); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, json.Unmarshal([]byte(evalJS[string](tb, `JSON.stringify(`+api+`.mock.results())`)), &res))
 		if res.Code != iv.Code || res.Summary.Asked != 6 || res.Summary.Right != 3 || len(res.Summary.Missed) != 3 {
 			t.Fatalf("results %+v", res)
 		}
@@ -570,9 +558,7 @@ func TestPracticeBrowser(t *testing.T) {
 			evalAsync[bool](tb, api+`.check(`+string(a)+`).then(() => true)`)
 			evalAsync[bool](tb, `new Promise(r => requestAnimationFrame(() => { document.getElementById("pr-status").scrollIntoView(); requestAnimationFrame(() => r(true)); }))`)
 			png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-			if err != nil {
-				t.Fatal(err)
-			}
+			noErr(t, err)
 			writeFile(t, "../docs/practice.png", png)
 			chapterScreenshot(t, bctx)
 			tb.do(chromedp.EmulateViewport(390, 844))
@@ -647,18 +633,12 @@ func withoutStamp(s string) string {
 // included), at its first figure and the verified output above it.
 func chapterScreenshot(t *testing.T, bctx context.Context) {
 	cache, err := live.DefaultCacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	opts := site.Options{Dir: "../book", Kernel: &snippets.Kernel{}, Live: (&live.Builder{CacheDir: cache}).Kernel, Provenance: bookProvenance}
 	s, err := site.Build(context.Background(), os.DirFS("../book"), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	dir := filepath.Join(t.TempDir(), "site")
-	if err := s.Write(dir); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, s.Write(dir))
 	_, base := serve(t, dir)
 	tb := newTab(t, bctx, base)
 	tb.open("occupancy.html")
@@ -669,8 +649,6 @@ func chapterScreenshot(t *testing.T, bctx context.Context) {
 		scrollTo({top: out.getBoundingClientRect().top + scrollY - 95, behavior: "instant"});
 	})()`))
 	png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	writeFile(t, "../docs/occupancy.png", png)
 }

@@ -166,9 +166,7 @@ func bookQuestions(t *testing.T) int {
 
 func bookParts(t *testing.T) int {
 	sum, err := os.ReadFile("../book/SUMMARY.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	return strings.Count(string(sum), "\n# ")
 }
 
@@ -176,9 +174,7 @@ func bookParts(t *testing.T) int {
 // info string contains attr.
 func fenceLine(t *testing.T, page, attr string) int {
 	src, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	for i, l := range strings.Split(string(src), "\n") {
 		if strings.HasPrefix(l, "```") && strings.Contains(l, attr) {
 			return i + 1

@@ -25,13 +25,9 @@ import (
 func vendored(t *testing.T, asset string) []byte {
 	t.Helper()
 	sums, err := os.ReadFile("../tools/vendor/sha256sums")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	data, err := os.ReadFile(asset)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); !slices.Contains(strings.Split(string(sums), "\n"), got+"  "+path.Base(asset)) {
 		t.Errorf("%s has sha256 %s, not the one tools/vendor/sha256sums records: run sh tools/vendor/build.sh", asset, got)

@@ -572,9 +572,7 @@ func TestBuildDirWritesTheSite(t *testing.T) {
 	want := build(t, fsys, site.Options{Dir: "testdata/book"})
 	out := filepath.Join(t.TempDir(), "_site")
 	s, _, err := site.BuildDir(context.Background(), fsys, out, site.Options{Dir: "testdata/book"}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	got := map[string][]byte{}
 	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

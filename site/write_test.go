@@ -39,12 +39,8 @@ func siteOf(files map[string]string) *site.Site {
 func TestWriteReplacesAtomically(t *testing.T) {
 	parent := t.TempDir()
 	out := filepath.Join(parent, "_site")
-	if err := siteOf(map[string]string{"index.html": "one", "old.html": "old", "a/b.html": "b"}).Write(out); err != nil {
-		t.Fatal(err)
-	}
-	if err := siteOf(map[string]string{"index.html": "two", "a/c.html": "c"}).Write(out); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, siteOf(map[string]string{"index.html": "one", "old.html": "old", "a/b.html": "b"}).Write(out))
+	noErr(t, siteOf(map[string]string{"index.html": "two", "a/c.html": "c"}).Write(out))
 	if got, want := listDir(t, out), []string{"a/c.html", "assets/warpbook.js", "index.html"}; !slices.Equal(got, want) {
 		t.Errorf("after the second write: %q, want %q", got, want)
 	}
@@ -65,9 +61,7 @@ func TestWriteReplacesAtomically(t *testing.T) {
 func TestWriteFailureLeavesOldSite(t *testing.T) {
 	parent := t.TempDir()
 	out := filepath.Join(parent, "_site")
-	if err := siteOf(map[string]string{"index.html": "one"}).Write(out); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, siteOf(map[string]string{"index.html": "one"}).Write(out))
 	// A site that fails halfway through writing (an invalid file name sorts last).
 	bad := siteOf(map[string]string{"index.html": "two", "zz/../../escape.html": "x"})
 	if err := bad.Write(out); err == nil {
@@ -91,9 +85,7 @@ func TestWriteRemovesStaleNewSites(t *testing.T) {
 	os.Mkdir(fresh, 0o755)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(stale, old, old)
-	if err := siteOf(map[string]string{"index.html": "x"}).Write(out); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, siteOf(map[string]string{"index.html": "x"}).Write(out))
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Error("an interrupted build's old directory is still there")
 	}
