@@ -44,17 +44,13 @@ func (k hangKernel) Stream(ctx context.Context, pages []*page.Page, done func(in
 func TestWatchCancels(t *testing.T) {
 	dir := t.TempDir()
 	write := func(s string) {
-		if err := os.WriteFile(filepath.Join(dir, "index.md"), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, os.WriteFile(filepath.Join(dir, "index.md"), []byte(s), 0o644))
 	}
 	const fixed = "# Home\n\n```go run\nfmt.Println(\"fixed\")\n```\n```output\nfixed\n```\n"
 	write(fixed)
 	k := hangKernel{started: make(chan struct{}), canceled: make(chan struct{})}
 	s := &Server{Dir: dir, Options: site.Options{Kernel: k}}
-	if err := s.Rebuild(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, s.Rebuild(context.Background()))
 	v := s.Version()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -10,14 +10,20 @@ import (
 	"time"
 )
 
+// noErr fails t on err.
+func noErr(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestOnlyHost: the preview answers requests for its own address (the
 // name it was given, localhost, an IP address) on its port, and refuses
 // those for any other name, which is what a DNS-rebinding page sends.
 func TestOnlyHost(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "the preview") })
 	hs := Listen(ln, "localhost:0", ok)
 	go hs.Serve(ln)
@@ -35,9 +41,7 @@ func TestOnlyHost(t *testing.T) {
 		"127.0.0.1":                      421, // port 80
 	} {
 		req, err := http.NewRequest("GET", "http://"+ln.Addr().String()+"/", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		req.Host = host
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -65,9 +69,7 @@ func TestSlowHeaders(t *testing.T) {
 		t.Skip("waits for the header time limit; skipped with -short")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	hs := Listen(ln, "127.0.0.1:0", http.NotFoundHandler())
 	if hs.ReadHeaderTimeout != 10*time.Second {
 		t.Errorf("the header time limit is %v, want 10s", hs.ReadHeaderTimeout)
@@ -76,9 +78,7 @@ func TestSlowHeaders(t *testing.T) {
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
 	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	defer c.Close()
 	io.WriteString(c, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
 	start := time.Now()

@@ -20,9 +20,7 @@ import (
 func get(t testing.TB, url string) (int, string, string) {
 	t.Helper()
 	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(body)
@@ -31,16 +29,12 @@ func get(t testing.TB, url string) (int, string, string) {
 func TestPreview(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, s string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644))
 	}
 	write("index.md", "# Home\n\nSee [two](two.md).\n")
 	write("two.md", "# Two\n\nFirst version.\n")
 	s := &Server{Dir: dir}
-	if err := s.Rebuild(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, s.Rebuild(context.Background()))
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 
@@ -115,9 +109,7 @@ func TestPreview(t *testing.T) {
 // never a page showing what it leads to.
 func TestPreviewLinkOut(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "index.md"), []byte("# Home\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, os.WriteFile(filepath.Join(dir, "index.md"), []byte("# Home\n"), 0o644))
 	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "leak.md")); err != nil {
 		t.Skipf("symlink: %v", err)
 	}
