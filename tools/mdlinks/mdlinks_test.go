@@ -17,9 +17,7 @@ func TestDocs(t *testing.T) {
 		t.Fatalf("no documents in ../../docs: %v", err)
 	}
 	root, err := os.OpenRoot("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	defer root.Close()
 	c := &checker{root: root}
 	for _, d := range docs {
@@ -30,6 +28,14 @@ func TestDocs(t *testing.T) {
 		for _, p := range problems {
 			t.Error(p)
 		}
+	}
+}
+
+// noErr fails t on err.
+func noErr(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -56,23 +62,13 @@ func TestCheck(t *testing.T) {
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		noErr(t, os.WriteFile(p, []byte(body), 0o644))
 	}
-	if err := os.Symlink("../../outside", filepath.Join(dir, "docs", "leak.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "leak.md"), []byte("[leak](docs/leak.md)\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, os.Symlink("../../outside", filepath.Join(dir, "docs", "leak.md")))
+	noErr(t, os.WriteFile(filepath.Join(dir, "leak.md"), []byte("[leak](docs/leak.md)\n"), 0o644))
 	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	defer root.Close()
 
 	tests := []struct {
@@ -100,9 +96,7 @@ func TestCheck(t *testing.T) {
 	for _, tt := range tests {
 		c := &checker{root: root, local: tt.local}
 		got, err := c.check(tt.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, err)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s (local %v):\ngot  %s\nwant %s", tt.file, tt.local, strings.Join(got, "\n     "), strings.Join(tt.want, "\n     "))
 		}
@@ -113,9 +107,7 @@ func TestCheck(t *testing.T) {
 func TestRun(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for name, body := range map[string]string{"a.md": "[b](b.md)\n", "c.md": "[a](a.md)\n"} {
-		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, os.WriteFile(name, []byte(body), 0o644))
 	}
 	for _, tt := range []struct {
 		args []string
