@@ -18,14 +18,10 @@ import (
 func golden(t testing.TB) []byte {
 	t.Helper()
 	f, err := os.Open("../../../../engine/occupancy/testdata/occupancy_sample.csv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	defer f.Close()
 	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	var b bytes.Buffer
 	if _, err := b.ReadFrom(z); err != nil {
 		t.Fatal(err)
@@ -36,9 +32,7 @@ func golden(t testing.TB) []byte {
 func readAll(t testing.TB, b []byte) ([]string, [][]string) {
 	t.Helper()
 	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	return recs[0], recs[1:]
 }
 
@@ -50,6 +44,14 @@ func index(header []string) map[string]int {
 	return m
 }
 
+// noErr fails t on err.
+func noErr(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestGoldenSample feeds the whole reference sample through Run and
 // compares every golden output column on every non-exempt row (exempt:
 // group edge_other_cc and rows with a prop_override; the engine's own
@@ -57,9 +59,7 @@ func index(header []string) map[string]int {
 func TestGoldenSample(t *testing.T) {
 	in := golden(t)
 	var out bytes.Buffer
-	if err := batch.Run(bytes.NewReader(in), &out); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, batch.Run(bytes.NewReader(in), &out))
 	compareGolden(t, in, out.Bytes())
 }
 
@@ -117,9 +117,7 @@ func compareGolden(t *testing.T, in, out []byte) {
 func run(t *testing.T, in string) (map[string]int, [][]string) {
 	t.Helper()
 	var out bytes.Buffer
-	if err := batch.Run(strings.NewReader(in), &out); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, batch.Run(strings.NewReader(in), &out))
 	h, rows := readAll(t, out.Bytes())
 	return index(h), rows
 }
@@ -306,12 +304,8 @@ func TestDeterministic(t *testing.T) {
 	in := golden(t)[:200000]
 	in = in[:bytes.LastIndexByte(in, '\n')+1]
 	var a, b bytes.Buffer
-	if err := batch.Run(bytes.NewReader(in), &a); err != nil {
-		t.Fatal(err)
-	}
-	if err := batch.Run(bytes.NewReader(in), &b); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, batch.Run(bytes.NewReader(in), &a))
+	noErr(t, batch.Run(bytes.NewReader(in), &b))
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("two runs over the same input differ")
 	}
