@@ -16,9 +16,7 @@ import (
 // flag the command has.
 func TestCommandsDocumented(t *testing.T) {
 	src, err := os.ReadFile("../../docs/commands.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	sections := map[string]string{}
 	for _, s := range strings.Split(string(src), "\n## ")[1:] {
 		if name, ok := strings.CutPrefix(s, "warpbook "); ok {

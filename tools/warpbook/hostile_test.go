@@ -151,9 +151,7 @@ func TestSimCommandHostile(t *testing.T) {
 	// Through a symbolic link, the trace replaces the file the link leads
 	// to, atomically, and the link stays.
 	real := filepath.Join(dir, "real.csv")
-	if err := os.WriteFile(real, []byte("old"), 0o640); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, os.WriteFile(real, []byte("old"), 0o640))
 	link := filepath.Join(dir, "link.csv")
 	symlink(t, "real.csv", link)
 	if code, _, errs := runCmd(t, "", "sim", simExample, "--trace", link, "--trace-cycles", "10"); code != 0 {
@@ -275,9 +273,7 @@ func TestCacheHostile(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, e := range entries() {
-				if err := os.Remove(e); err != nil {
-					t.Fatal(err)
-				}
+				noErr(t, os.Remove(e))
 				c.plant(e)
 			}
 			code, out, errOut := runCmd(t, "", "test", dir)

@@ -29,9 +29,7 @@ func TestInitOutsideModule(t *testing.T) {
 		t.Skip("builds the browser kernel and drives Chromium; skipped with -short")
 	}
 	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	dir := filepath.Join(t.TempDir(), "mybook")
 	warpbook := func(args ...string) string {
 		t.Helper()

@@ -24,6 +24,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// noErr fails t on err.
+func noErr(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // writeBook writes name/content pairs under a new directory and returns it.
 func writeBook(t *testing.T, files ...string) string {
 	t.Helper()
@@ -37,12 +45,8 @@ func writeBook(t *testing.T, files ...string) string {
 // writeFileT writes data to the file p, making its directory, or fails t.
 func writeFileT[D string | []byte](t *testing.T, p string, data D) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	noErr(t, os.WriteFile(p, []byte(data), 0o644))
 }
 
 // runCmd runs warpbook in this process with args and stdin.

@@ -20,14 +20,10 @@ const goldenSample = "../../engine/occupancy/testdata/occupancy_sample.csv.gz"
 // test).
 func TestOccupancyBatchGolden(t *testing.T) {
 	f, err := os.Open(goldenSample)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	defer f.Close()
 	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	var in bytes.Buffer
 	if _, err := in.ReadFrom(z); err != nil {
 		t.Fatal(err)
@@ -37,13 +33,9 @@ func TestOccupancyBatchGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	golden, err := csv.NewReader(bytes.NewReader(in.Bytes())).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	got, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	if len(got) != len(golden) {
 		t.Fatalf("%d lines out, %d in", len(got), len(golden))
 	}

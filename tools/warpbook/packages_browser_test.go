@@ -22,13 +22,9 @@ func TestPackagesBrowser(t *testing.T) {
 		t.Skip("builds the browser kernel and drives Chromium; skipped with -short")
 	}
 	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	ar, err := txtar.ParseFile("testdata/script/packages.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	work := t.TempDir()
 	dir := filepath.Join(work, "mine")
 	for _, f := range ar.Files {

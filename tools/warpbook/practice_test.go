@@ -141,9 +141,7 @@ func TestPracticeAgreesWithTheCommands(t *testing.T) {
 			t.Fatalf("sim: %s", errOut)
 		}
 		var sr struct{ Metrics map[string]float64 }
-		if err := json.Unmarshal([]byte(out), &sr); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, json.Unmarshal([]byte(out), &sr))
 		if got, want := num(p.Answer["issue"]), math.Round(100*sr.Metrics["smsp__issue_active.avg.pct_of_peak_sustained_active"])/100; got != want {
 			t.Errorf("%s: issue %v, warpbook sim %v", p.Code, got, want)
 		}

@@ -32,9 +32,7 @@ func TestCopyAsProgram(t *testing.T) {
 	}
 	booktest.Require(t)
 	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	type prog struct {
 		name  string
 		cell  *page.Cell

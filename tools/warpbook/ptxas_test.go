@@ -80,9 +80,7 @@ func TestOccupancyPtxas(t *testing.T) {
 					} `json:"result"`
 				}
 			}
-			if err := json.Unmarshal([]byte(out), &got); err != nil {
-				t.Fatal(err)
-			}
+			noErr(t, json.Unmarshal([]byte(out), &got))
 			if len(got.Kernels) != len(logKernels) {
 				t.Fatalf("%d kernels printed, the log has %d", len(got.Kernels), len(logKernels))
 			}
@@ -97,17 +95,11 @@ func TestOccupancyPtxas(t *testing.T) {
 					continue
 				}
 				cc, err := gpu.ParseCC(strings.TrimSuffix(want.arch, "a"))
-				if err != nil {
-					t.Fatal(err)
-				}
+				noErr(t, err)
 				d, err := gpu.ForCapability(cc)
-				if err != nil {
-					t.Fatal(err)
-				}
+				noErr(t, err)
 				r, err := occupancy.Compute(d, occupancy.Kernel{BlockSize: threads, Registers: want.regs, StaticSharedMem: want.smem, DynamicSharedMem: 2048, Barriers: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
+				noErr(t, err)
 				if g.GPU != d.Name || g.Result.ActiveBlocks != r.ActiveBlocks || g.Result.ActiveWarps != r.ActiveWarps || g.Result.Occupancy != r.Occupancy ||
 					strings.Join(g.Result.Limiters, "|") != r.Limiters.String() {
 					t.Errorf("%s %s: printed %s %+v, occupancy.Compute gives %s %+v", want.demangled, want.arch, g.GPU, g.Result, d.Name, r)
@@ -153,9 +145,7 @@ func TestOccupancyPtxasGPU(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", c.gpu, code, stderr)
 		}
 		var got struct{ Kernels []struct{ Arch string } }
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatal(err)
-		}
+		noErr(t, json.Unmarshal([]byte(out), &got))
 		if len(got.Kernels) != 7 {
 			t.Errorf("%s: %d kernels, want the log's 7", c.gpu, len(got.Kernels))
 		}
@@ -175,9 +165,7 @@ func TestOccupancyPtxasGPU(t *testing.T) {
 // input is bounded.
 func TestOccupancyPtxasBadInput(t *testing.T) {
 	log, err := os.ReadFile(buildLog)
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	broken := strings.Replace(string(log), "Used 14 registers, 4224 bytes smem, 372 bytes cmem[0]", "Used 14 registers, 4224 bytes of smem", 1)
 	lineOf := strings.Count(broken[:strings.Index(broken, "bytes of smem")], "\n") + 1
 	for _, c := range []struct {

@@ -20,9 +20,7 @@ func TestBuildSameBytesFromAnyDirectory(t *testing.T) {
 		t.Skip("runs the snippets of a book four times; skipped with -short")
 	}
 	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	work := t.TempDir()
 	cache := filepath.Join(work, "cache")
 	for name, data := range map[string]string{

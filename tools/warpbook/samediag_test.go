@@ -26,9 +26,7 @@ func TestSameDiagnostics(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			noErr(t, err)
 			dir := t.TempDir()
 			want := map[string]string{}
 			for _, f := range ar.Files {

@@ -39,9 +39,7 @@ func TestScripts(t *testing.T) {
 		t.Fatalf("no testdata/script/*.txtar: %v", err)
 	}
 	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	e := script.NewEngine()
 	e.Cmds = scripttest.DefaultCmds()
 	e.Conds = scripttest.DefaultConds()
@@ -52,9 +50,7 @@ func TestScripts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			noErr(t, err)
 			work := t.TempDir()
 			env := []string{
 				"WORK=" + work,
@@ -77,12 +73,8 @@ func TestScripts(t *testing.T) {
 				}
 			}
 			s, err := script.NewState(context.Background(), work, env)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.ExtractFiles(ar); err != nil {
-				t.Fatal(err)
-			}
+			noErr(t, err)
+			noErr(t, s.ExtractFiles(ar))
 			scripttest.Run(t, e, s, file, bytes.NewReader(ar.Comment))
 		})
 	}

@@ -118,9 +118,7 @@ func TestSimForeignKernel(t *testing.T) {
 // up to the run's.
 func TestSimKernelJSON(t *testing.T) {
 	src, err := os.ReadFile(testListings + "saxpy_sm_80.sass")
-	if err != nil {
-		t.Fatal(err)
-	}
+	noErr(t, err)
 	spec := writeKernelFile(t, "launch: {block: 256, blocks: 864}\n")
 	code, out, errs := runCmd(t, string(src), "sim", "--json", "-", spec)
 	if code != 0 {
