@@ -48,10 +48,7 @@ func Serve(req *Request) *Response {
 	case "summary":
 		var in *Interview
 		if in, err = InterviewOf(req.Code); err == nil {
-			for i, a := range req.Steps {
-				if i >= len(in.Steps) {
-					break
-				}
+			for i, a := range req.Steps[:min(len(req.Steps), len(in.Steps))] {
 				res.Grades = append(res.Grades, Grade(in.Steps[i].Problem, a))
 			}
 			s := in.Summarize(res.Grades)
