@@ -314,10 +314,7 @@ func sourceReport(r *sim.Result) string {
 	sort.SliceStable(blames, func(i, j int) bool { return blames[i].Cause.Cycles > blames[j].Cause.Cycles })
 	if len(blames) > 0 {
 		b.WriteString("\n  Largest stalls, by the instruction they wait for\n")
-		for i, bl := range blames {
-			if i == 8 {
-				break
-			}
+		for _, bl := range blames[:min(len(blames), 8)] {
 			b.WriteString("    " + bl.String() + "\n")
 		}
 	}
