@@ -194,18 +194,30 @@ func parseUsed(r *ptxas.Resources, items string) error {
 		if n < 0 {
 			return fmt.Errorf("%q is out of range", clip(item))
 		}
-		if m[3] != "" { // bytes cmem[bank]
+		switch {
+		case m[2] == "registers":
+			r.Registers = n
+		case m[2] == "barriers":
+			r.Barriers = n
+		case m[2] == "bytes smem":
+			r.SharedMem = n
+		case m[2] == "bytes cumulative stack size":
+			r.CumulativeStack = n
+		case m[2] == "bytes lmem":
+			r.LocalMem = n
+		case m[3] != "":
 			bank := atoi(m[3])
 			if bank < 0 {
 				return fmt.Errorf("%q is out of range", clip(item))
 			}
 			r.ConstMem = append(r.ConstMem, ptxas.ConstBank{Bank: bank, Bytes: n})
-			continue
+		case m[2] == "textures":
+			r.Textures = n
+		case m[2] == "samplers":
+			r.Samplers = n
+		case m[2] == "surfaces":
+			r.Surfaces = n
 		}
-		// itemRe admits no other unit.
-		*map[string]*int{"registers": &r.Registers, "barriers": &r.Barriers, "bytes smem": &r.SharedMem,
-			"bytes cumulative stack size": &r.CumulativeStack, "bytes lmem": &r.LocalMem,
-			"textures": &r.Textures, "samplers": &r.Samplers, "surfaces": &r.Surfaces}[m[2]] = n
 	}
 	return nil
 }
